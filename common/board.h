@@ -1,0 +1,56 @@
+// Board codec: the one place that maps a hole-free stack (a vector of column
+// heights) to its board id and back.
+//
+// A W x H well holds (H+1)^W hole-free stacks. Board id = sum_i h_i*(H+1)^i,
+// column 0 is the lowest digit, exactly as in the reference implementation.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stack {
+
+using BoardId = std::uint64_t;
+
+// Widest well the fixed-size height arrays hold. 21^14 still fits in 64 bits,
+// so the width limit never hides the id-overflow check below.
+constexpr int MaxWidth = 16;
+
+using Heights = std::array<int, MaxWidth>;  // [column] -> height, unused tail is 0
+
+// The shape of a well and the arithmetic of its id space.
+class Geometry {
+public:
+    // Throws InputError when width or height is < 1, the width exceeds
+    // MaxWidth, or (height+1)^width does not fit in 64 bits.
+    Geometry(int width, int height);
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+    std::uint64_t base() const { return height_ + 1; }         // ids per digit
+    std::uint64_t states() const { return states_; }           // (H+1)^W
+    std::uint64_t place_value(int column) const { return powers_[column]; }
+    int max_height_sum() const { return width_ * height_; }
+
+    BoardId encode(const Heights& heights) const;
+    Heights decode(BoardId id) const;
+    int height_sum(BoardId id) const;
+
+    // "3,6,8,7" -> heights; throws InputError on a wrong column count, a
+    // height outside [0, H] or text that is not a list of integers.
+    Heights parse_heights(const std::string& text) const;
+    std::string format_heights(const Heights& heights) const;  // "3,6,8,7"
+
+private:
+    int width_;
+    int height_;
+    std::uint64_t states_;
+    std::array<std::uint64_t, MaxWidth + 1> powers_{};  // [column] -> (H+1)^column
+};
+
+// Number of ids of a W x H well, or 0 when it does not fit in 64 bits.
+std::uint64_t checked_state_count(int width, int height);
+
+}  // namespace stack

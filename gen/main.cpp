@@ -1,0 +1,64 @@
+// stackgen: parse the options, call generate(), report errors.
+#include "cli.h"
+#include "errors.h"
+#include "generate.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+namespace po = boost::program_options;
+
+int main(int argc, char** argv) {
+    stack::MpiSession mpi(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    try {
+        stack::Communicator comm(MPI_COMM_WORLD);
+        stack::GenerateOptions options;
+        std::string schedule;
+        po::options_description described("Usage: mpirun -n P stackgen --width W --height H [options]\nOptions");
+        described.add_options()
+            ("help", "print this help and exit")
+            ("version", "print the version and exit")
+            ("width", po::value<int>(&options.width), "well width W (columns), required")
+            ("height", po::value<int>(&options.height), "well height H (rows), required")
+            ("output", po::value<std::string>(&options.output), "table file (default stack_<W>x<H>.h5)")
+            ("schedule", po::value<std::string>(&schedule)->default_value("layered"),
+             "layered: one pass over groups of 4 height sums; jacobi: the reference's W*H/4+1 full rounds")
+            ("progress", "print one progress line per round on stderr (default: only on a terminal)")
+            ("quiet", "print no summary");
+        po::variables_map variables;
+        stack::parse_command_line(argc, argv, described, variables);
+        if (variables.count("help") || variables.count("version")) {
+            if (rank == 0 && variables.count("help"))
+                std::cout << described;
+            else if (rank == 0)
+                std::cout << "stackgen " << stack::project_version() << "\n";
+            return stack::ExitSuccess;
+        }
+        for (const char* required : {"width", "height"})
+            if (!variables.count(required))
+                throw stack::InputError(std::string("--") + required + " is required (see --help)");
+        options.schedule = stack::parse_schedule(schedule);
+        options.progress = variables.count("progress") || isatty(STDERR_FILENO);
+        options.quiet = variables.count("quiet") > 0;
+        stack::generate(comm, options);
+        return stack::ExitSuccess;
+    } catch (const stack::InputError& error) {
+        if (rank == 0)
+            std::fprintf(stderr, "stackgen: error: %s\n", error.what());
+        return stack::ExitBadInput;
+    } catch (const stack::CollectiveError& error) {
+        if (rank == 0)
+            std::fprintf(stderr, "stackgen: error: %s\n", error.what());
+        return stack::ExitFailure;
+    } catch (const std::exception& error) {
+        // Raised on this rank alone: the others may be waiting in a
+        // collective, so only an abort ends the job.
+        std::fprintf(stderr, "stackgen: error on rank %d: %s\n", rank, error.what());
+        MPI_Abort(MPI_COMM_WORLD, stack::ExitFailure);
+        return stack::ExitFailure;
+    }
+}

@@ -1,0 +1,136 @@
+#include "report.h"
+
+#include "cli.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+namespace stack {
+
+ProgressPrinter::ProgressPrinter(bool enabled, std::vector<std::uint64_t> states_per_round)
+    : enabled_(enabled), states_per_round_(std::move(states_per_round)) {
+    total_states_ = std::accumulate(states_per_round_.begin(), states_per_round_.end(), std::uint64_t(0));
+    start_ = MPI_Wtime();
+}
+
+void ProgressPrinter::operator()(std::size_t round, std::size_t rounds, const RoundRecord& record) {
+    if (!enabled_)
+        return;
+    done_states_ += states_per_round_[round];
+    const double elapsed = MPI_Wtime() - start_;
+    const double rate = elapsed > 0 ? done_states_ / elapsed : 0;
+    const double eta = rate > 0 ? (total_states_ - done_states_) / rate : 0;
+    std::fprintf(stderr, "round %3zu/%zu  sums %3d-%-3d  %14s states  %8.2f M states/s  ETA %6.1f s\n", round + 1,
+                 rounds, record.range.low_sum, record.range.high_sum, with_commas(states_per_round_[round]).c_str(),
+                 rate / 1e6, eta);
+    std::fflush(stderr);
+}
+
+std::vector<std::uint64_t> global_states_per_round(const Communicator& comm, const Partition& partition,
+                                                   const std::vector<SumRange>& rounds) {
+    std::vector<std::uint64_t> local(rounds.size()), global(rounds.size());
+    for (std::size_t round = 0; round < rounds.size(); ++round)
+        local[round] = partition.count_states(rounds[round].low_sum, rounds[round].high_sum);
+    check_mpi(MPI_Allreduce(local.data(), global.data(), static_cast<int>(local.size()), MPI_UINT64_T, MPI_SUM,
+                            comm.get()),
+              "MPI_Allreduce");
+    return global;
+}
+
+namespace {
+
+// Gathers one double per rank to rank 0.
+std::vector<double> gather(const Communicator& comm, double value) {
+    std::vector<double> all(comm.is_root() ? comm.size() : 0);
+    check_mpi(MPI_Gather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm.get()), "MPI_Gather");
+    return all;
+}
+
+double mean(const std::vector<double>& values) {
+    return std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+}
+
+double balance(const std::vector<double>& values) {
+    const double most = *std::max_element(values.begin(), values.end());
+    return most > 0 ? mean(values) / most : 1.0;
+}
+
+}  // namespace
+
+void print_summary(const Communicator& comm, const SummaryInputs& in) {
+    const Solution& solution = *in.solution;
+    // Per-round numbers gathered over ranks: states (the partition's balance)
+    // and compute seconds (the balance actually achieved).
+    std::vector<std::vector<double>> round_states, round_seconds;
+    double received = 0;
+    for (const RoundRecord& record : solution.rounds) {
+        round_states.push_back(gather(comm, double(record.states)));
+        round_seconds.push_back(gather(comm, record.compute_seconds));
+        received += record.values_received;
+    }
+    double plan = 0, exchange = 0, compute = 0;
+    for (const RoundRecord& record : solution.rounds) {
+        plan += record.plan_seconds;
+        exchange += record.exchange_seconds;
+        compute += record.compute_seconds;
+    }
+    const std::vector<double> plan_all = gather(comm, plan), exchange_all = gather(comm, exchange),
+                              compute_all = gather(comm, compute), received_all = gather(comm, received),
+                              rss_all = gather(comm, double(peak_rss_bytes())),
+                              buffer_all = gather(comm, double(solution.exchange_peak_bytes));
+    if (!comm.is_root())
+        return;
+
+    const Geometry& geometry = in.partition->geometry();
+    const std::uint64_t connections = std::accumulate(in.connections.begin(), in.connections.end(), std::uint64_t(0));
+    const double total_received = std::accumulate(received_all.begin(), received_all.end(), 0.0);
+    std::printf("stackgen %s: %dx%d well, %d rank%s, %s schedule\n", project_version(), geometry.width(),
+                geometry.height(), comm.size(), comm.size() == 1 ? "" : "s",
+                std::string(schedule_name(in.schedule)).c_str());
+    std::printf("  states              %s\n", with_commas(geometry.states()).c_str());
+    std::printf("  connections         %s  (", with_commas(connections).c_str());
+    for (int piece = 0; piece < PieceCount; ++piece)
+        std::printf("%s%s %s", piece ? ", " : "", std::string(piece_name(Piece(piece))).c_str(),
+                    with_commas(in.connections[piece]).c_str());
+    std::printf(")\n");
+    std::printf("  rounds              %zu\n", solution.rounds.size());
+    std::printf("  V(empty board)      %.15f\n", in.empty_board_value);
+    std::printf("  time setup          %8.3f s\n", in.times.setup_seconds);
+    std::printf("  time plan           %8.3f s  (max over ranks; deriving the exchange lists)\n",
+                *std::max_element(plan_all.begin(), plan_all.end()));
+    std::printf("  time compute        %8.3f s  (max over ranks)\n",
+                *std::max_element(compute_all.begin(), compute_all.end()));
+    std::printf("  time exchange       %8.3f s  (max over ranks; pack + MPI_Alltoallv)\n",
+                *std::max_element(exchange_all.begin(), exchange_all.end()));
+    std::printf("  time rounds         %8.3f s  (wall, plan + exchange + compute)\n", in.times.rounds_seconds);
+    std::printf("  time write          %8.3f s\n", in.times.write_seconds);
+    std::printf("  time total          %8.3f s\n", in.times.total_seconds);
+    std::printf("  values exchanged    %s  (%.3f per state, %s)\n", with_commas(std::uint64_t(total_received)).c_str(),
+                total_received / geometry.states(), human_bytes(total_received * sizeof(double)).c_str());
+    std::printf("  exchange buffers    max %s per rank\n",
+                human_bytes(*std::max_element(buffer_all.begin(), buffer_all.end())).c_str());
+    std::printf("  peak RSS per rank   max %s, mean %s, total %s\n",
+                human_bytes(*std::max_element(rss_all.begin(), rss_all.end())).c_str(),
+                human_bytes(mean(rss_all)).c_str(),
+                human_bytes(std::accumulate(rss_all.begin(), rss_all.end(), 0.0)).c_str());
+    if (comm.size() <= 16) {
+        std::printf("                     ");
+        for (double rss : rss_all)
+            std::printf(" %s", human_bytes(rss).c_str());
+        std::printf("\n");
+    }
+    std::printf("  output              %s\n", in.output.c_str());
+    std::printf("\n  round  sums      states (all ranks)  state balance  time balance  compute max\n");
+    for (std::size_t round = 0; round < solution.rounds.size(); ++round) {
+        const RoundRecord& record = solution.rounds[round];
+        const double states = std::accumulate(round_states[round].begin(), round_states[round].end(), 0.0);
+        std::printf("  %5zu  %3d-%-3d  %18s  %12.1f%%  %11.1f%%  %9.4f s\n", round + 1, record.range.low_sum,
+                    record.range.high_sum, with_commas(std::uint64_t(states)).c_str(),
+                    100 * balance(round_states[round]), 100 * balance(round_seconds[round]),
+                    *std::max_element(round_seconds[round].begin(), round_seconds[round].end()));
+    }
+    std::fflush(stdout);
+}
+
+}  // namespace stack

@@ -1,0 +1,53 @@
+// What stackgen tells its user: progress lines on stderr while the rounds
+// run, and the summary on stdout at the end. Rank 0 prints; the functions
+// that gather per-rank numbers are collective.
+#pragma once
+
+#include "communicator.h"
+#include "solver.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stack {
+
+struct PhaseTimes {
+    double setup_seconds = 0;
+    double rounds_seconds = 0;  // wall time of the whole round loop
+    double write_seconds = 0;
+    double total_seconds = 0;
+};
+
+// Prints one line per round on rank 0: range, states, rate and ETA.
+class ProgressPrinter {
+public:
+    ProgressPrinter(bool enabled, std::vector<std::uint64_t> states_per_round);
+    void operator()(std::size_t round, std::size_t rounds, const RoundRecord& record);
+
+private:
+    bool enabled_;
+    std::vector<std::uint64_t> states_per_round_;  // [round] -> states over all ranks
+    std::uint64_t total_states_ = 0;
+    std::uint64_t done_states_ = 0;
+    double start_ = 0;
+};
+
+// Global states computed by each round (Allreduce of per-rank counts).
+std::vector<std::uint64_t> global_states_per_round(const Communicator& comm, const Partition& partition,
+                                                   const std::vector<SumRange>& rounds);
+
+struct SummaryInputs {
+    const Partition* partition = nullptr;
+    Schedule schedule = Schedule::Layered;
+    const Solution* solution = nullptr;
+    PieceCounts connections{};  // over all ranks
+    double empty_board_value = 0;
+    PhaseTimes times;
+    std::string output;
+};
+
+// Collective: gathers per-round timings and peak memory, prints on rank 0.
+void print_summary(const Communicator& comm, const SummaryInputs& inputs);
+
+}  // namespace stack
