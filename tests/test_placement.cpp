@@ -1,0 +1,96 @@
+#include "placement.h"
+#include "reference_data.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace stack {
+
+// The placement rule written out directly from its definition, as an
+// independent check of the difference-indexed lookup.
+bool fits_by_definition(const Geometry& geometry, const Heights& h, int o, int x) {
+    const Orientation& orientation = Orientations[o];
+    if (x + orientation.width > geometry.width())
+        return false;
+    for (int k = 0; k + 1 < orientation.width; ++k)
+        if (h[x + k + 1] - h[x + k] != orientation.surface[k])
+            return false;
+    for (int k = 0; k < orientation.width; ++k)
+        if (h[x + k] + orientation.added[k] > geometry.height())
+            return false;
+    return true;
+}
+
+TEST(Placement, MatchesTheReferenceConnectionTable4x20) {
+    const std::vector<testing::Connection> reference = testing::reference_connections_4x20();
+    ASSERT_EQ(reference.size(), 851801u);
+    std::set<testing::Connection> expected(reference.begin(), reference.end());
+    ASSERT_EQ(expected.size(), reference.size()) << "the reference lists no connection twice";
+
+    const Geometry geometry(4, 20);
+    const PlacementTable table(geometry);
+    std::vector<testing::Connection> ours;
+    std::array<std::uint64_t, PieceCount> per_piece{};
+    for (BoardId id = 0; id < geometry.states(); ++id)
+        table.for_each_placement(geometry.decode(id), [&](int o, int, BoardId offset) {
+            ours.push_back({id, id + offset, Orientations[o].piece});
+            ++per_piece[Orientations[o].piece];
+        });
+    EXPECT_EQ(ours.size(), 851801u);
+    EXPECT_EQ(per_piece, (std::array<std::uint64_t, PieceCount>{629768, 49224, 25137, 24612, 24612, 49224, 49224}));
+    std::sort(ours.begin(), ours.end());
+    EXPECT_TRUE(std::equal(ours.begin(), ours.end(), expected.begin(), expected.end()));
+}
+
+TEST(Placement, LookupAgreesWithTheDefinitionOnEveryBoard) {
+    for (auto [width, height] : {std::pair{1, 6}, {2, 5}, {3, 4}, {5, 4}, {6, 3}}) {
+        const Geometry geometry(width, height);
+        const PlacementTable table(geometry);
+        for (BoardId id = 0; id < geometry.states(); ++id) {
+            const Heights heights = geometry.decode(id);
+            std::set<std::pair<int, int>> found;
+            table.for_each_placement(heights, [&](int o, int x, BoardId offset) {
+                found.insert({o, x});
+                Heights after = heights;
+                for (int k = 0; k < Orientations[o].width; ++k)
+                    after[x + k] += Orientations[o].added[k];
+                ASSERT_EQ(geometry.encode(after), id + offset);
+            });
+            std::set<std::pair<int, int>> expected;
+            for (int o = 0; o < OrientationCount; ++o)
+                for (int x = 0; x < width; ++x)
+                    if (fits_by_definition(geometry, heights, o, x))
+                        expected.insert({o, x});
+            ASSERT_EQ(found, expected) << width << "x" << height << " id " << id;
+        }
+    }
+}
+
+TEST(Placement, PredecessorsAreExactlyTheReversedPlacements) {
+    const Geometry geometry(4, 6);
+    const PlacementTable table(geometry);
+    std::multiset<std::tuple<BoardId, BoardId, int, int>> forward, backward;
+    for (BoardId id = 0; id < geometry.states(); ++id) {
+        table.for_each_placement(geometry.decode(id), [&](int o, int x, BoardId offset) {
+            forward.insert({id, id + offset, o, x});
+        });
+        table.for_each_predecessor(geometry.decode(id), [&](int o, int x, BoardId offset) {
+            backward.insert({id - offset, id, o, x});
+        });
+    }
+    EXPECT_GT(forward.size(), 0u);
+    EXPECT_EQ(forward, backward);
+}
+
+TEST(Placement, ColumnsAscendThenOrientationsInTableOrder) {
+    const Geometry geometry(6, 20);
+    const PlacementTable table(geometry);
+    std::vector<std::pair<int, int>> order;  // (column, orientation)
+    table.for_each_placement(geometry.parse_heights("0,0,0,0,0,0"), [&](int o, int x, BoardId) { order.push_back({x, o}); });
+    EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+    EXPECT_EQ(order.front(), (std::pair{0, 0}));  // horizontal I at column 0 comes first
+}
+
+}  // namespace stack

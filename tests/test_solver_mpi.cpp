@@ -1,0 +1,172 @@
+// The solver at whatever rank count ctest starts this with (1, 2, 3, 4):
+// tables must be bit-identical to a single-rank solve and across schedules,
+// equal the reference's published 4x20 values to 1e-12, and match an
+// independent brute-force evaluation.
+#include "brute_force.h"
+#include "communicator.h"
+#include "reference_data.h"
+#include "solver.h"
+#include "table_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+namespace stack {
+
+namespace {
+
+// Assembles the whole table on rank 0 (empty elsewhere).
+std::vector<double> gather_table(const Communicator& comm, const Partition& partition,
+                                 const std::vector<double>& local) {
+    const int count = static_cast<int>(local.size());
+    std::vector<int> counts(comm.size()), offsets(comm.size());
+    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.get());
+    std::vector<double> by_rank(comm.is_root() ? partition.geometry().states() : 0);
+    for (int r = 1; r < comm.size(); ++r)
+        offsets[r] = offsets[r - 1] + counts[r - 1];
+    MPI_Gatherv(local.data(), count, MPI_DOUBLE, by_rank.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0,
+                comm.get());
+    if (!comm.is_root())
+        return {};
+    std::vector<double> table(partition.geometry().states());
+    const std::uint64_t chunk = partition.chunk_size();
+    for (int r = 0; r < comm.size(); ++r)
+        for (std::uint64_t k = 0; k * chunk < std::uint64_t(counts[r]); ++k)
+            std::memcpy(&table[(k * comm.size() + r) * chunk], &by_rank[offsets[r] + k * chunk],
+                        chunk * sizeof(double));
+    return table;
+}
+
+std::vector<double> solve_table(const Communicator& comm, const Geometry& geometry, Schedule schedule) {
+    const Partition partition(geometry, comm.size(), comm.rank());
+    return gather_table(comm, partition, solve(comm, partition, schedule).values);
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+const std::vector<std::pair<int, int>> Shapes = {{1, 9}, {2, 7}, {3, 8}, {4, 20}, {5, 6}, {6, 4}};
+
+}  // namespace
+
+TEST(Solver, AnyRankCountGivesTheSingleRankBits) {
+    Communicator world(MPI_COMM_WORLD);
+    Communicator self(MPI_COMM_SELF);
+    for (auto [width, height] : Shapes) {
+        const Geometry geometry(width, height);
+        const std::vector<double> distributed = solve_table(world, geometry, Schedule::Layered);
+        if (world.is_root()) {
+            const std::vector<double> single = solve_table(self, geometry, Schedule::Layered);
+            EXPECT_TRUE(same_bits(distributed, single)) << width << "x" << height << " at np " << world.size();
+        }
+    }
+}
+
+TEST(Solver, JacobiAndLayeredGiveTheSameBits) {
+    Communicator world(MPI_COMM_WORLD);
+    for (auto [width, height] : Shapes) {
+        const Geometry geometry(width, height);
+        const std::vector<double> layered = solve_table(world, geometry, Schedule::Layered);
+        const std::vector<double> jacobi = solve_table(world, geometry, Schedule::Jacobi);
+        if (world.is_root()) {
+            EXPECT_TRUE(same_bits(layered, jacobi)) << width << "x" << height << " at np " << world.size();
+        }
+    }
+}
+
+TEST(Solver, MatchesThePublishedReferenceTable4x20) {
+    Communicator world(MPI_COMM_WORLD);
+    const std::vector<double> table = solve_table(world, Geometry(4, 20), Schedule::Layered);
+    if (!world.is_root())
+        return;
+    const std::vector<double> reference = testing::reference_values_4x20();
+    ASSERT_EQ(table.size(), reference.size());
+    double worst = 0;
+    for (std::size_t id = 0; id < table.size(); ++id)
+        worst = std::max(worst, std::abs(table[id] - reference[id]));
+    EXPECT_LE(worst, 1e-12);
+    EXPECT_NEAR(table[0], 2.539044371731868, 1e-12);
+    EXPECT_NEAR(table[1], 4.975133110004251, 1e-12);
+}
+
+TEST(Solver, MatchesBruteForceRecursion) {
+    Communicator world(MPI_COMM_WORLD);
+    for (auto [width, height] : {std::pair{3, 8}, {5, 4}, {2, 9}}) {
+        const Geometry geometry(width, height);
+        const std::vector<double> table = solve_table(world, geometry, Schedule::Layered);
+        if (!world.is_root())
+            continue;
+        testing::BruteForce brute(width, height);
+        for (BoardId id = 0; id < geometry.states(); ++id) {
+            const Heights heights = geometry.decode(id);
+            ASSERT_NEAR(table[id], brute.value(std::vector<int>(heights.begin(), heights.begin() + width)), 1e-12)
+                << width << "x" << height << " id " << id;
+        }
+    }
+}
+
+TEST(Solver, CountsEveryConnectionOnce) {
+    Communicator world(MPI_COMM_WORLD);
+    for (Schedule schedule : {Schedule::Layered, Schedule::Jacobi}) {
+        const Partition partition(Geometry(4, 20), world.size(), world.rank());
+        const Solution solution = solve(world, partition, schedule);
+        PieceCounts total{};
+        MPI_Allreduce(solution.connections.data(), total.data(), PieceCount, MPI_UINT64_T, MPI_SUM, world.get());
+        EXPECT_EQ(total, (PieceCounts{629768, 49224, 25137, 24612, 24612, 49224, 49224}));
+    }
+}
+
+TEST(TableFile, ParallelWriteReadsBackBitIdentical) {
+    Communicator world(MPI_COMM_WORLD);
+    const Geometry geometry(4, 20);
+    const Partition partition(geometry, world.size(), world.rank());
+    const Solution solution = solve(world, partition, Schedule::Layered);
+    const std::vector<double> gathered = gather_table(world, partition, solution.values);
+
+    std::string path = (std::filesystem::temp_directory_path() / "stack_test_table.h5").string();
+    if (world.is_root())
+        path += "." + std::to_string(::getpid());
+    unsigned long length = path.size();
+    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, 0, world.get());
+    path.resize(length);
+    MPI_Bcast(path.data(), int(length), MPI_CHAR, 0, world.get());
+
+    TableInfo info;
+    info.width = 4;
+    info.height = 20;
+    info.schedule = "layered";
+    info.states = geometry.states();
+    info.connections = 851801;
+    info.pieces = orientation_table_text();
+    info.generator = "test";
+    write_table(world, path, info, solution.values, partition.slice());
+    if (world.is_root()) {
+        const Table table = read_table(path);
+        std::filesystem::remove(path);
+        EXPECT_TRUE(same_bits(table.values, gathered));
+        EXPECT_EQ(table.info.width, 4);
+        EXPECT_EQ(table.info.connections, 851801u);
+        EXPECT_EQ(table.info.pieces, orientation_table_text());
+        EXPECT_EQ(table.info.schedule, "layered");
+    }
+}
+
+TEST(TableFile, FailedWriteLeavesNothingBehind) {
+    Communicator world(MPI_COMM_WORLD);
+    const Geometry geometry(3, 4);
+    const Partition partition(geometry, world.size(), world.rank());
+    const std::vector<double> values(partition.owned_states(), 1.0);
+    TableInfo info;
+    info.width = 3;
+    info.height = 4;
+    info.states = geometry.states();
+    EXPECT_THROW(write_table(world, "/nonexistent-directory/table.h5", info, values, partition.slice()),
+                 std::exception);
+    EXPECT_FALSE(std::filesystem::exists("/nonexistent-directory/table.h5"));
+}
+
+}  // namespace stack
