@@ -1,4 +1,6 @@
-// The solver at whatever rank count ctest starts this with (1, 2, 3, 4):
+// The solver at whatever rank count ctest starts this with (1, 2, 3, 4).
+// Rank-0-only checks never ASSERT before a collective call, so a failure
+// cannot leave the ranks waiting in different collectives.
 // tables must be bit-identical to a single-rank solve and across schedules,
 // equal the reference's published 4x20 values to 1e-12, and match an
 // independent brute-force evaluation.
@@ -100,12 +102,16 @@ TEST(Solver, MatchesBruteForceRecursion) {
         const std::vector<double> table = solve_table(world, geometry, Schedule::Layered);
         if (!world.is_root())
             continue;
+        // Count mismatches instead of ASSERTing: rank 0 must reach the next
+        // shape's collective solve whatever it finds here.
         testing::BruteForce brute(width, height);
+        std::uint64_t mismatches = 0;
         for (BoardId id = 0; id < geometry.states(); ++id) {
             const Heights heights = geometry.decode(id);
-            ASSERT_NEAR(table[id], brute.value(std::vector<int>(heights.begin(), heights.begin() + width)), 1e-12)
-                << width << "x" << height << " id " << id;
+            const double expected = brute.value(std::vector<int>(heights.begin(), heights.begin() + width));
+            mismatches += std::abs(table[id] - expected) > 1e-12;
         }
+        EXPECT_EQ(mismatches, 0u) << width << "x" << height;
     }
 }
 
