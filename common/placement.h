@@ -40,6 +40,11 @@ public:
     template <class Visit>
     void for_each_predecessor(const Heights& heights, Visit&& visit) const;
 
+    // The rule itself, for one (orientation, column) that lies inside the
+    // well: does it fit `heights`? Could it have produced `heights`?
+    bool fits(const Heights& heights, int orientation, int column) const;
+    bool reverses(const Heights& heights, int orientation, int column) const;
+
 private:
     static constexpr int DifferenceLimit = 3;                   // clip |d| to this
     static constexpr int DifferenceValues = 2 * DifferenceLimit + 1;
@@ -83,20 +88,30 @@ void PlacementTable::for_each_placement(const Heights& heights, Visit&& visit) c
 
 template <class Visit>
 void PlacementTable::for_each_predecessor(const Heights& heights, Visit&& visit) const {
-    const int width = geometry_.width();
-    for (int o = 0; o < OrientationCount; ++o) {
-        const Orientation& orientation = Orientations[o];
-        for (int x = 0; x + orientation.width <= width; ++x) {
-            bool fits = heights[x] >= orientation.added[0];
-            for (int k = 1; k < orientation.width && fits; ++k) {
-                const int before_right = heights[x + k] - orientation.added[k];
-                const int before_left = heights[x + k - 1] - orientation.added[k - 1];
-                fits = before_right >= 0 && before_right - before_left == orientation.surface[k - 1];
-            }
-            if (fits)
+    for (int o = 0; o < OrientationCount; ++o)
+        for (int x = 0; x + Orientations[o].width <= geometry_.width(); ++x)
+            if (reverses(heights, o, x))
                 visit(o, x, offsets_[o][x]);
-        }
+}
+
+inline bool PlacementTable::fits(const Heights& heights, int o, int x) const {
+    const Orientation& orientation = Orientations[o];
+    bool fits = heights[x] + orientation.added[0] <= geometry_.height();
+    for (int k = 1; k < orientation.width && fits; ++k)
+        fits = heights[x + k] - heights[x + k - 1] == orientation.surface[k - 1]
+               && heights[x + k] + orientation.added[k] <= geometry_.height();
+    return fits;
+}
+
+inline bool PlacementTable::reverses(const Heights& heights, int o, int x) const {
+    const Orientation& orientation = Orientations[o];
+    bool fits = heights[x] >= orientation.added[0];
+    for (int k = 1; k < orientation.width && fits; ++k) {
+        const int before_right = heights[x + k] - orientation.added[k];
+        const int before_left = heights[x + k - 1] - orientation.added[k - 1];
+        fits = before_right >= 0 && before_right - before_left == orientation.surface[k - 1];
     }
+    return fits;
 }
 
 }  // namespace stack

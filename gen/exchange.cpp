@@ -53,7 +53,16 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
                    const Routes& routes)
     : comm_(comm), partition_(partition), placements_(placements), routes_(routes),
       send_counts_(comm.size()), send_offsets_(comm.size()), receive_counts_(comm.size()),
-      receive_offsets_(comm.size()) {}
+      receive_offsets_(comm.size()) {
+    for (int o = 0; o < OrientationCount; ++o)
+        for (int x = 0; x + Orientations[o].width <= partition.geometry().width(); ++x) {
+            const Route& route = routes(o, x);
+            if (route.successor_owner != comm.rank())
+                remote_successors_.push_back({o, x, placements.offset(o, x), route.successor_owner});
+            if (route.predecessor_owner != comm.rank())
+                remote_predecessors_.push_back({o, x, placements.offset(o, x), route.predecessor_owner});
+        }
+}
 
 void Exchange::plan(int low_sum, int high_sum) {
     const double start = MPI_Wtime();
@@ -63,18 +72,52 @@ void Exchange::plan(int low_sum, int high_sum) {
     times_.plan_seconds += MPI_Wtime() - start;
 }
 
+namespace {
+
+// Calls visit(i) for every state i of a run (ids differing only in column 0,
+// heights[0] = first_height + i) on which `holds(heights)` is true, without
+// testing every state: a rule that does not touch column 0 holds for the
+// whole run or for none of it, and a rule at column 0 that is wider than one
+// column holds at most at the one column-0 height its surface allows
+// (`fixed_height`). Only the vertical I at column 0 is tested state by state.
+template <class Holds, class Visit>
+void for_each_state_in_run(int column, int width, int fixed_height, Heights heights, int count, Holds&& holds,
+                           Visit&& visit) {
+    const int first_height = heights[0];
+    if (column > 0) {
+        if (holds(heights))
+            for (int i = 0; i < count; ++i)
+                visit(i);
+        return;
+    }
+    const int low = width > 1 ? std::max(fixed_height, first_height) : first_height;
+    const int high = width > 1 ? std::min(fixed_height, first_height + count - 1) : first_height + count - 1;
+    for (int height = low; height <= high; ++height) {
+        heights[0] = height;
+        if (holds(heights))
+            visit(height - first_height);
+    }
+}
+
+}  // namespace
+
 // Receiver side: the distinct remote successors of this rank's round states,
 // laid out by source rank, increasing id within a source.
 void Exchange::plan_receive(int low_sum, int high_sum) {
-    const int me = comm_.rank();
     ghosts_.clear();
-    partition_.for_each_run(low_sum, high_sum, [&](BoardId first, std::uint64_t, std::uint64_t count, Heights heights) {
-        for (std::uint64_t i = 0; i < count; ++i, ++heights[0])
-            placements_.for_each_placement(heights, [&](int o, int x, BoardId offset) {
-                if (routes_(o, x).successor_owner != me)
-                    ghosts_.insert(first + i + offset);
-            });
-    });
+    if (!remote_successors_.empty())
+        partition_.for_each_run(low_sum, high_sum, [&](BoardId first, std::uint64_t, std::uint64_t count,
+                                                       const Heights& heights) {
+            for (const RemoteRule& rule : remote_successors_) {
+                const Orientation& orientation = Orientations[rule.orientation];
+                // fits at column 0 needs h1 - h0 == surface[0]
+                const int fixed_height = heights[1] - orientation.surface[0];
+                for_each_state_in_run(
+                    rule.column, orientation.width, fixed_height, heights, int(count),
+                    [&](const Heights& state) { return placements_.fits(state, rule.orientation, rule.column); },
+                    [&](int i) { ghosts_.insert(first + i + rule.offset); });
+            }
+        });
     std::vector<std::vector<BoardId>> by_source(comm_.size());
     ghosts_.for_each_id([&](BoardId id) { by_source[partition_.owner(id)].push_back(id); });
     if (ghosts_.size() > std::numeric_limits<std::uint32_t>::max())
@@ -95,20 +138,28 @@ void Exchange::plan_receive(int low_sum, int high_sum) {
 // per other rank that owns one of its predecessors, increasing id order.
 void Exchange::plan_send(int low_sum, int high_sum) {
     const int ranks = comm_.size();
-    const int me = comm_.rank();
     std::vector<std::vector<std::uint64_t>> by_destination(ranks);
-    std::vector<BoardId> last_sent(ranks, ~BoardId(0));  // [rank] -> last id appended for it
-    partition_.for_each_run(low_sum, high_sum, [&](BoardId first, std::uint64_t first_local, std::uint64_t count,
-                                                   Heights heights) {
-        for (std::uint64_t i = 0; i < count; ++i, ++heights[0])
-            placements_.for_each_predecessor(heights, [&](int o, int x, BoardId) {
-                const int destination = routes_(o, x).predecessor_owner;
-                if (destination != me && last_sent[destination] != first + i) {
-                    last_sent[destination] = first + i;
-                    by_destination[destination].push_back(first_local + i);
-                }
-            });
-    });
+    std::vector<std::pair<int, int>> marks;  // (state in run, destination rank) of one run
+    if (!remote_predecessors_.empty())
+        partition_.for_each_run(low_sum, high_sum, [&](BoardId, std::uint64_t first_local, std::uint64_t count,
+                                                       const Heights& heights) {
+            marks.clear();
+            for (const RemoteRule& rule : remote_predecessors_) {
+                const Orientation& orientation = Orientations[rule.orientation];
+                // the predecessor's surface at column 0 needs
+                // (h1 - added[1]) - (h0 - added[0]) == surface[0]
+                const int fixed_height = heights[1] - orientation.added[1] + orientation.added[0]
+                                         - orientation.surface[0];
+                for_each_state_in_run(
+                    rule.column, orientation.width, fixed_height, heights, int(count),
+                    [&](const Heights& state) { return placements_.reverses(state, rule.orientation, rule.column); },
+                    [&](int i) { marks.push_back({i, rule.rank}); });
+            }
+            std::sort(marks.begin(), marks.end());
+            marks.erase(std::unique(marks.begin(), marks.end()), marks.end());
+            for (auto [i, destination] : marks)
+                by_destination[destination].push_back(first_local + i);
+        });
     send_local_.clear();
     for (int destination = 0; destination < ranks; ++destination) {
         send_offsets_[destination] = static_cast<int>(send_local_.size());

@@ -85,6 +85,16 @@ private:
     const Partition& partition_;
     const PlacementTable& placements_;
     const Routes& routes_;
+    // The (orientation, column) pairs whose successor (predecessor) lives on
+    // another rank: a route depends on the pair alone, so the plan tests
+    // only these. Empty on one rank.
+    struct RemoteRule {
+        int orientation;
+        int column;
+        BoardId offset;
+        int rank;  // the other rank
+    };
+    std::vector<RemoteRule> remote_successors_, remote_predecessors_;
     GhostValues ghosts_;
     std::vector<int> send_counts_, send_offsets_;        // [rank]
     std::vector<int> receive_counts_, receive_offsets_;  // [rank]
