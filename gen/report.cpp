@@ -120,6 +120,15 @@ void print_summary(const Communicator& comm, const SummaryInputs& in) {
             std::printf(" %s", human_bytes(rss).c_str());
         std::printf("\n");
     }
+    // Work-weighted balance: all states over (ranks x the largest share of
+    // each round), i.e. the efficiency of the rounds taken together.
+    double all_states = 0, largest_shares = 0;
+    for (const std::vector<double>& states : round_states) {
+        all_states += std::accumulate(states.begin(), states.end(), 0.0);
+        largest_shares += *std::max_element(states.begin(), states.end()) * comm.size();
+    }
+    std::printf("  state balance       %.1f%% over all rounds (states / (ranks x largest share per round))\n",
+                100 * all_states / largest_shares);
     std::printf("  output              %s\n", in.output.c_str());
     std::printf("\n  round  sums      states (all ranks)  state balance  time balance  compute max\n");
     for (std::size_t round = 0; round < solution.rounds.size(); ++round) {
