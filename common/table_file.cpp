@@ -7,8 +7,14 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 namespace stack {
+
+// /values is stored as IEEE-754 binary64 little-endian and written straight
+// from memory as H5T_NATIVE_DOUBLE.
+static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559, "values are IEEE-754 binary64");
+static_assert(sizeof(BoardId) == 8, "board ids index /values with 64-bit offsets");
 
 namespace {
 

@@ -53,44 +53,52 @@ void compute_round(const Partition& partition, const PlacementTable& placements,
 
 }  // namespace
 
+RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, Schedule schedule)
+    : partition_(partition), schedule_(schedule), placements_(partition.geometry()), routes_(partition),
+      exchange_(comm, partition, placements_, routes_), rounds_(make_rounds(partition.geometry(), schedule)) {
+    solution_.values.assign(partition.owned_states(), 0.0);
+    if (schedule == Schedule::Jacobi)
+        previous_.assign(partition.owned_states(), 0.0);
+}
+
+RoundRecord RoundRunner::run(std::size_t round) {
+    RoundRecord record;
+    record.range = rounds_[round];
+    const ExchangeTimes before = exchange_.times();
+    exchange_.plan(record.range.low_sum, record.range.high_sum);
+    if (schedule_ == Schedule::Jacobi)
+        std::swap(previous_, solution_.values);
+    const std::vector<double>& source = schedule_ == Schedule::Jacobi ? previous_ : solution_.values;
+    exchange_.run(source);
+    record.plan_seconds = exchange_.times().plan_seconds - before.plan_seconds;
+    record.exchange_seconds = exchange_.times().exchange_seconds - before.exchange_seconds;
+    record.values_received = exchange_.values_received();
+
+    const double start = MPI_Wtime();
+    // Jacobi visits every state every round; count its placements once.
+    const bool count_connections = schedule_ == Schedule::Layered || round == 0;
+    compute_round(partition_, placements_, routes_, exchange_, record.range, source, solution_.values,
+                  count_connections ? &solution_.connections : nullptr);
+    record.compute_seconds = MPI_Wtime() - start;
+    record.states = partition_.count_states(record.range.low_sum, record.range.high_sum);
+    solution_.rounds.push_back(record);
+    return record;
+}
+
+Solution RoundRunner::finish() && {
+    solution_.exchange_peak_bytes = exchange_.peak_buffer_bytes();
+    return std::move(solution_);
+}
+
 Solution solve(const Communicator& comm, const Partition& partition, Schedule schedule,
                const RoundObserver& observer) {
-    const PlacementTable placements(partition.geometry());
-    const Routes routes(partition);
-    Exchange exchange(comm, partition, placements, routes);
-    const std::vector<SumRange> rounds = make_rounds(partition.geometry(), schedule);
-
-    Solution solution;
-    solution.values.assign(partition.owned_states(), 0.0);
-    std::vector<double> previous;  // jacobi only: the last round's values
-    if (schedule == Schedule::Jacobi)
-        previous.assign(partition.owned_states(), 0.0);
-
-    for (std::size_t round = 0; round < rounds.size(); ++round) {
-        RoundRecord record;
-        record.range = rounds[round];
-        const ExchangeTimes before = exchange.times();
-        exchange.plan(record.range.low_sum, record.range.high_sum);
-        if (schedule == Schedule::Jacobi)
-            std::swap(previous, solution.values);
-        const std::vector<double>& source = schedule == Schedule::Jacobi ? previous : solution.values;
-        exchange.run(source);
-        record.plan_seconds = exchange.times().plan_seconds - before.plan_seconds;
-        record.exchange_seconds = exchange.times().exchange_seconds - before.exchange_seconds;
-        record.values_received = exchange.values_received();
-
-        const double start = MPI_Wtime();
-        const bool count_connections = schedule == Schedule::Layered || round == 0;
-        compute_round(partition, placements, routes, exchange, record.range, source, solution.values,
-                      count_connections ? &solution.connections : nullptr);
-        record.compute_seconds = MPI_Wtime() - start;
-        record.states = partition.count_states(record.range.low_sum, record.range.high_sum);
-        solution.rounds.push_back(record);
+    RoundRunner runner(comm, partition, schedule);
+    for (std::size_t round = 0; round < runner.round_count(); ++round) {
+        const RoundRecord record = runner.run(round);
         if (observer)
-            observer(round, rounds.size(), record);
+            observer(round, runner.round_count(), record);
     }
-    solution.exchange_peak_bytes = exchange.peak_buffer_bytes();
-    return solution;
+    return std::move(runner).finish();
 }
 
 }  // namespace stack

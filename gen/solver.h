@@ -53,10 +53,35 @@ struct Solution {
     std::size_t exchange_peak_bytes = 0;
 };
 
+// The rounds of one solve, run one at a time (collective over `comm`).
+// Running a layered round again recomputes the same values, which is what
+// the one-round benchmark does.
+class RoundRunner {
+public:
+    RoundRunner(const Communicator& comm, const Partition& partition, Schedule schedule);
+
+    std::size_t round_count() const { return rounds_.size(); }
+    const SumRange& range(std::size_t round) const { return rounds_[round]; }
+    // Plans and runs the exchange, then computes the round's owned states.
+    RoundRecord run(std::size_t round);
+    // The values and counts after the last round.
+    Solution finish() &&;
+
+private:
+    const Partition& partition_;
+    Schedule schedule_;
+    PlacementTable placements_;
+    Routes routes_;
+    Exchange exchange_;
+    std::vector<SumRange> rounds_;
+    Solution solution_;
+    std::vector<double> previous_;  // jacobi only: the last round's values
+};
+
 // Called on every rank after each round with that rank's record.
 using RoundObserver = std::function<void(std::size_t round, std::size_t rounds, const RoundRecord& record)>;
 
-// Collective over `comm`.
+// All rounds; collective over `comm`.
 Solution solve(const Communicator& comm, const Partition& partition, Schedule schedule,
                const RoundObserver& observer = {});
 

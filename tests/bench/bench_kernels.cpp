@@ -51,6 +51,29 @@ void BM_SolveLayered(benchmark::State& state) {
 }
 BENCHMARK(BM_SolveLayered)->Arg(4)->Arg(5)->Unit(benchmark::kMillisecond);
 
+// The largest round of a 5x20 layered solve on one rank, run again and
+// again after the rounds before it; items = states of that round.
+void BM_OneRound(benchmark::State& state) {
+    const Geometry geometry(5, 20);
+    Communicator self(MPI_COMM_SELF);
+    const Partition partition(geometry, 1, 0);
+    RoundRunner runner(self, partition, Schedule::Layered);
+    std::size_t largest = 0;
+    for (std::size_t round = 0; round < runner.round_count(); ++round) {
+        const SumRange range = runner.range(round);
+        const SumRange best = runner.range(largest);
+        if (partition.count_states(range.low_sum, range.high_sum) > partition.count_states(best.low_sum, best.high_sum))
+            largest = round;
+    }
+    for (std::size_t round = 0; round < largest; ++round)
+        runner.run(round);
+    std::uint64_t states = 0;
+    for (auto _ : state)
+        states += runner.run(largest).states;
+    state.SetItemsProcessed(std::int64_t(states));
+}
+BENCHMARK(BM_OneRound)->Unit(benchmark::kMillisecond);
+
 void BM_PlayerMove(benchmark::State& state) {
     Table table;
     table.info.width = 6;
