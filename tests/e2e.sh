@@ -8,6 +8,7 @@
 #   e2e.sh play TABLE EXP ARGS...     stackplay --check passes (and predicts EXP
 #                                     unless EXP is -)
 #   e2e.sh threads TABLE              same seed, 1 and 3 threads: same games
+#   e2e.sh check_fails TABLE          a table with values 5% too high fails --check
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 set -euo pipefail
 command=$1; shift
@@ -42,6 +43,16 @@ threads)
     three=$("$stackplay" --table "$1" --runs 30000 --seed 9 --threads 3 --start-id 1 | grep '^Exp:')
     echo "1 thread:  $one"; echo "3 threads: $three"
     [ "$one" = "$three" ] || { echo "FAIL: results depend on the thread count"; exit 1; }
+    ;;
+check_fails)
+    wrong=$(mktemp --suffix=.h5); trap 'rm -f "$wrong"' EXIT
+    cp "$1" "$wrong"
+    /usr/bin/python3 -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['/values'][...] = f['/values'][...] * 1.05" "$wrong"
+    set +e
+    report=$("$stackplay" --table "$wrong" --runs 100000 --start-id 1 --check); code=$?
+    set -e
+    echo "$report"
+    [ "$code" -eq 1 ] && echo "$report" | grep -q '^check: FAIL' || { echo "FAIL: --check passed (exit $code) on a wrong table"; exit 1; }
     ;;
 *) echo "unknown subcommand $command"; exit 2 ;;
 esac
