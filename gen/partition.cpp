@@ -18,10 +18,6 @@ std::uint64_t Partition::count_states(int low_sum, int high_sum) const {
     return count;
 }
 
-}  // namespace stack
-
-namespace stack {
-
 Routes::Routes(const Partition& partition) {
     const Geometry& geometry = partition.geometry();
     const std::uint64_t ranks = partition.ranks();

@@ -12,8 +12,10 @@
 #pragma once
 
 #include "board.h"
+#include "placement.h"
 #include "table_file.h"
 
+#include <array>
 #include <cstdint>
 
 namespace stack {
@@ -83,14 +85,6 @@ void Partition::for_each_run(int low_sum, int high_sum, Visit&& visit) const {
         }
     }
 }
-
-}  // namespace stack
-
-#include "placement.h"
-
-#include <array>
-
-namespace stack {
 
 // Where placing orientation o at column x leads, seen from one rank. The
 // successor of an owned id lies in chunk c + high(o, x) (high = the offset's
