@@ -51,7 +51,7 @@ std::size_t GhostValues::memory_bytes() const {
 
 Exchange::Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
                    const Routes& routes)
-    : comm_(comm), partition_(partition), placements_(placements), routes_(routes),
+    : comm_(comm), partition_(partition), placements_(placements),
       send_counts_(comm.size()), send_offsets_(comm.size()), receive_counts_(comm.size()),
       receive_offsets_(comm.size()) {
     for (int o = 0; o < OrientationCount; ++o)

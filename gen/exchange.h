@@ -84,7 +84,6 @@ private:
     const Communicator& comm_;
     const Partition& partition_;
     const PlacementTable& placements_;
-    const Routes& routes_;
     // The (orientation, column) pairs whose successor (predecessor) lives on
     // another rank: a route depends on the pair alone, so the plan tests
     // only these. Empty on one rank.

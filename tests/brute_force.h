@@ -12,6 +12,22 @@
 
 namespace stack::testing {
 
+// The placement rule written out from its definition, independently of
+// PlacementTable: orientation o fits at column x when the stack's top
+// matches its underside and it stays inside the well.
+inline bool fits_by_definition(int width, int height, const int* heights, int o, int x) {
+    const Orientation& orientation = Orientations[o];
+    if (x < 0 || x + orientation.width > width)
+        return false;
+    for (int k = 0; k + 1 < orientation.width; ++k)
+        if (heights[x + k + 1] - heights[x + k] != orientation.surface[k])
+            return false;
+    for (int k = 0; k < orientation.width; ++k)
+        if (heights[x + k] + orientation.added[k] > height)
+            return false;
+    return true;
+}
+
 class BruteForce {
 public:
     BruteForce(int width, int height) : width_(width), height_(height) {}
@@ -22,16 +38,12 @@ public:
         double total = 0;
         for (int piece = 0; piece < PieceCount; ++piece) {
             double best = -1;
-            for (const Orientation& orientation : Orientations) {
+            for (int o = 0; o < OrientationCount; ++o) {
+                const Orientation& orientation = Orientations[o];
                 if (orientation.piece != piece)
                     continue;
                 for (int x = 0; x + orientation.width <= width_; ++x) {
-                    bool fits = true;
-                    for (int k = 0; k + 1 < orientation.width; ++k)
-                        fits = fits && heights[x + k + 1] - heights[x + k] == orientation.surface[k];
-                    for (int k = 0; k < orientation.width; ++k)
-                        fits = fits && heights[x + k] + orientation.added[k] <= height_;
-                    if (!fits)
+                    if (!fits_by_definition(width_, height_, heights.data(), o, x))
                         continue;
                     std::vector<int> after = heights;
                     for (int k = 0; k < orientation.width; ++k)

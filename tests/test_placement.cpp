@@ -1,3 +1,4 @@
+#include "brute_force.h"
 #include "placement.h"
 #include "reference_data.h"
 
@@ -8,20 +9,11 @@
 
 namespace stack {
 
-// The placement rule written out directly from its definition, as an
-// independent check of the difference-indexed lookup.
-bool fits_by_definition(const Geometry& geometry, const Heights& h, int o, int x) {
-    const Orientation& orientation = Orientations[o];
-    if (x + orientation.width > geometry.width())
-        return false;
-    for (int k = 0; k + 1 < orientation.width; ++k)
-        if (h[x + k + 1] - h[x + k] != orientation.surface[k])
-            return false;
-    for (int k = 0; k < orientation.width; ++k)
-        if (h[x + k] + orientation.added[k] > geometry.height())
-            return false;
-    return true;
+namespace {
+bool fits_by_definition(const Geometry& geometry, const Heights& heights, int o, int x) {
+    return testing::fits_by_definition(geometry.width(), geometry.height(), heights.data(), o, x);
 }
+}  // namespace
 
 TEST(Placement, MatchesTheReferenceConnectionTable4x20) {
     const std::vector<testing::Connection> reference = testing::reference_connections_4x20();
@@ -60,9 +52,14 @@ TEST(Placement, LookupAgreesWithTheDefinitionOnEveryBoard) {
             });
             std::set<std::pair<int, int>> expected;
             for (int o = 0; o < OrientationCount; ++o)
-                for (int x = 0; x < width; ++x)
-                    if (fits_by_definition(geometry, heights, o, x))
+                for (int x = 0; x < width; ++x) {
+                    const bool fits = fits_by_definition(geometry, heights, o, x);
+                    if (fits)
                         expected.insert({o, x});
+                    if (x + Orientations[o].width <= width) {  // fits() takes pairs inside the well
+                        ASSERT_EQ(table.fits(heights, o, x), fits) << "id " << id << " o " << o << " x " << x;
+                    }
+                }
             ASSERT_EQ(found, expected) << width << "x" << height << " id " << id;
         }
     }
