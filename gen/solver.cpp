@@ -33,13 +33,16 @@ std::vector<SumRange> make_rounds(const Geometry& geometry, Schedule schedule) {
 namespace {
 
 // Computes the owned states of one round, reading successor values from
-// `source` (owned) or the exchange's ghosts, writing into `target`.
-void compute_round(const Partition& partition, const PlacementTable& placements, const Routes& routes,
+// `source` (owned) or the exchange's ghosts, writing into `target`. Returns
+// the number of states computed.
+std::uint64_t compute_round(const Partition& partition, const PlacementTable& placements, const Routes& routes,
                    const Exchange& exchange, SumRange range, const std::vector<double>& source,
                    std::vector<double>& target, PieceCounts* connections) {
     const int me = partition.rank();
+    std::uint64_t computed = 0;
     partition.for_each_run(range.low_sum, range.high_sum,
                            [&](BoardId first, std::uint64_t first_local, std::uint64_t count, Heights heights) {
+        computed += count;
         for (std::uint64_t i = 0; i < count; ++i, ++heights[0]) {
             const BoardId id = first + i;
             const std::uint64_t local = first_local + i;
@@ -49,6 +52,7 @@ void compute_round(const Partition& partition, const PlacementTable& placements,
             }, connections);
         }
     });
+    return computed;
 }
 
 }  // namespace
@@ -77,10 +81,9 @@ RoundRecord RoundRunner::run(std::size_t round) {
     const double start = MPI_Wtime();
     // Jacobi visits every state every round; count its placements once.
     const bool count_connections = schedule_ == Schedule::Layered || round == 0;
-    compute_round(partition_, placements_, routes_, exchange_, record.range, source, solution_.values,
-                  count_connections ? &solution_.connections : nullptr);
+    record.states = compute_round(partition_, placements_, routes_, exchange_, record.range, source,
+                                  solution_.values, count_connections ? &solution_.connections : nullptr);
     record.compute_seconds = MPI_Wtime() - start;
-    record.states = partition_.count_states(record.range.low_sum, record.range.high_sum);
     solution_.rounds.push_back(record);
     return record;
 }
