@@ -11,26 +11,61 @@ PlacementTable::PlacementTable(const Geometry& geometry) : geometry_(geometry) {
     }
 }
 
-// Built once: for every clipped triple (d0, d1, d2), the orientations whose
-// surface equals its first width-1 entries, in table order.
-const std::array<PlacementTable::MatchList, PlacementTable::MatchKeys>& PlacementTable::match_table() {
-    static const auto table = [] {
-        std::array<MatchList, MatchKeys> built{};
-        for (int key = 0; key < MatchKeys; ++key) {
-            const std::array<int, 3> difference = {key / (DifferenceValues * DifferenceValues) - DifferenceLimit,
-                                                   key / DifferenceValues % DifferenceValues - DifferenceLimit,
-                                                   key % DifferenceValues - DifferenceLimit};
-            for (int o = 0; o < OrientationCount; ++o) {
-                bool matches = true;
-                for (int k = 0; k + 1 < Orientations[o].width; ++k)
-                    matches &= difference[k] == Orientations[o].surface[k];
-                if (matches)
-                    built[key].orientations[built[key].count++] = static_cast<std::uint8_t>(o);
-            }
+namespace {
+
+// The step d[x+k] an orientation needs: its surface for placements, or the
+// surface seen after the piece landed for predecessors.
+constexpr int step(const Orientation& orientation, int k, bool reverse) {
+    return orientation.surface[k] + (reverse ? orientation.added[k + 1] - orientation.added[k] : 0);
+}
+
+constexpr bool steps_fit_the_clip() {
+    for (const Orientation& orientation : Orientations)
+        for (int k = 0; k + 1 < orientation.width; ++k)
+            for (bool reverse : {false, true})
+                if (step(orientation, k, reverse) < -2 || step(orientation, k, reverse) > 2)
+                    return false;
+    return true;
+}
+// A step of +-3 would collide with the clipped (and the right wall's) value.
+static_assert(steps_fit_the_clip(), "surface steps must lie in [-2, 2] for the clipped lookup");
+
+}  // namespace
+
+// For every clipped triple (d0, d1, d2), the orientations whose steps equal
+// its first width-1 entries, in table order.
+PlacementTable::MatchTable PlacementTable::build_match_table(bool reverse) {
+    MatchTable built{};
+    for (int key = 0; key < MatchKeys; ++key) {
+        const std::array<int, 3> difference = {key / (DifferenceValues * DifferenceValues) - DifferenceLimit,
+                                               key / DifferenceValues % DifferenceValues - DifferenceLimit,
+                                               key % DifferenceValues - DifferenceLimit};
+        for (int o = 0; o < OrientationCount; ++o) {
+            bool matches = true;
+            for (int k = 0; k + 1 < Orientations[o].width; ++k)
+                matches &= difference[k] == step(Orientations[o], k, reverse);
+            if (matches)
+                built[key].orientations[built[key].count++] = static_cast<std::uint8_t>(o);
         }
-        return built;
-    }();
+    }
+    return built;
+}
+
+const PlacementTable::MatchTable& PlacementTable::forward_table() {
+    static const MatchTable table = build_match_table(false);
     return table;
+}
+
+const PlacementTable::MatchTable& PlacementTable::reverse_table() {
+    static const MatchTable table = build_match_table(true);
+    return table;
+}
+
+int PlacementTable::most_placements_at_one_column() {
+    int most = 0;
+    for (const MatchList& matches : forward_table())
+        most = matches.count > most ? matches.count : most;
+    return most;
 }
 
 }  // namespace stack

@@ -11,6 +11,10 @@
 // step exceeds 2 in magnitude, and columns past the right wall read as 3), so
 // the three differences index a 343-entry table listing the orientations
 // whose underside matches. Only the height limit is then checked per match.
+// Predecessors work the same way: o at x could have produced a stack when
+// d[x+k] equals the "reverse surface" surface[k] + added[k+1] - added[k]
+// (the step before the piece landed, seen after it), which a second table
+// indexes.
 #pragma once
 
 #include "board.h"
@@ -23,22 +27,47 @@ namespace stack {
 
 class PlacementTable {
 public:
+    static constexpr int DifferenceLimit = 3;  // clip |d| to this
+    static constexpr int DifferenceValues = 2 * DifferenceLimit + 1;
+
+    // [x] -> clip(h[x+1] - h[x]) + DifferenceLimit; past the right wall
+    // (x >= W-1) it reads as the largest value, which no surface matches.
+    using Differences = std::array<std::uint8_t, MaxWidth + 2>;
+
     explicit PlacementTable(const Geometry& geometry);
 
     const Geometry& geometry() const { return geometry_; }
     BoardId offset(int orientation, int column) const { return offsets_[orientation][column]; }
+
+    static std::uint8_t clipped_difference(int difference) {
+        difference = difference > DifferenceLimit ? DifferenceLimit : difference < -DifferenceLimit ? -DifferenceLimit
+                                                                                                     : difference;
+        return static_cast<std::uint8_t>(difference + DifferenceLimit);
+    }
+    Differences differences(const Heights& heights) const;
 
     // visit(orientation, column, successor_offset) for every valid placement
     // on `heights`: columns ascending, orientations in table order within a
     // column.
     template <class Visit>
     void for_each_placement(const Heights& heights, Visit&& visit) const;
+    // The same for one column, with `differences` = differences(heights)
+    // (the caller may have changed entries it knows better).
+    template <class Visit>
+    void for_each_placement_at(const Heights& heights, const Differences& differences, int column,
+                               Visit&& visit) const;
 
     // visit(orientation, column, predecessor_offset) for every placement that
     // turns some valid stack into `heights` (the predecessor's id is the id
-    // minus the offset).
+    // minus the offset); the per-column form as above.
     template <class Visit>
     void for_each_predecessor(const Heights& heights, Visit&& visit) const;
+    template <class Visit>
+    void for_each_predecessor_at(const Heights& heights, const Differences& differences, int column,
+                                 Visit&& visit) const;
+
+    // The most orientations that can fit at one column of any stack.
+    static int most_placements_at_one_column();
 
     // The rule itself, for one (orientation, column) that lies inside the
     // well: does it fit `heights`? Could it have produced `heights`?
@@ -46,52 +75,76 @@ public:
     bool reverses(const Heights& heights, int orientation, int column) const;
 
 private:
-    static constexpr int DifferenceLimit = 3;                   // clip |d| to this
-    static constexpr int DifferenceValues = 2 * DifferenceLimit + 1;
     static constexpr int MatchKeys = DifferenceValues * DifferenceValues * DifferenceValues;
 
     struct MatchList {
         std::uint8_t count = 0;
         std::array<std::uint8_t, OrientationCount> orientations{};  // [i] -> orientation index
     };
-    static const std::array<MatchList, MatchKeys>& match_table();
+    using MatchTable = std::array<MatchList, MatchKeys>;  // [key of d[x], d[x+1], d[x+2]]
+    static MatchTable build_match_table(bool reverse);
+    static const MatchTable& forward_table();
+    static const MatchTable& reverse_table();
+    static int key(const Differences& differences, int column) {
+        return (differences[column] * DifferenceValues + differences[column + 1]) * DifferenceValues
+               + differences[column + 2];
+    }
 
     Geometry geometry_;
     std::array<std::array<BoardId, MaxWidth>, OrientationCount> offsets_{};  // [orientation][column]
 };
 
+inline PlacementTable::Differences PlacementTable::differences(const Heights& heights) const {
+    Differences result;
+    const int width = geometry_.width();
+    for (int x = 0; x < width + 2; ++x)
+        result[x] = x + 1 < width ? clipped_difference(heights[x + 1] - heights[x]) : DifferenceValues - 1;
+    return result;
+}
+
+template <class Visit>
+void PlacementTable::for_each_placement_at(const Heights& heights, const Differences& differences, int x,
+                                           Visit&& visit) const {
+    const int limit = geometry_.height();
+    const MatchList& matches = forward_table()[key(differences, x)];
+    for (int i = 0; i < matches.count; ++i) {
+        const int o = matches.orientations[i];
+        const Orientation& orientation = Orientations[o];
+        bool fits = true;
+        for (int k = 0; k < orientation.width; ++k)
+            fits &= heights[x + k] + orientation.added[k] <= limit;
+        if (fits)
+            visit(o, x, offsets_[o][x]);
+    }
+}
+
 template <class Visit>
 void PlacementTable::for_each_placement(const Heights& heights, Visit&& visit) const {
-    const int width = geometry_.width();
-    const int limit = geometry_.height();
-    std::array<int, MaxWidth + 2> difference;  // [x] -> clipped h[x+1]-h[x] + DifferenceLimit
-    for (int x = 0; x < width + 2; ++x) {
-        int d = x + 1 < width ? heights[x + 1] - heights[x] : DifferenceLimit;
-        d = d > DifferenceLimit ? DifferenceLimit : d < -DifferenceLimit ? -DifferenceLimit : d;
-        difference[x] = d + DifferenceLimit;
-    }
-    const auto& table = match_table();
-    for (int x = 0; x < width; ++x) {
-        const MatchList& matches =
-            table[(difference[x] * DifferenceValues + difference[x + 1]) * DifferenceValues + difference[x + 2]];
-        for (int i = 0; i < matches.count; ++i) {
-            const int o = matches.orientations[i];
-            const Orientation& orientation = Orientations[o];
-            bool fits = true;
-            for (int k = 0; k < orientation.width; ++k)
-                fits &= heights[x + k] + orientation.added[k] <= limit;
-            if (fits)
-                visit(o, x, offsets_[o][x]);
-        }
+    const Differences difference = differences(heights);
+    for (int x = 0; x < geometry_.width(); ++x)
+        for_each_placement_at(heights, difference, x, visit);
+}
+
+template <class Visit>
+void PlacementTable::for_each_predecessor_at(const Heights& heights, const Differences& differences, int x,
+                                             Visit&& visit) const {
+    const MatchList& matches = reverse_table()[key(differences, x)];
+    for (int i = 0; i < matches.count; ++i) {
+        const int o = matches.orientations[i];
+        const Orientation& orientation = Orientations[o];
+        bool fits = true;
+        for (int k = 0; k < orientation.width; ++k)
+            fits &= heights[x + k] >= orientation.added[k];
+        if (fits)
+            visit(o, x, offsets_[o][x]);
     }
 }
 
 template <class Visit>
 void PlacementTable::for_each_predecessor(const Heights& heights, Visit&& visit) const {
-    for (int o = 0; o < OrientationCount; ++o)
-        for (int x = 0; x + Orientations[o].width <= geometry_.width(); ++x)
-            if (reverses(heights, o, x))
-                visit(o, x, offsets_[o][x]);
+    const Differences difference = differences(heights);
+    for (int x = 0; x < geometry_.width(); ++x)
+        for_each_predecessor_at(heights, difference, x, visit);
 }
 
 inline bool PlacementTable::fits(const Heights& heights, int o, int x) const {

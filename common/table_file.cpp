@@ -59,7 +59,7 @@ void write_info(hid_t file, const TableInfo& info) {
 
 // The collective part of write_table, on the temporary file.
 void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info,
-                const std::vector<double>& local_values, const BlockCyclicSlice& slice, bool& created) {
+                std::span<const double> local_values, const BlockCyclicSlice& slice, bool& created) {
     Handle access = property_handle(H5Pcreate(H5P_FILE_ACCESS), "create file access list");
     check_hdf5(H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL), "select MPI-IO driver");
     Handle file = file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access),
@@ -105,7 +105,7 @@ std::string temporary_name_for(const std::string& path) {
 }  // namespace
 
 void write_table(const Communicator& comm, const std::string& path, const TableInfo& info,
-                 const std::vector<double>& local_values, const BlockCyclicSlice& slice) {
+                 std::span<const double> local_values, const BlockCyclicSlice& slice) {
     silence_hdf5_error_printing();
     // Rank 0 names the temporary file; every rank must open the same name.
     std::string temporary = comm.is_root() ? temporary_name_for(path) : std::string();

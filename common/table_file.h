@@ -5,7 +5,8 @@
 //                    pieces placed under optimal play (0 where no piece fits)
 //   width, height    int64
 //   format_version   int64, TableFormatVersion
-//   schedule         string, "layered" or "jacobi"
+//   schedule         string, how the values were computed: "rows" (stackgen
+//                    0.2; "layered" or "jacobi" in 0.1, same values)
 //   states           uint64, (H+1)^W
 //   connections      uint64, valid placements summed over all states
 //   pieces           string, orientation_table_text() of the generator
@@ -17,8 +18,10 @@
 
 #include "board.h"
 #include "communicator.h"
+#include "huge_pages.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,11 +54,11 @@ struct BlockCyclicSlice {
 // Throws on any rank when writing failed on any rank; the target is then
 // untouched and no temporary file remains.
 void write_table(const Communicator& comm, const std::string& path, const TableInfo& info,
-                 const std::vector<double>& local_values, const BlockCyclicSlice& slice);
+                 std::span<const double> local_values, const BlockCyclicSlice& slice);
 
 struct Table {
     TableInfo info;
-    std::vector<double> values;  // [board id] -> value
+    HugeVector<double> values;  // [board id] -> value
 };
 
 // Serial readers. Throw InputError naming the problem when the file is

@@ -1,195 +1,193 @@
 #include "exchange.h"
 
 #include <algorithm>
-#include <limits>
+#include <array>
+#include <climits>
+#include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace stack {
 
-// ---- GhostValues -----------------------------------------------------------
-
-void GhostValues::clear() {
-    std::fill(keys_.begin(), keys_.end(), Empty);
-    size_ = 0;
+void GhostCursor::missing(BoardId id) {
+    throw std::logic_error("row " + std::to_string(id) + " was not received from its owner: the exchange plan "
+                           "missed a placement (a bug: please report it)");
 }
-
-std::size_t GhostValues::find(BoardId id) const {
-    const std::size_t mask = keys_.size() - 1;
-    std::size_t slot = (id * 0x9E3779B97F4A7C15ull) >> shift_;
-    while (keys_[slot] != id && keys_[slot] != Empty)
-        slot = (slot + 1) & mask;
-    return slot;
-}
-
-void GhostValues::insert(BoardId id) {
-    if (2 * (size_ + 1) > keys_.size())
-        grow();
-    const std::size_t slot = find(id);
-    if (keys_[slot] == Empty) {
-        keys_[slot] = id;
-        ++size_;
-    }
-}
-
-void GhostValues::grow() {
-    std::vector<BoardId> old = std::move(keys_);
-    const std::size_t capacity = old.empty() ? 1024 : 2 * old.size();
-    keys_.assign(capacity, Empty);
-    positions_.assign(capacity, 0);
-    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
-    for (BoardId key : old)
-        if (key != Empty)
-            keys_[find(key)] = key;
-}
-
-std::size_t GhostValues::memory_bytes() const {
-    return keys_.capacity() * sizeof(BoardId) + positions_.capacity() * sizeof(std::uint32_t)
-           + received_.capacity() * sizeof(double);
-}
-
-// ---- Exchange --------------------------------------------------------------
 
 Exchange::Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
-                   const Routes& routes)
-    : comm_(comm), partition_(partition), placements_(placements),
-      send_counts_(comm.size()), send_offsets_(comm.size()), receive_counts_(comm.size()),
-      receive_offsets_(comm.size()) {
-    for (int o = 0; o < OrientationCount; ++o)
-        for (int x = 0; x + Orientations[o].width <= partition.geometry().width(); ++x) {
-            const Route& route = routes(o, x);
-            if (route.successor_owner != comm.rank())
-                remote_successors_.push_back({o, x, placements.offset(o, x), route.successor_owner});
-            if (route.predecessor_owner != comm.rank())
-                remote_predecessors_.push_back({o, x, placements.offset(o, x), route.predecessor_owner});
+                   const RowRules& rules)
+    : comm_(comm), partition_(partition), placements_(placements), rules_(rules),
+      row_length_(partition.geometry().base()), sends_(partition.max_row_sum() + 1),
+      receives_(partition.max_row_sum() + 1), slots_(CellsPerPiece), value_counts_(comm.size()),
+      value_offsets_(comm.size()), receive_value_counts_(comm.size()), receive_value_offsets_(comm.size()) {
+    const double start = MPI_Wtime();
+    for (std::vector<RowLists>* lists : {&sends_, &receives_})
+        for (RowLists& list : *lists) {
+            list.counts.assign(comm.size(), 0);
+            list.offsets.assign(comm.size(), 0);
         }
-}
-
-void Exchange::plan(int low_sum, int high_sum) {
-    const double start = MPI_Wtime();
-    plan_receive(low_sum, high_sum);
-    plan_send(low_sum + CellsPerPiece, high_sum + CellsPerPiece);
-    check_counts_agree();
-    times_.plan_seconds += MPI_Wtime() - start;
-}
-
-namespace {
-
-// Calls visit(i) for every state i of a run (ids differing only in column 0,
-// heights[0] = first_height + i) on which `holds(heights)` is true, without
-// testing every state: a rule that does not touch column 0 holds for the
-// whole run or for none of it, and a rule at column 0 that is wider than one
-// column holds at most at the one column-0 height its surface allows
-// (`fixed_height`). Only the vertical I at column 0 is tested state by state.
-template <class Holds, class Visit>
-void for_each_state_in_run(int column, int width, int fixed_height, Heights heights, int count, Holds&& holds,
-                           Visit&& visit) {
-    const int first_height = heights[0];
-    if (column > 0) {
-        if (holds(heights))
-            for (int i = 0; i < count; ++i)
-                visit(i);
-        return;
+    if (comm.size() > 1) {
+        plan_sends();
+        share_plan();
     }
-    const int low = width > 1 ? std::max(fixed_height, first_height) : first_height;
-    const int high = width > 1 ? std::min(fixed_height, first_height + count - 1) : first_height + count - 1;
-    for (int height = low; height <= high; ++height) {
-        heights[0] = height;
-        if (holds(heights))
-            visit(height - first_height);
-    }
+    plan_seconds_ = MPI_Wtime() - start;
 }
 
-}  // namespace
-
-// Receiver side: the distinct remote successors of this rank's round states,
-// laid out by source rank, increasing id within a source.
-void Exchange::plan_receive(int low_sum, int high_sum) {
-    ghosts_.clear();
-    if (!remote_successors_.empty())
-        partition_.for_each_run(low_sum, high_sum, [&](BoardId first, std::uint64_t, std::uint64_t count,
-                                                       const Heights& heights) {
-            for (const RemoteRule& rule : remote_successors_) {
-                const Orientation& orientation = Orientations[rule.orientation];
-                // fits at column 0 needs h1 - h0 == surface[0]
-                const int fixed_height = heights[1] - orientation.surface[0];
-                for_each_state_in_run(
-                    rule.column, orientation.width, fixed_height, heights, int(count),
-                    [&](const Heights& state) { return placements_.fits(state, rule.orientation, rule.column); },
-                    [&](int i) { ghosts_.insert(first + i + rule.offset); });
-            }
-        });
-    std::vector<std::vector<BoardId>> by_source(comm_.size());
-    ghosts_.for_each_id([&](BoardId id) { by_source[partition_.owner(id)].push_back(id); });
-    if (ghosts_.size() > std::numeric_limits<std::uint32_t>::max())
-        throw std::runtime_error("one round needs more than 2^32 remote values on one rank; use more ranks");
-    std::uint32_t position = 0;
-    for (int source = 0; source < comm_.size(); ++source) {
-        std::sort(by_source[source].begin(), by_source[source].end());
-        receive_offsets_[source] = static_cast<int>(position);
-        receive_counts_[source] = static_cast<int>(by_source[source].size());
-        for (BoardId id : by_source[source])
-            ghosts_.set_position(id, position++);
-    }
-    receive_total_ = position;
-    ghosts_.received().resize(position);
-}
-
-// Sender side: every owned state of sum low..high (the successor layer) once
-// per other rank that owns one of its predecessors, increasing id order.
-void Exchange::plan_send(int low_sum, int high_sum) {
-    const int ranks = comm_.size();
+// For every owned row, the other ranks owning a row that places a piece
+// onto it: the predecessor test of every placement rule whose predecessor
+// lives elsewhere. Rules at columns >= 1 hold for the whole row or none of
+// it; at column 0 the step h1 - h0 fixes h0, so each step is tried once.
+void Exchange::plan_sends() {
+    const int ranks = comm_.size(), me = comm_.rank();
+    const int width = partition_.geometry().width(), height = partition_.geometry().height();
     std::vector<std::vector<std::uint64_t>> by_destination(ranks);
-    std::vector<std::pair<int, int>> marks;  // (state in run, destination rank) of one run
-    if (!remote_predecessors_.empty())
-        partition_.for_each_run(low_sum, high_sum, [&](BoardId, std::uint64_t first_local, std::uint64_t count,
-                                                       const Heights& heights) {
-            marks.clear();
-            for (const RemoteRule& rule : remote_predecessors_) {
-                const Orientation& orientation = Orientations[rule.orientation];
-                // the predecessor's surface at column 0 needs
-                // (h1 - added[1]) - (h0 - added[0]) == surface[0]
-                const int fixed_height = heights[1] - orientation.added[1] + orientation.added[0]
-                                         - orientation.surface[0];
-                for_each_state_in_run(
-                    rule.column, orientation.width, fixed_height, heights, int(count),
-                    [&](const Heights& state) { return placements_.reverses(state, rule.orientation, rule.column); },
-                    [&](int i) { marks.push_back({i, rule.rank}); });
+    std::vector<std::uint64_t> marked_row(ranks, ~std::uint64_t(0));  // [rank] -> last row listed for it
+    // Only columns where some placement comes from another rank are tested
+    // (on 2 ranks, for instance, a piece wholly in the upper columns adds an
+    // even amount to the chunk index and never changes rank).
+    std::array<bool, MaxWidth> remote_column{};  // [column] -> some predecessor lives elsewhere
+    for (int o = 0; o < OrientationCount; ++o)
+        for (int x = 0; x + Orientations[o].width <= width; ++x)
+            remote_column[x] = remote_column[x] || rules_(o, x).predecessor_owner != me;
+    std::uint64_t row_number = 0;
+    for (int sum = 0; sum <= partition_.max_row_sum(); ++sum) {
+        for (auto& rows : by_destination)
+            rows.clear();
+        partition_.for_each_row(sum, [&](BoardId, std::uint64_t first_local, Heights heights) {
+            ++row_number;
+            auto mark = [&](int o, int x) {
+                const int destination = rules_(o, x).predecessor_owner;
+                if (destination != me && marked_row[destination] != row_number) {
+                    marked_row[destination] = row_number;
+                    by_destination[destination].push_back(first_local);
+                }
+            };
+            PlacementTable::Differences differences = placements_.differences(heights);
+            for (int x = 1; x < width; ++x)
+                if (remote_column[x])
+                    placements_.for_each_predecessor_at(heights, differences, x,
+                                                        [&](int o, int, BoardId) { mark(o, x); });
+            for (int step = -2; step <= 2 && width > 1 && remote_column[0]; ++step) {
+                heights[0] = heights[1] - step;
+                if (heights[0] < 0 || heights[0] > height)
+                    continue;
+                differences[0] = PlacementTable::clipped_difference(step);
+                placements_.for_each_predecessor_at(heights, differences, 0, [&](int o, int, BoardId) {
+                    if (Orientations[o].width > 1)
+                        mark(o, 0);
+                });
             }
-            std::sort(marks.begin(), marks.end());
-            marks.erase(std::unique(marks.begin(), marks.end()), marks.end());
-            for (auto [i, destination] : marks)
-                by_destination[destination].push_back(first_local + i);
         });
-    send_local_.clear();
-    for (int destination = 0; destination < ranks; ++destination) {
-        send_offsets_[destination] = static_cast<int>(send_local_.size());
-        send_counts_[destination] = static_cast<int>(by_destination[destination].size());
-        send_local_.insert(send_local_.end(), by_destination[destination].begin(), by_destination[destination].end());
+        RowLists& list = sends_[sum];
+        for (int destination = 0; destination < ranks; ++destination) {
+            list.offsets[destination] = static_cast<int>(list.rows.size());
+            list.counts[destination] = static_cast<int>(by_destination[destination].size());
+            list.rows.insert(list.rows.end(), by_destination[destination].begin(), by_destination[destination].end());
+        }
+        if ((list.rows.size() + 1) * row_length_ > INT_MAX)
+            throw std::runtime_error("one round sends more than 2^31 values from one rank; use more ranks");
     }
-    peak_buffer_bytes_ = std::max(peak_buffer_bytes_, ghosts_.memory_bytes() + send_local_.size() * 16);
 }
 
-// Both sides derived their lists independently; a mismatch would silently
-// read wrong values, so it is checked every round (P integers per rank).
-void Exchange::check_counts_agree() {
-    std::vector<int> announced(comm_.size());
-    check_mpi(MPI_Alltoall(send_counts_.data(), 1, MPI_INT, announced.data(), 1, MPI_INT, comm_.get()),
+// Tells every receiver which rows it gets: the row counts per (rank, sum),
+// then the first ids, in one MPI_Alltoall and one MPI_Alltoallv.
+void Exchange::share_plan() {
+    const int ranks = comm_.size(), me = comm_.rank();
+    const int sums = partition_.max_row_sum() + 1;
+    const std::uint64_t chunk = partition_.chunk_size();
+    std::vector<int> counts_out(std::size_t(ranks) * sums), counts_in(std::size_t(ranks) * sums);  // [rank][sum]
+    std::vector<int> ids_out_count(ranks), ids_out_offset(ranks), ids_in_count(ranks), ids_in_offset(ranks);
+    std::vector<BoardId> ids_out;
+    for (int destination = 0; destination < ranks; ++destination) {
+        ids_out_offset[destination] = static_cast<int>(ids_out.size());
+        for (int sum = 0; sum < sums; ++sum) {
+            const RowLists& list = sends_[sum];
+            counts_out[std::size_t(destination) * sums + sum] = list.counts[destination];
+            for (int i = 0; i < list.counts[destination]; ++i) {
+                const std::uint64_t local = list.rows[list.offsets[destination] + i];
+                ids_out.push_back((local / chunk * ranks + me) * chunk + local % chunk);
+            }
+        }
+        ids_out_count[destination] = static_cast<int>(ids_out.size() - ids_out_offset[destination]);
+        if (ids_out.size() > INT_MAX)
+            throw std::runtime_error("the exchange plan lists more than 2^31 rows on one rank; use more ranks");
+    }
+    check_mpi(MPI_Alltoall(counts_out.data(), sums, MPI_INT, counts_in.data(), sums, MPI_INT, comm_.get()),
               "MPI_Alltoall");
-    const bool agree = announced == receive_counts_;
-    if (!comm_.all_agree(agree))
-        throw std::logic_error("exchange plan mismatch between ranks (a bug: please report it)");
+    int total_in = 0;
+    for (int source = 0; source < ranks; ++source) {
+        ids_in_offset[source] = total_in;
+        for (int sum = 0; sum < sums; ++sum)
+            ids_in_count[source] += counts_in[std::size_t(source) * sums + sum];
+        total_in += ids_in_count[source];
+    }
+    std::vector<BoardId> ids_in(total_in);
+    check_mpi(MPI_Alltoallv(ids_out.data(), ids_out_count.data(), ids_out_offset.data(), MPI_UINT64_T,
+                            ids_in.data(), ids_in_count.data(), ids_in_offset.data(), MPI_UINT64_T, comm_.get()),
+              "MPI_Alltoallv");
+    // ids_in holds, per source, the sums in order; regroup per sum.
+    std::size_t position = 0;
+    for (int source = 0; source < ranks; ++source)
+        for (int sum = 0; sum < sums; ++sum) {
+            RowLists& list = receives_[sum];
+            const int count = counts_in[std::size_t(source) * sums + sum];
+            list.offsets[source] = static_cast<int>(list.rows.size());
+            list.counts[source] = count;
+            list.rows.insert(list.rows.end(), ids_in.begin() + position, ids_in.begin() + position + count);
+            position += count;
+        }
+    for (const RowLists& list : receives_)
+        if ((list.rows.size() + 1) * row_length_ > INT_MAX)
+            throw std::runtime_error("one round receives more than 2^31 values on one rank; use more ranks");
 }
 
-void Exchange::run(const std::vector<double>& values) {
+ExchangeRecord Exchange::run(int sum, const HugeVector<double>& values) {
+    ExchangeRecord record;
+    if (comm_.size() == 1)
+        return record;
     const double start = MPI_Wtime();
-    send_buffer_.resize(send_local_.size());
-    for (std::size_t i = 0; i < send_local_.size(); ++i)
-        send_buffer_[i] = values[send_local_[i]];
-    check_mpi(MPI_Alltoallv(send_buffer_.data(), send_counts_.data(), send_offsets_.data(), MPI_DOUBLE,
-                            ghosts_.received().data(), receive_counts_.data(), receive_offsets_.data(), MPI_DOUBLE,
+    const RowLists& send = sends_[sum];
+    const RowLists& receive = receives_[sum];
+    send_buffer_.resize(send.rows.size() * row_length_);
+    for (std::size_t i = 0; i < send.rows.size(); ++i)
+        std::memcpy(&send_buffer_[i * row_length_], &values[send.rows[i]], row_length_ * sizeof(double));
+    const int length = static_cast<int>(row_length_);
+    for (int rank = 0; rank < comm_.size(); ++rank) {
+        value_counts_[rank] = send.counts[rank] * length;
+        value_offsets_[rank] = send.offsets[rank] * length;
+        receive_value_counts_[rank] = receive.counts[rank] * length;
+        receive_value_offsets_[rank] = receive.offsets[rank] * length;
+    }
+    std::vector<double>& slot = slots_[sum % CellsPerPiece];
+    slot.resize(receive.rows.size() * row_length_);
+    check_mpi(MPI_Alltoallv(send_buffer_.data(), value_counts_.data(), value_offsets_.data(), MPI_DOUBLE,
+                            slot.data(), receive_value_counts_.data(), receive_value_offsets_.data(), MPI_DOUBLE,
                             comm_.get()),
               "MPI_Alltoallv");
-    times_.exchange_seconds += MPI_Wtime() - start;
+    record.rows_sent = send.rows.size();
+    record.rows_received = receive.rows.size();
+    record.seconds = MPI_Wtime() - start;
+    return record;
+}
+
+GhostCursor Exchange::cursor(int sum, int source) const {
+    if (sum > partition_.max_row_sum() || comm_.size() == 1)
+        return {};
+    const RowLists& list = receives_[sum];
+    const BoardId* first = list.rows.data() + list.offsets[source];
+    return GhostCursor(first, first + list.counts[source], slots_[sum % CellsPerPiece].data()
+                                                               + std::size_t(list.offsets[source]) * row_length_,
+                       row_length_);
+}
+
+std::size_t Exchange::buffer_bytes() const {
+    std::size_t bytes = send_buffer_.capacity() * sizeof(double);
+    for (const std::vector<double>& slot : slots_)
+        bytes += slot.capacity() * sizeof(double);
+    for (const std::vector<RowLists>* lists : {&sends_, &receives_})
+        for (const RowLists& list : *lists)
+            bytes += list.rows.capacity() * sizeof(std::uint64_t);
+    return bytes;
 }
 
 }  // namespace stack

@@ -1,17 +1,20 @@
-// The per-round exchange of values between ranks.
+// The exchange of row values between ranks.
 //
-// Before a round computes the states with height sum in [low, high], each
-// rank needs the values of their successors (sums low+4 .. high+4) that other
-// ranks own. Both sides derive the same lists independently, so only values
-// travel and nothing is stored between rounds:
-//   receiver: enumerate the placements of its own round states, collect the
-//             distinct remote successor ids, sorted per source rank;
-//   sender:   enumerate the predecessors of its own states of sum low+4 ..
-//             high+4, and for each rank owning a predecessor append the
-//             state once, in increasing id order.
-// Both orders are "increasing id per rank pair", so the receive buffer lines
-// up with the sorted id lists. One MPI_Alltoallv per round moves the values;
-// a preceding MPI_Alltoall of counts checks that both sides agree.
+// The solver computes one row sum per round, from the top down, and a row of
+// sum S reads rows of sums S+1 .. S+4 (see solver.h). Right after the round
+// of sum S, every rank sends the rows of that sum that other ranks will read
+// (whole rows of H+1 values) and keeps what it receives for the next four
+// rounds, in four slots that rotate (slot S mod 4).
+//
+// The plan is built once, before the first round: each rank tests its own
+// rows against the placements that lead to them from another rank (the
+// predecessor test of placement.h) and lists, per sum and destination, the
+// rows to send, in increasing id order. One MPI_Alltoallv then tells every
+// receiver the ids it will get. After that only values travel: one
+// MPI_Alltoallv per round, into buffers that are reused. A receiver finds a
+// ghost row with a cursor that only moves forward, since the solver walks
+// its rows, and so their successors under any one placement, in increasing
+// id order.
 #pragma once
 
 #include "communicator.h"
@@ -23,85 +26,74 @@
 
 namespace stack {
 
-// Values this rank reads but does not own, for one round: an
-// open-addressing table from board id to a position in the receive buffer.
-class GhostValues {
+// Forward-only lookup of ghost rows of one (sum, source rank) by first id.
+class GhostCursor {
 public:
-    void clear();
-    void insert(BoardId id);
-    std::size_t size() const { return size_; }
-    template <class Visit>
-    void for_each_id(Visit&& visit) const {
-        for (BoardId key : keys_)
-            if (key != Empty)
-                visit(key);
+    GhostCursor() = default;
+    GhostCursor(const BoardId* first, const BoardId* last, const double* values, std::size_t row_length)
+        : first_(first), next_(first), last_(last), values_(values), row_length_(row_length) {}
+
+    // The row whose first id is `id`; ids asked for must not decrease.
+    const double* find(BoardId id) {
+        while (next_ != last_ && *next_ < id)
+            ++next_;
+        if (next_ == last_ || *next_ != id)
+            missing(id);
+        return values_ + (next_ - first_) * row_length_;
     }
-    void set_position(BoardId id, std::uint32_t position) { positions_[find(id)] = position; }
-    double value(BoardId id) const { return received_[positions_[find(id)]]; }
-    std::vector<double>& received() { return received_; }
-    std::size_t memory_bytes() const;
 
 private:
-    static constexpr BoardId Empty = ~BoardId(0);
-    std::size_t find(BoardId id) const;  // slot holding id, or the empty slot where it belongs
-    void grow();
+    [[noreturn]] static void missing(BoardId id);
 
-    std::vector<BoardId> keys_;             // [slot] -> board id or Empty
-    std::vector<std::uint32_t> positions_;  // [slot] -> index into received_
-    std::vector<double> received_;          // [position] -> value
-    std::size_t size_ = 0;
-    unsigned shift_ = 64;
+    const BoardId* first_ = nullptr;
+    const BoardId* next_ = nullptr;
+    const BoardId* last_ = nullptr;
+    const double* values_ = nullptr;
+    std::size_t row_length_ = 0;
 };
 
-struct ExchangeTimes {
-    double plan_seconds = 0;
-    double exchange_seconds = 0;
+struct ExchangeRecord {
+    std::uint64_t rows_sent = 0;
+    std::uint64_t rows_received = 0;
+    double seconds = 0;  // pack + MPI_Alltoallv
 };
 
 class Exchange {
 public:
+    // Builds the plan for every round; collective over `comm`.
     Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
-             const Routes& routes);
+             const RowRules& rules);
 
-    // Derives both sides of the exchange that precedes computing the owned
-    // states with height sum in [low_sum, high_sum].
-    void plan(int low_sum, int high_sum);
-    // Sends the planned owned values (read from `values`, indexed locally)
-    // and receives the ghosts.
-    void run(const std::vector<double>& values);
+    // After the round of `sum`: sends the owned rows of that sum that other
+    // ranks read (from `values`, indexed locally) and receives theirs.
+    ExchangeRecord run(int sum, const HugeVector<double>& values);
 
-    double ghost(BoardId id) const { return ghosts_.value(id); }
-    std::uint64_t values_received() const { return receive_total_; }
-    std::uint64_t values_sent() const { return send_local_.size(); }
-    std::size_t peak_buffer_bytes() const { return peak_buffer_bytes_; }
-    const ExchangeTimes& times() const { return times_; }
+    // The ghost rows of `sum` received from `source`; valid until the
+    // exchange of sum - 4.
+    GhostCursor cursor(int sum, int source) const;
+
+    double plan_seconds() const { return plan_seconds_; }
+    std::size_t buffer_bytes() const;  // plan and buffers, at their largest
 
 private:
-    void plan_receive(int low_sum, int high_sum);
-    void plan_send(int low_sum, int high_sum);
-    void check_counts_agree();
+    // Per sum: rows grouped by the other rank, counts and offsets in rows.
+    struct RowLists {
+        std::vector<int> counts, offsets;  // [rank]
+        std::vector<std::uint64_t> rows;   // send: first local index; receive: first id
+    };
+    void plan_sends();
+    void share_plan();
 
     const Communicator& comm_;
     const Partition& partition_;
     const PlacementTable& placements_;
-    // The (orientation, column) pairs whose successor (predecessor) lives on
-    // another rank: a route depends on the pair alone, so the plan tests
-    // only these. Empty on one rank.
-    struct RemoteRule {
-        int orientation;
-        int column;
-        BoardId offset;
-        int rank;  // the other rank
-    };
-    std::vector<RemoteRule> remote_successors_, remote_predecessors_;
-    GhostValues ghosts_;
-    std::vector<int> send_counts_, send_offsets_;        // [rank]
-    std::vector<int> receive_counts_, receive_offsets_;  // [rank]
-    std::vector<std::uint64_t> send_local_;              // local indices, grouped by destination rank
+    const RowRules& rules_;
+    std::size_t row_length_;                     // H+1 values
+    std::vector<RowLists> sends_, receives_;     // [sum]
+    std::vector<std::vector<double>> slots_;     // [sum % 4] -> received rows
     std::vector<double> send_buffer_;
-    std::uint64_t receive_total_ = 0;
-    std::size_t peak_buffer_bytes_ = 0;
-    ExchangeTimes times_;
+    std::vector<int> value_counts_, value_offsets_, receive_value_counts_, receive_value_offsets_;  // [rank]
+    double plan_seconds_ = 0;
 };
 
 }  // namespace stack

@@ -15,17 +15,16 @@ std::string default_output_name(int width, int height) {
 
 namespace {
 
-// Values (twice for jacobi, which keeps the previous round) plus room for
-// the exchange buffers and the process itself.
-std::uint64_t estimated_bytes_per_rank(const Partition& partition, Schedule schedule) {
-    const std::uint64_t arrays = schedule == Schedule::Jacobi ? 2 : 1;
-    const std::uint64_t values = partition.max_owned_states() * sizeof(double) * arrays;
+// The values, plus room for the exchange (at most the values of four row
+// sums, received, and one sent, in practice far less) and the process.
+std::uint64_t estimated_bytes_per_rank(const Partition& partition) {
+    const std::uint64_t values = partition.max_owned_states() * sizeof(double);
     return values + values / 2 + (64ull << 20);
 }
 
 // Every rank decides from the same reduced numbers, so all agree.
-void check_memory(const Communicator& comm, const Partition& partition, Schedule schedule) {
-    const double need = double(estimated_bytes_per_rank(partition, schedule)) * comm.ranks_on_node();
+void check_memory(const Communicator& comm, const Partition& partition) {
+    const double need = double(estimated_bytes_per_rank(partition)) * comm.ranks_on_node();
     const double available = double(available_memory_bytes());
     double worst_need = 0, least_available = 0;
     check_mpi(MPI_Allreduce(&need, &worst_need, 1, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
@@ -53,23 +52,22 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const double start = MPI_Wtime();
     const Geometry geometry(options.width, options.height);
     const Partition partition(geometry, comm.size(), comm.rank());
-    check_memory(comm, partition, options.schedule);
+    check_memory(comm, partition);
     const std::string output = options.output.empty() ? default_output_name(geometry.width(), geometry.height())
                                                       : options.output;
 
-    const std::vector<SumRange> rounds = make_rounds(geometry, options.schedule);
-    ProgressPrinter progress(options.progress && comm.is_root(), global_states_per_round(comm, partition, rounds));
+    ProgressPrinter progress(options.progress && comm.is_root(), global_states_per_round(comm, partition));
     PhaseTimes times;
     times.setup_seconds = MPI_Wtime() - start;
 
     const double rounds_start = MPI_Wtime();
-    const Solution solution = solve(comm, partition, options.schedule, std::ref(progress));
+    const Solution solution = solve(comm, partition, std::ref(progress));
     times.rounds_seconds = MPI_Wtime() - rounds_start;
 
     TableInfo info;
     info.width = geometry.width();
     info.height = geometry.height();
-    info.schedule = std::string(schedule_name(options.schedule));
+    info.schedule = "rows";
     info.states = geometry.states();
     PieceCounts connections{};
     check_mpi(MPI_Allreduce(solution.connections.data(), connections.data(), PieceCount, MPI_UINT64_T, MPI_SUM,
@@ -92,12 +90,12 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     if (!options.quiet) {
         SummaryInputs summary;
         summary.partition = &partition;
-        summary.schedule = options.schedule;
         summary.solution = &solution;
         summary.connections = connections;
         summary.empty_board_value = empty_board_value(comm, solution);
         summary.times = times;
         summary.output = output;
+        summary.round_table = options.round_table;
         print_summary(comm, summary);
     }
 }

@@ -12,9 +12,9 @@ struct GenerateOptions {
     int width = 0;
     int height = 0;
     std::string output;  // empty: stack_<W>x<H>.h5
-    Schedule schedule = Schedule::Layered;
     bool progress = false;
-    bool quiet = false;  // no summary
+    bool quiet = false;        // no summary
+    bool round_table = false;  // one summary line per round
 };
 
 std::string default_output_name(int width, int height);

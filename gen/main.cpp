@@ -17,7 +17,6 @@ int main(int argc, char** argv) {
     try {
         stack::Communicator comm(MPI_COMM_WORLD);
         stack::GenerateOptions options;
-        std::string schedule;
         po::options_description described("Usage: mpirun -n P stackgen --width W --height H [options]\nOptions");
         described.add_options()
             ("help", "print this help and exit")
@@ -25,9 +24,8 @@ int main(int argc, char** argv) {
             ("width", po::value<int>(&options.width), "well width W (columns), required")
             ("height", po::value<int>(&options.height), "well height H (rows), required")
             ("output", po::value<std::string>(&options.output), "table file (default stack_<W>x<H>.h5)")
-            ("schedule", po::value<std::string>(&schedule)->default_value("layered"),
-             "layered: one pass over groups of 4 height sums; jacobi: the reference's W*H/4+1 full rounds")
             ("progress", "print one progress line per round on stderr (default: only on a terminal)")
+            ("round-table", "add one line per round to the summary (states, balance, time)")
             ("quiet", "print no summary");
         po::variables_map variables;
         stack::parse_command_line(argc, argv, described, variables);
@@ -41,9 +39,9 @@ int main(int argc, char** argv) {
         for (const char* required : {"width", "height"})
             if (!variables.count(required))
                 throw stack::InputError(std::string("--") + required + " is required (see --help)");
-        options.schedule = stack::parse_schedule(schedule);
         options.progress = variables.count("progress") || isatty(STDERR_FILENO);
         options.quiet = variables.count("quiet") > 0;
+        options.round_table = variables.count("round-table") > 0;
         stack::generate(comm, options);
         return stack::ExitSuccess;
     } catch (const stack::InputError& error) {

@@ -1,14 +1,17 @@
-// How ranks split the id space.
+// How ranks split the id space, and the rows the solver works on.
 //
-// Ids are cut into chunks of Q = (H+1)^L consecutive ids, L = min(W, 2): a
-// chunk fixes the heights of columns L..W-1 (the "upper" columns) and holds
-// every combination of the lower L columns. Chunks are dealt to ranks
-// cyclically (chunk c -> rank c mod P). Every layer of equal height sum then
-// spreads evenly: contiguous id blocks would give the ranks owning high
-// digits only the tall layers (48% per-round efficiency on 6x20 at 64 ranks,
-// against 99% for this layout).
+// A row is the H+1 consecutive ids that differ only in column 0; it is named
+// by its first id (h0 = 0) and its "row sum", the height sum of columns
+// 1..W-1. Ids are cut into chunks of Q = (H+1)^L consecutive ids, L <= 3
+// "lower" columns (see default_lower_columns): a chunk fixes the heights of
+// columns L..W-1 (the "upper" columns) and holds Q / (H+1) rows. Chunks are
+// dealt to ranks cyclically (chunk c -> rank c mod P), so every round (one
+// row sum) spreads evenly: contiguous id blocks would give the ranks owning
+// high digits only the tall stacks (48% per-round efficiency on 6x20 at 64
+// ranks, against 99% here).
 //
-// A rank stores its chunks back to back: local index = (c / P) * Q + id % Q.
+// A rank stores its chunks back to back: local index = (c / P) * Q + id % Q,
+// so each row is H+1 contiguous values, and the file layout is block-cyclic.
 #pragma once
 
 #include "board.h"
@@ -17,12 +20,15 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace stack {
 
 class Partition {
 public:
-    Partition(const Geometry& geometry, int ranks, int rank);
+    // lower_columns 0 picks default_lower_columns(); tests force 1..3.
+    Partition(const Geometry& geometry, int ranks, int rank, int lower_columns = 0);
+    static int default_lower_columns(const Geometry& geometry, int ranks);
 
     const Geometry& geometry() const { return geometry_; }
     int ranks() const { return ranks_; }
@@ -33,6 +39,7 @@ public:
     std::uint64_t owned_chunks() const { return owned_chunks_; }
     std::uint64_t owned_states() const { return owned_chunks_ * chunk_size_; }
     std::uint64_t max_owned_states() const;                         // over all ranks
+    int max_row_sum() const { return (geometry_.width() - 1) * geometry_.height(); }
 
     int owner(BoardId id) const { return static_cast<int>(id / chunk_size_ % ranks_); }
     std::uint64_t local_index(BoardId id) const {
@@ -40,14 +47,12 @@ public:
     }
     BlockCyclicSlice slice() const { return {std::uint64_t(rank_), std::uint64_t(ranks_), owned_chunks_, chunk_size_}; }
 
-    // Calls visit(first_id, first_local_index, count, heights) for every run
-    // of owned ids that differ only in column 0 and whose height sum lies in
-    // [low_sum, high_sum]; heights are those of the run's first id. Runs come
-    // in increasing id order.
+    // Calls visit(first_id, first_local_index, heights) for every owned row
+    // of row sum `sum`, in increasing id order; heights[0] is 0.
     template <class Visit>
-    void for_each_run(int low_sum, int high_sum, Visit&& visit) const;
+    void for_each_row(int sum, Visit&& visit) const;
 
-    std::uint64_t count_states(int low_sum, int high_sum) const;
+    std::uint64_t count_rows(int sum) const;
 
 private:
     Geometry geometry_;
@@ -57,52 +62,61 @@ private:
     std::uint64_t chunk_size_;
     std::uint64_t chunk_count_;
     std::uint64_t owned_chunks_;
+    std::vector<std::uint32_t> upper_sums_;   // [owned chunk] -> height sum of columns L..W-1
 };
 
 template <class Visit>
-void Partition::for_each_run(int low_sum, int high_sum, Visit&& visit) const {
+void Partition::for_each_row(int sum, Visit&& visit) const {
     const int height = geometry_.height();
-    const int width = geometry_.width();
-    const BoardId base = geometry_.base();
+    const std::uint64_t base = geometry_.base();
+    // Columns 1..L-1 share what the upper columns leave of the row sum (W = 1
+    // has one row, sum 0); by increasing id, h2 is the slower digit.
+    const int second_max = lower_columns_ >= 2 ? height : 0;
+    const int third_max = lower_columns_ == 3 ? height : 0;
     for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local) {
+        const int rest = sum - static_cast<int>(upper_sums_[chunk_local]);
+        if (rest < 0 || rest > second_max + third_max)
+            continue;
         const BoardId chunk_first = (chunk_local * ranks_ + rank_) * chunk_size_;
         Heights heights = geometry_.decode(chunk_first);
-        int upper_sum = 0;
-        for (int column = lower_columns_; column < width; ++column)
-            upper_sum += heights[column];
-        const int second_column_max = lower_columns_ == 2 ? height : 0;
-        for (int second = 0; second <= second_column_max; ++second) {
-            const int rest = upper_sum + second;
-            const int first_low = low_sum - rest > 0 ? low_sum - rest : 0;
-            const int first_high = high_sum - rest < height ? high_sum - rest : height;
-            if (first_low > first_high)
-                continue;
-            if (lower_columns_ == 2)
+        const int third_low = rest - second_max > 0 ? rest - second_max : 0;
+        const int third_high = rest < third_max ? rest : third_max;
+        for (int third = third_low; third <= third_high; ++third) {
+            const int second = rest - third;
+            if (lower_columns_ >= 2)
                 heights[1] = second;
-            heights[0] = first_low;
-            const std::uint64_t offset = std::uint64_t(second) * base * (lower_columns_ == 2) + first_low;
-            visit(chunk_first + offset, chunk_local * chunk_size_ + offset, first_high - first_low + 1, heights);
+            if (lower_columns_ == 3)
+                heights[2] = third;
+            const std::uint64_t offset = (std::uint64_t(third) * base + std::uint64_t(second)) * base;
+            visit(chunk_first + offset, chunk_local * chunk_size_ + offset, heights);
         }
     }
 }
 
-// Where placing orientation o at column x leads, seen from one rank. The
-// successor of an owned id lies in chunk c + high(o, x) (high = the offset's
-// digits above the lower columns), so its owner and, when it is owned here,
-// its local index follow from (o, x) alone: no division in the hot loop.
-struct Route {
+// One (orientation, column) seen from a row of one rank. Placing it on the
+// row's state h0 leads to the successor row `row_offset` further on, at
+// column-0 height h0 + column0_added; that row's owner and (when it is owned
+// here) its local position follow from (orientation, column) alone, because
+// valid placements never carry from one digit to the next. For a placement
+// at column 0 that is wider than one column, h0 is fixed by the surface
+// (h1 - h0 == surface[0]); the vertical I at column 0 stays in its row.
+struct RowRule {
+    Piece piece = PieceI;
+    std::uint8_t column0_added = 0;  // cells added to column 0 (0 when column > 0)
+    std::uint8_t sum_step = 0;       // successor row sum - row sum (= 4 - column0_added)
     int successor_owner = 0;
     int predecessor_owner = 0;
-    std::uint64_t local_shift = 0;  // successor local index - local index, when owned here
+    BoardId row_offset = 0;          // successor row's first id - this row's
+    std::uint64_t local_shift = 0;   // successor row's first local index - this row's, when owned here
 };
 
-class Routes {
+class RowRules {
 public:
-    explicit Routes(const Partition& partition);
-    const Route& operator()(int orientation, int column) const { return routes_[orientation][column]; }
+    explicit RowRules(const Partition& partition);
+    const RowRule& operator()(int orientation, int column) const { return rules_[orientation][column]; }
 
 private:
-    std::array<std::array<Route, MaxWidth>, OrientationCount> routes_{};  // [orientation][column]
+    std::array<std::array<RowRule, MaxWidth>, OrientationCount> rules_{};  // [orientation][column]
 };
 
 }  // namespace stack

@@ -14,12 +14,13 @@ namespace stack {
 
 struct PhaseTimes {
     double setup_seconds = 0;
-    double rounds_seconds = 0;  // wall time of the whole round loop
+    double rounds_seconds = 0;  // wall time of the plan and the round loop
     double write_seconds = 0;
     double total_seconds = 0;
 };
 
-// Prints one line per round on rank 0: range, states, rate and ETA.
+// Prints progress on rank 0: one line per round holding at least 1% of the
+// states, and the last round.
 class ProgressPrinter {
 public:
     ProgressPrinter(bool enabled, std::vector<std::uint64_t> states_per_round);
@@ -34,17 +35,16 @@ private:
 };
 
 // Global states computed by each round (Allreduce of per-rank counts).
-std::vector<std::uint64_t> global_states_per_round(const Communicator& comm, const Partition& partition,
-                                                   const std::vector<SumRange>& rounds);
+std::vector<std::uint64_t> global_states_per_round(const Communicator& comm, const Partition& partition);
 
 struct SummaryInputs {
     const Partition* partition = nullptr;
-    Schedule schedule = Schedule::Layered;
     const Solution* solution = nullptr;
     PieceCounts connections{};  // over all ranks
     double empty_board_value = 0;
     PhaseTimes times;
     std::string output;
+    bool round_table = false;  // one line per round
 };
 
 // Collective: gathers per-round timings and peak memory, prints on rank 0.

@@ -49,7 +49,7 @@ public:
 
 private:
     PlacementTable placements_;
-    const std::vector<double>& values_;
+    const HugeVector<double>& values_;
 };
 
 struct RunTotals {

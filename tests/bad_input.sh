@@ -30,7 +30,7 @@ expect_error 'stackgen: error: --height must be at least 1' gen --width 4 --heig
 expect_error 'does not fit in 64 bits' gen --width 15 --height 20 --output "$work/a.h5"
 expect_error 'needs about .* available' gen --width 9 --height 20 --output "$work/a.h5"
 expect_error "unrecognised option '--heigth'" gen --width 4 --heigth 20 --output "$work/a.h5"
-expect_error "--schedule must be 'layered' or 'jacobi'" gen --width 4 --height 4 --schedule fast --output "$work/a.h5"
+expect_error "unrecognised option '--schedule'" gen --width 4 --height 4 --schedule jacobi --output "$work/a.h5"
 expect_error "'--width' is invalid" gen --width four --height 4 --output "$work/a.h5"
 expect_error '--height is required' gen --width 4 --output "$work/a.h5"
 expect_error 'stackgen: error: create .*/missing/.*unable to create file' gen --width 3 --height 4 --output "$work/missing/t.h5"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end checks of the built tools, one ctest test per subcommand.
-#   e2e.sh generate NP SCHEDULE OUT [W H CONNECTIONS]
+#   e2e.sh generate NP OUT [W H CONNECTIONS]
 #                                     stackgen (default 4x20) at NP ranks; checks
 #                                     the connection count (and V(empty) on 4x20)
 #   e2e.sh same A B                   tables bit-identical
+#   e2e.sh naive TABLE W H            table bit-identical to the naive baseline
 #   e2e.sh reference A                table equals the published 4x20 values
 #   e2e.sh play TABLE EXP ARGS...     stackplay --check passes (and predicts EXP
 #                                     unless EXP is -)
@@ -17,10 +18,10 @@ read -r -a preflags <<< "${MPIEXEC_PREFLAGS:-}"
 
 case "$command" in
 generate)
-    np=$1 schedule=$2 out=$3 width=${4:-4} height=${5:-20} connections=${6:-851,801}
+    np=$1 out=$2 width=${3:-4} height=${4:-20} connections=${5:-851,801}
     rm -f "$out"
     summary=$("$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" \
-              --width "$width" --height "$height" --schedule "$schedule" --output "$out")
+              --width "$width" --height "$height" --output "$out")
     echo "$summary" | head -18
     echo "$summary" | grep -Eq "^  connections +$connections " || { echo "FAIL: connections are not $connections"; exit 1; }
     if [ "$width" = 4 ] && [ "$height" = 20 ]; then  # the reference's published V(empty)
@@ -29,6 +30,7 @@ generate)
     [ -f "$out" ] || { echo "FAIL: $out was not written"; exit 1; }
     ;;
 same) "$table_diff" "$1" "$2" ;;
+naive) "$BIN/tests/bench/naive_baseline" --width "$2" --height "$3" --compare "$1" ;;
 reference) "$table_diff" --reference "$1" ;;
 play)
     table=$1 expected=$2; shift 2

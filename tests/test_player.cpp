@@ -13,7 +13,8 @@ Table reference_table() {
     table.info.width = 4;
     table.info.height = 20;
     table.info.states = 194481;
-    table.values = testing::reference_values_4x20();
+    const std::vector<double> reference = testing::reference_values_4x20();
+    table.values.assign(reference.begin(), reference.end());
     return table;
 }
 

@@ -1,6 +1,8 @@
 // Google Benchmark targets for the kernels: placement enumeration per state,
-// the value of one state, a whole solve (all rounds) on one rank, and one
-// player move. MPI is initialised for the solver; run with one rank.
+// the value of one state, a whole solve on one rank against the naive
+// baseline, one round of the row kernel, one round's exchange (2 ranks) and
+// one player move. MPI is initialised for the solver.
+#include "naive_solver.h"
 #include "player.h"
 #include "solver.h"
 
@@ -40,39 +42,70 @@ void BM_StateValue(benchmark::State& state) {
 }
 BENCHMARK(BM_StateValue);
 
-// All rounds of a layered solve on one rank; items = states.
-void BM_SolveLayered(benchmark::State& state) {
+// All rounds of a solve on one rank; items = states.
+void BM_Solve(benchmark::State& state) {
     const Geometry geometry(int(state.range(0)), 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
     for (auto _ : state)
-        benchmark::DoNotOptimize(solve(self, partition, Schedule::Layered).values.data());
+        benchmark::DoNotOptimize(solve(self, partition).values.data());
     state.SetItemsProcessed(state.iterations() * std::int64_t(geometry.states()));
 }
-BENCHMARK(BM_SolveLayered)->Arg(4)->Arg(5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Solve)->Arg(4)->Arg(5)->Unit(benchmark::kMillisecond);
 
-// The largest round of a 5x20 layered solve on one rank, run again and
-// again after the rounds before it; items = states of that round.
+// The naive exact single-thread baseline (tests/naive_solver.h) on the same
+// shapes; items = states.
+void BM_NaiveSolve(benchmark::State& state) {
+    const int width = int(state.range(0));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(testing::naive_solve(width, 20).values.data());
+    state.SetItemsProcessed(state.iterations() * std::int64_t(Geometry(width, 20).states()));
+}
+BENCHMARK(BM_NaiveSolve)->Arg(4)->Arg(5)->Unit(benchmark::kMillisecond);
+
+// The largest round of a 6x20 solve on one rank (the row kernel), computed
+// again and again after the rounds before it; items = states of that round.
 void BM_OneRound(benchmark::State& state) {
-    const Geometry geometry(5, 20);
+    const Geometry geometry(6, 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    RoundRunner runner(self, partition, Schedule::Layered);
+    RoundRunner runner(self, partition);
     std::size_t largest = 0;
-    for (std::size_t round = 0; round < runner.round_count(); ++round) {
-        const SumRange range = runner.range(round);
-        const SumRange best = runner.range(largest);
-        if (partition.count_states(range.low_sum, range.high_sum) > partition.count_states(best.low_sum, best.high_sum))
+    for (std::size_t round = 0; round < runner.round_count(); ++round)
+        if (partition.count_rows(runner.round_sum(round)) > partition.count_rows(runner.round_sum(largest)))
             largest = round;
-    }
     for (std::size_t round = 0; round < largest; ++round)
         runner.run(round);
     std::uint64_t states = 0;
     for (auto _ : state)
-        states += runner.run(largest).states;
+        states += runner.compute(largest).states;
     state.SetItemsProcessed(std::int64_t(states));
 }
 BENCHMARK(BM_OneRound)->Unit(benchmark::kMillisecond);
+
+// Pack + MPI_Alltoallv + unpack of the largest round of a 5x20 solve, on
+// every rank of MPI_COMM_WORLD (run under mpirun -n 2); bytes = values
+// received by rank 0. A fixed iteration count keeps the ranks in step.
+void BM_ExchangeRound(benchmark::State& state) {
+    Communicator world(MPI_COMM_WORLD);
+    if (world.size() < 2) {
+        state.SkipWithError("needs 2 or more ranks: mpirun -n 2 stack_bench --benchmark_filter=Exchange");
+        return;
+    }
+    const Partition partition(Geometry(5, 20), world.size(), world.rank());
+    RoundRunner runner(world, partition);
+    std::size_t largest = 0;
+    for (std::size_t round = 0; round < runner.round_count(); ++round) {
+        runner.run(round);
+        if (partition.count_rows(runner.round_sum(round)) > partition.count_rows(runner.round_sum(largest)))
+            largest = round;
+    }
+    std::uint64_t received = 0;
+    for (auto _ : state)
+        received += runner.exchange(largest).rows_received;
+    state.SetBytesProcessed(std::int64_t(received * partition.geometry().base() * sizeof(double)));
+}
+BENCHMARK(BM_ExchangeRound)->Iterations(200)->Unit(benchmark::kMicrosecond);
 
 void BM_PlayerMove(benchmark::State& state) {
     Table table;
@@ -92,10 +125,23 @@ BENCHMARK(BM_PlayerMove);
 }  // namespace
 }  // namespace stack
 
+// Under mpirun only rank 0 reports.
+class SilentReporter : public benchmark::BenchmarkReporter {
+public:
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>&) override {}
+};
+
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
+    SilentReporter silent;
+    if (rank == 0)
+        benchmark::RunSpecifiedBenchmarks();
+    else
+        benchmark::RunSpecifiedBenchmarks(&silent);
     benchmark::Shutdown();
     MPI_Finalize();
     return 0;
