@@ -81,10 +81,13 @@ void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info,
         check_hdf5(H5Sselect_none(file_space), "select nothing");
         check_hdf5(H5Sselect_none(memory_space), "select nothing");
     } else {
+        // One rank owns one contiguous range: select it as one block, which
+        // MPI-IO writes in a few large pieces instead of block by block.
+        const bool contiguous = slice.block_stride == 1;
         const hsize_t start = slice.first_block * slice.block_size;
-        const hsize_t stride = slice.block_stride * slice.block_size;
-        const hsize_t count = slice.block_count;
-        const hsize_t block = slice.block_size;
+        const hsize_t stride = contiguous ? slice.block_count * slice.block_size : slice.block_stride * slice.block_size;
+        const hsize_t count = contiguous ? 1 : slice.block_count;
+        const hsize_t block = contiguous ? slice.block_count * slice.block_size : slice.block_size;
         check_hdf5(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, &stride, &count, &block),
                    "select this rank's blocks");
     }

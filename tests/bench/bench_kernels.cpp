@@ -100,9 +100,12 @@ void BM_ExchangeRound(benchmark::State& state) {
         if (partition.count_rows(runner.round_sum(round)) > partition.count_rows(runner.round_sum(largest)))
             largest = round;
     }
+    // Every rank must exchange the same round: rank 0's choice.
+    unsigned long chosen = largest;
+    MPI_Bcast(&chosen, 1, MPI_UNSIGNED_LONG, 0, world.get());
     std::uint64_t received = 0;
     for (auto _ : state)
-        received += runner.exchange(largest).rows_received;
+        received += runner.exchange(chosen).rows_received;
     state.SetBytesProcessed(std::int64_t(received * partition.geometry().base() * sizeof(double)));
 }
 BENCHMARK(BM_ExchangeRound)->Iterations(200)->Unit(benchmark::kMicrosecond);
