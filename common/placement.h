@@ -70,9 +70,8 @@ public:
     static int most_placements_at_one_column();
 
     // The rule itself, for one (orientation, column) that lies inside the
-    // well: does it fit `heights`? Could it have produced `heights`?
+    // well: does it fit `heights`? (The tests hold the lookup to it.)
     bool fits(const Heights& heights, int orientation, int column) const;
-    bool reverses(const Heights& heights, int orientation, int column) const;
 
 private:
     static constexpr int MatchKeys = DifferenceValues * DifferenceValues * DifferenceValues;
@@ -153,17 +152,6 @@ inline bool PlacementTable::fits(const Heights& heights, int o, int x) const {
     for (int k = 1; k < orientation.width && fits; ++k)
         fits = heights[x + k] - heights[x + k - 1] == orientation.surface[k - 1]
                && heights[x + k] + orientation.added[k] <= geometry_.height();
-    return fits;
-}
-
-inline bool PlacementTable::reverses(const Heights& heights, int o, int x) const {
-    const Orientation& orientation = Orientations[o];
-    bool fits = heights[x] >= orientation.added[0];
-    for (int k = 1; k < orientation.width && fits; ++k) {
-        const int before_right = heights[x + k] - orientation.added[k];
-        const int before_left = heights[x + k - 1] - orientation.added[k - 1];
-        fits = before_right >= 0 && before_right - before_left == orientation.surface[k - 1];
-    }
     return fits;
 }
 

@@ -3,7 +3,9 @@
 //   V(s) = (1/7) * sum over pieces p with a valid placement of (1 + max V(s'))
 // A piece with no placement contributes 0, so a state where nothing fits has
 // value 0. The order of the sum is fixed (pieces in enum order, then one
-// division), so every schedule and rank count produces the same bits.
+// division), so the player, the tests and stackgen's row kernel (which
+// follows the same order, gen/solver.cpp) agree to the bit, for any number
+// of ranks.
 #pragma once
 
 #include "placement.h"
