@@ -82,6 +82,8 @@ private:
     };
     using MatchTable = std::array<MatchList, MatchKeys>;  // [key of d[x], d[x+1], d[x+2]]
     static MatchTable build_match_table(bool reverse);
+    template <bool Reverse, class Visit>
+    void for_each_match(const Heights& heights, const Differences& differences, int x, Visit&& visit) const;
     static const MatchTable& forward_table();
     static const MatchTable& reverse_table();
     static int key(const Differences& differences, int column) {
@@ -101,49 +103,49 @@ inline PlacementTable::Differences PlacementTable::differences(const Heights& he
     return result;
 }
 
-template <class Visit>
-void PlacementTable::for_each_placement_at(const Heights& heights, const Differences& differences, int x,
-                                           Visit&& visit) const {
+// Forward: the orientations whose surface matches and that stay below the
+// top. Reverse: those whose surface seen after landing matches and whose
+// cells the stack holds (each column at least as high as the cells added).
+template <bool Reverse, class Visit>
+void PlacementTable::for_each_match(const Heights& heights, const Differences& differences, int x,
+                                    Visit&& visit) const {
     const int limit = geometry_.height();
-    const MatchList& matches = forward_table()[key(differences, x)];
+    const MatchList& matches = (Reverse ? reverse_table() : forward_table())[key(differences, x)];
     for (int i = 0; i < matches.count; ++i) {
         const int o = matches.orientations[i];
         const Orientation& orientation = Orientations[o];
-        bool fits = true;
+        bool holds = true;
         for (int k = 0; k < orientation.width; ++k)
-            fits &= heights[x + k] + orientation.added[k] <= limit;
-        if (fits)
+            holds &= Reverse ? heights[x + k] >= orientation.added[k] : heights[x + k] + orientation.added[k] <= limit;
+        if (holds)
             visit(o, x, offsets_[o][x]);
     }
+}
+
+template <class Visit>
+void PlacementTable::for_each_placement_at(const Heights& heights, const Differences& differences, int x,
+                                           Visit&& visit) const {
+    for_each_match<false>(heights, differences, x, visit);
+}
+
+template <class Visit>
+void PlacementTable::for_each_predecessor_at(const Heights& heights, const Differences& differences, int x,
+                                             Visit&& visit) const {
+    for_each_match<true>(heights, differences, x, visit);
 }
 
 template <class Visit>
 void PlacementTable::for_each_placement(const Heights& heights, Visit&& visit) const {
     const Differences difference = differences(heights);
     for (int x = 0; x < geometry_.width(); ++x)
-        for_each_placement_at(heights, difference, x, visit);
-}
-
-template <class Visit>
-void PlacementTable::for_each_predecessor_at(const Heights& heights, const Differences& differences, int x,
-                                             Visit&& visit) const {
-    const MatchList& matches = reverse_table()[key(differences, x)];
-    for (int i = 0; i < matches.count; ++i) {
-        const int o = matches.orientations[i];
-        const Orientation& orientation = Orientations[o];
-        bool fits = true;
-        for (int k = 0; k < orientation.width; ++k)
-            fits &= heights[x + k] >= orientation.added[k];
-        if (fits)
-            visit(o, x, offsets_[o][x]);
-    }
+        for_each_match<false>(heights, difference, x, visit);
 }
 
 template <class Visit>
 void PlacementTable::for_each_predecessor(const Heights& heights, Visit&& visit) const {
     const Differences difference = differences(heights);
     for (int x = 0; x < geometry_.width(); ++x)
-        for_each_predecessor_at(heights, difference, x, visit);
+        for_each_match<true>(heights, difference, x, visit);
 }
 
 inline bool PlacementTable::fits(const Heights& heights, int o, int x) const {
