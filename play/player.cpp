@@ -1,85 +1,44 @@
 #include "player.h"
 
+#include "statistics.h"
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <thread>
 
 namespace stack {
 
-namespace {
-std::uint64_t splitmix64(std::uint64_t& x) {
-    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-std::uint64_t rotate_left(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-}  // namespace
-
-GameRandom::GameRandom(std::uint64_t seed, std::uint64_t game) {
-    std::uint64_t mix = seed ^ splitmix64(game);
-    for (std::uint64_t& word : state_)
-        word = splitmix64(mix);
-}
-
-std::uint64_t GameRandom::next() {
-    const std::uint64_t result = rotate_left(state_[1] * 5, 7) * 9;
-    const std::uint64_t t = state_[1] << 17;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = rotate_left(state_[3], 45);
-    return result;
-}
-
-Piece GameRandom::next_piece() {
-    // Top 3 bits give 0..7; rejecting 7 leaves 0..6 exactly uniform.
-    for (;;) {
-        const unsigned value = static_cast<unsigned>(next() >> 61);
-        if (value < PieceCount)
-            return Piece(value);
-    }
-}
-
-TablePlayer::TablePlayer(const Table& table)
-    : placements_(Geometry(table.info.width, table.info.height)), values_(table.values) {}
-
-Move TablePlayer::choose(const Heights& heights, BoardId id, Piece piece) const {
-    Move best;
-    double best_value = -1.0;
-    placements_.for_each_placement(heights, [&](int o, int x, BoardId offset) {
-        if (Orientations[o].piece != piece)
-            return;
-        const double value = values_[id + offset];
-        const bool earlier = best.orientation < 0 || o < best.orientation || (o == best.orientation && x < best.column);
-        if (value > best_value || (value == best_value && earlier)) {
-            best_value = value;
-            best = {o, x, id + offset};
-        }
-    });
-    return best;
-}
-
-std::uint32_t TablePlayer::play(BoardId start, GameRandom& random) const {
-    Heights heights = geometry().decode(start);
+// The drawn piece sits at queue[0], the next ones after it; after each turn
+// the queue moves up one and a new piece is drawn at its end.
+std::uint32_t play_game(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t seed,
+                        std::uint64_t game, const TurnObserver& observer) {
+    GameRandom pieces(seed, game, GameRandom::Pieces);
+    GameRandom choices(seed, game, GameRandom::Choices);
+    const int known = 1 + policy.preview();
+    std::array<Piece, 1 + MaxLookahead> queue{};  // [0] drawn piece, [1..] the next ones
+    for (int i = 0; i < known; ++i)
+        queue[i] = pieces.next_piece();
+    Heights heights = geometry.decode(start);
     BoardId id = start;
     std::uint32_t placed = 0;
     for (;;) {
-        const Move move = choose(heights, id, random.next_piece());
+        const Turn turn{heights, id, queue[0], std::span<const Piece>(queue.data() + 1, known - 1), &choices};
+        const Move move = policy.choose(turn);
+        if (observer)
+            observer(heights, id, queue[0], move);
         if (move.orientation < 0)
             return placed;
-        const Orientation& orientation = Orientations[move.orientation];
-        for (int k = 0; k < orientation.width; ++k)
-            heights[move.column + k] += orientation.added[k];
+        heights = heights_after(heights, move.orientation, move.column);
         id = move.successor;
         ++placed;
+        std::copy(queue.begin() + 1, queue.begin() + known, queue.begin());
+        queue[known - 1] = pieces.next_piece();
     }
 }
 
-RunTotals play_games(const TablePlayer& player, BoardId start, std::uint64_t games, std::uint64_t seed,
-                     int threads) {
+RunTotals play_games(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
+                     std::uint64_t seed, int threads) {
     threads = static_cast<int>(std::clamp<std::uint64_t>(threads, 1, std::max<std::uint64_t>(games, 1)));
     std::vector<RunTotals> partial(threads);
     std::vector<std::thread> workers;
@@ -87,12 +46,14 @@ RunTotals play_games(const TablePlayer& player, BoardId start, std::uint64_t gam
         workers.emplace_back([&, t] {
             RunTotals& totals = partial[t];
             for (std::uint64_t game = games * t / threads; game < games * (t + 1) / threads; ++game) {
-                GameRandom random(seed, game);
-                const std::uint32_t length = player.play(start, random);
+                const std::uint32_t length = play_game(policy, geometry, start, seed, game);
                 ++totals.games;
                 totals.pieces += length;
                 totals.pieces_squared += std::uint64_t(length) * length;
                 totals.best = std::max(totals.best, length);
+                if (totals.lengths.size() <= length)
+                    totals.lengths.resize(length + 1);
+                ++totals.lengths[length];
             }
         });
     }
@@ -104,21 +65,25 @@ RunTotals play_games(const TablePlayer& player, BoardId start, std::uint64_t gam
         all.pieces += totals.pieces;
         all.pieces_squared += totals.pieces_squared;
         all.best = std::max(all.best, totals.best);
+        all.lengths.resize(std::max(all.lengths.size(), totals.lengths.size()));
+        for (std::size_t k = 0; k < totals.lengths.size(); ++k)
+            all.lengths[k] += totals.lengths[k];
     }
     return all;
 }
 
-Comparison compare(const RunTotals& totals, double expected) {
+Comparison compare(const RunTotals& totals, double expected, double expected_variance) {
     Comparison result;
     result.expected = expected;
     const double n = double(totals.games);
     result.mean = totals.pieces / n;
     const double variance = n > 1 ? (totals.pieces_squared - n * result.mean * result.mean) / (n - 1) : 0.0;
     result.standard_deviation = std::sqrt(std::max(variance, 0.0));
-    result.standard_error = result.standard_deviation / std::sqrt(n);
+    result.standard_error = std::sqrt(std::max(expected_variance, 0.0) / n);
     const double difference = result.mean - expected;
     result.z = result.standard_error > 0 ? difference / result.standard_error
                : std::abs(difference) < 1e-12 ? 0.0 : std::copysign(INFINITY, difference);
+    result.p_value = normal_two_sided_p(result.z);
     return result;
 }
 

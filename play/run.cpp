@@ -1,17 +1,27 @@
 #include "run.h"
 
 #include "cli.h"
+#include "distribution.h"
 #include "errors.h"
+#include "json.h"
 #include "player.h"
+#include "statistics.h"
+#include "table_file.h"
+#include "view.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 namespace stack {
 
 namespace {
+
+// The exact mean of the table policy must equal the table's value this
+// closely (both are sums of the same quantities in different orders).
+constexpr double MeanTolerance = 1e-9;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -19,7 +29,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 BoardId resolve_start(const PlayOptions& options, const Geometry& geometry) {
     if (options.start_heights && options.start_id)
-        throw InputError("give either --start or --start-id, not both");
+        throw InputError("give either --start (or --board) or --start-id, not both");
     if (options.start_heights)
         return geometry.encode(geometry.parse_heights(*options.start_heights));
     if (options.start_id) {
@@ -31,6 +41,219 @@ BoardId resolve_start(const PlayOptions& options, const Geometry& geometry) {
     return 0;  // the empty well
 }
 
+// Everything one run of games measured and predicted.
+struct RunReport {
+    std::string table_path;
+    const Table* table = nullptr;
+    std::string policy;
+    BoardId start = 0;
+    int threads = 1;
+    std::uint64_t seed = 0;
+    double load_seconds = 0, games_seconds = 0, distribution_seconds = 0;
+    double optimal_value = 0;  // the table's value of the start: optimal play's expectation
+    RunTotals totals;
+    std::optional<LengthDistribution> predicted;  // for deterministic policies
+    Comparison comparison;                        // against the table value (table policy) or `predicted`
+    ChiSquareTest chi_square;
+    double observed_mean = 0, observed_deviation = 0, observed_error = 0;
+    bool is_table_policy = false;
+    bool checked = false, passed = true;
+    double check_level = 0;
+    std::vector<std::string> failures;
+};
+
+std::string short_number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+void evaluate_check(RunReport& report) {
+    if (report.is_table_policy && std::abs(report.predicted->mean - report.optimal_value) > MeanTolerance)
+        report.failures.push_back("the exact mean differs from the table's value by "
+                                  + short_number(report.predicted->mean - report.optimal_value));
+    if (report.comparison.p_value < report.check_level)
+        report.failures.push_back("z-test of the mean: p = " + short_number(report.comparison.p_value));
+    if (report.chi_square.p_value < report.check_level)
+        report.failures.push_back("chi-square test of the lengths: p = " + short_number(report.chi_square.p_value));
+    if (report.chi_square.impossible > 0)
+        report.failures.push_back(std::to_string(report.chi_square.impossible)
+                                  + " games had a length of probability 0");
+    report.passed = report.failures.empty();
+}
+
+void print_text(const RunReport& report) {
+    const Geometry geometry(report.table->info.width, report.table->info.height);
+    const RunTotals& totals = report.totals;
+    std::printf("table %s: %dx%d, %s states, %s; start %s (id %llu); policy %s\n", report.table_path.c_str(),
+                geometry.width(), geometry.height(), with_commas(geometry.states()).c_str(),
+                report.table->info.generator.c_str(), geometry.format_heights(geometry.decode(report.start)).c_str(),
+                static_cast<unsigned long long>(report.start), report.policy.c_str());
+    if (report.predicted)
+        std::printf("Exp: %.4f | Avg: %.4f | Best: %u\n", report.comparison.expected, report.observed_mean,
+                    totals.best);
+    else
+        std::printf("Avg: %.4f | Best: %u (no exact prediction for this policy)\n", report.observed_mean,
+                    totals.best);
+    std::printf("games %s, seed %llu, threads %d\n", with_commas(totals.games).c_str(),
+                static_cast<unsigned long long>(report.seed), report.threads);
+    if (!report.is_table_policy)
+        std::printf("optimal play without preview (the table's value) %.4f; Avg - that = %+.4f\n",
+                    report.optimal_value, report.observed_mean - report.optimal_value);
+    std::printf("observed standard deviation %.4f, standard error %.4f\n", report.observed_deviation,
+                report.observed_error);
+    std::printf("95%% interval of the mean [%.4f, %.4f]\n", report.observed_mean - 1.96 * report.observed_error,
+                report.observed_mean + 1.96 * report.observed_error);
+    if (report.predicted) {
+        const LengthDistribution& predicted = *report.predicted;
+        std::printf("exact distribution: mean %.12f, standard deviation %.4f, lengths 0..%zu, %s reachable boards "
+                    "(%.3f s)\n",
+                    predicted.mean, std::sqrt(predicted.variance), predicted.probability.size() - 1,
+                    with_commas(predicted.boards).c_str(), report.distribution_seconds);
+        if (report.is_table_policy)
+            std::printf("exact mean - table value = %.3g\n", predicted.mean - report.optimal_value);
+        std::printf("z = (Avg - Exp) / (exact SD / sqrt(games)) = %+.3f, p = %.4g\n", report.comparison.z,
+                    report.comparison.p_value);
+        std::printf("chi-square %.3f on %d degrees of freedom (%d bins of >= 5 expected games), p = %.4g\n",
+                    report.chi_square.statistic, report.chi_square.degrees_of_freedom, report.chi_square.bins,
+                    report.chi_square.p_value);
+    }
+    std::printf("table load %.3f s (%s), games %.3f s, %s games/s, %s moves/s\n", report.load_seconds,
+                human_bytes(double(report.table->values.size() * sizeof(double))).c_str(), report.games_seconds,
+                with_commas(std::uint64_t(totals.games / std::max(report.games_seconds, 1e-9))).c_str(),
+                with_commas(std::uint64_t(totals.pieces / std::max(report.games_seconds, 1e-9))).c_str());
+    if (report.checked) {
+        std::printf("check: %s (level %.3g)\n", report.passed ? "PASS" : "FAIL", report.check_level);
+        for (const std::string& failure : report.failures)
+            std::printf("  failed: %s\n", failure.c_str());
+    }
+}
+
+void write_header(JsonWriter& json, const std::string& path, const Table& table, const std::string& mode) {
+    json.field("mode", mode).key("table").begin_object().field("path", path).field("width", table.info.width);
+    json.field("height", table.info.height).field("states", table.info.states);
+    json.field("generator", table.info.generator).end_object();
+}
+
+void print_json(const RunReport& report) {
+    const Geometry geometry(report.table->info.width, report.table->info.height);
+    const Heights start = geometry.decode(report.start);
+    JsonWriter json;
+    json.begin_object();
+    write_header(json, report.table_path, *report.table, "play");
+    json.field("policy", report.policy).key("start").begin_object().key("heights");
+    json.array(std::span<const int>(start.data(), geometry.width())).field("id", report.start).end_object();
+    json.field("games", report.totals.games).field("seed", report.seed).field("threads", report.threads);
+    json.field("optimal_value", report.optimal_value);
+    json.key("observed").begin_object().field("mean", report.observed_mean);
+    json.field("standard_deviation", report.observed_deviation).field("standard_error", report.observed_error);
+    json.field("best", report.totals.best).key("lengths").array(std::span<const std::uint64_t>(report.totals.lengths));
+    json.end_object();
+    if (report.predicted) {
+        const LengthDistribution& predicted = *report.predicted;
+        json.key("predicted").begin_object().field("mean", predicted.mean).field("variance", predicted.variance);
+        json.field("reachable_boards", predicted.boards).field("seconds", report.distribution_seconds);
+        json.key("lengths").array(std::span<const double>(predicted.probability)).end_object();
+        json.key("z_test").begin_object().field("z", report.comparison.z).field("p_value", report.comparison.p_value);
+        json.end_object().key("chi_square").begin_object().field("statistic", report.chi_square.statistic);
+        json.field("degrees_of_freedom", report.chi_square.degrees_of_freedom).field("bins", report.chi_square.bins);
+        json.field("p_value", report.chi_square.p_value).field("impossible_games", report.chi_square.impossible);
+        json.end_object();
+    }
+    json.key("timing").begin_object().field("table_load_seconds", report.load_seconds);
+    json.field("games_seconds", report.games_seconds);
+    json.field("games_per_second", report.totals.games / std::max(report.games_seconds, 1e-9));
+    json.field("moves_per_second", report.totals.pieces / std::max(report.games_seconds, 1e-9)).end_object();
+    if (report.checked) {
+        json.key("check").begin_object().field("level", report.check_level).field("passed", report.passed);
+        json.key("failures").array(std::span<const std::string>(report.failures)).end_object();
+    }
+    json.end_object();
+    std::fputs(json.text().c_str(), stdout);
+}
+
+int run_games(const PlayOptions& options, const Table& table, double load_seconds, int threads) {
+    const Geometry geometry(table.info.width, table.info.height);
+    const PlacementTable placements(geometry);
+    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table.values);
+    if (options.check && !policy->deterministic())
+        throw InputError("--check needs a policy with an exact length distribution: table or heuristic, not "
+                         + policy_name(options.policy));
+    RunReport report;
+    report.table_path = options.table;
+    report.table = &table;
+    report.policy = policy_name(options.policy);
+    report.is_table_policy = options.policy.kind == PolicyKind::Table;
+    report.start = resolve_start(options, geometry);
+    report.threads = threads;
+    report.seed = options.seed;
+    report.load_seconds = load_seconds;
+    report.optimal_value = table.values[report.start];
+
+    const auto play_start = std::chrono::steady_clock::now();
+    report.totals = play_games(*policy, geometry, report.start, options.runs, options.seed, threads);
+    report.games_seconds = seconds_since(play_start);
+    const Comparison observed = compare(report.totals, 0.0, 0.0);
+    report.observed_mean = observed.mean;
+    report.observed_deviation = observed.standard_deviation;
+    report.observed_error = observed.standard_deviation / std::sqrt(double(report.totals.games));
+
+    if (policy->deterministic()) {
+        const auto distribution_start = std::chrono::steady_clock::now();
+        report.predicted = exact_length_distribution(*policy, geometry, report.start);
+        report.distribution_seconds = seconds_since(distribution_start);
+        // The table policy's prediction is the table's own value; another
+        // deterministic policy's is its exact mean.
+        const double expected = report.is_table_policy ? report.optimal_value : report.predicted->mean;
+        report.comparison = compare(report.totals, expected, report.predicted->variance);
+        report.chi_square = chi_square_test(report.totals.lengths, report.predicted->probability);
+    }
+    if (options.check) {
+        report.checked = true;
+        report.check_level = options.check_level;
+        evaluate_check(report);
+    }
+    options.json ? print_json(report) : print_text(report);
+    return report.passed ? ExitSuccess : ExitCheckFailed;
+}
+
+int run_show(const PlayOptions& options, const Table& table) {
+    const Geometry geometry(table.info.width, table.info.height);
+    const PlacementTable placements(geometry);
+    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table.values);
+    const ShownGame game = show_game(*policy, geometry, table.values, resolve_start(options, geometry), options.seed);
+    if (options.json) {
+        JsonWriter json;
+        json.begin_object();
+        write_header(json, options.table, table, "show");
+        json.field("policy", policy_name(options.policy)).key("game");
+        write_game(json, game, geometry);
+        std::fputs(json.end_object().text().c_str(), stdout);
+    } else {
+        std::printf("one game on %s (%dx%d), policy %s\n\n", options.table.c_str(), geometry.width(),
+                    geometry.height(), policy_name(options.policy).c_str());
+        std::fputs(format_game(game, geometry).c_str(), stdout);
+    }
+    return ExitSuccess;
+}
+
+int run_explain(const PlayOptions& options, const Table& table) {
+    const Geometry geometry(table.info.width, table.info.height);
+    const PlacementTable placements(geometry);
+    const Explanation explanation = explain_board(placements, table.values, resolve_start(options, geometry));
+    if (options.json) {
+        JsonWriter json;
+        json.begin_object();
+        write_header(json, options.table, table, "explain");
+        json.key("board");
+        write_explanation(json, explanation, geometry);
+        std::fputs(json.end_object().text().c_str(), stdout);
+    } else {
+        std::fputs(format_explanation(explanation, geometry).c_str(), stdout);
+    }
+    return ExitSuccess;
+}
+
 }  // namespace
 
 int run_stackplay(const PlayOptions& options) {
@@ -38,43 +261,20 @@ int run_stackplay(const PlayOptions& options) {
         throw InputError("--runs must be at least 1");
     if (options.threads < 0)
         throw InputError("--threads must be at least 1 (or 0 for all hardware threads)");
+    if (!(options.check_level > 0 && options.check_level < 1))
+        throw InputError("--check-level must lie strictly between 0 and 1");
+    if (options.check && options.mode != PlayMode::Play)
+        throw InputError("--check applies to a run of games, not to --show or --explain");
     const int threads = options.threads > 0 ? options.threads
                                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-
     const auto load_start = std::chrono::steady_clock::now();
     const Table table = read_table(options.table);
     const double load_seconds = seconds_since(load_start);
-
-    const TablePlayer player(table);
-    const BoardId start = resolve_start(options, player.geometry());
-
-    const auto play_start = std::chrono::steady_clock::now();
-    const RunTotals totals = play_games(player, start, options.runs, options.seed, threads);
-    const double play_seconds = seconds_since(play_start);
-    const Comparison result = compare(totals, player.value(start));
-
-    const Geometry& geometry = player.geometry();
-    std::printf("table %s: %dx%d, %s states, %s; start %s (id %llu)\n", options.table.c_str(), geometry.width(),
-                geometry.height(), with_commas(geometry.states()).c_str(), table.info.generator.c_str(),
-                geometry.format_heights(geometry.decode(start)).c_str(), static_cast<unsigned long long>(start));
-    std::printf("Exp: %.4f | Avg: %.4f | Best: %u\n", result.expected, result.mean, totals.best);
-    std::printf("games %s, seed %llu, threads %d\n", with_commas(totals.games).c_str(),
-                static_cast<unsigned long long>(options.seed), threads);
-    std::printf("standard deviation %.4f, standard error %.4f\n", result.standard_deviation, result.standard_error);
-    std::printf("95%% interval of the mean [%.4f, %.4f]\n", result.mean - 1.96 * result.standard_error,
-                result.mean + 1.96 * result.standard_error);
-    std::printf("z = (Avg - Exp) / SE = %+.3f\n", result.z);
-    std::printf("table load %.3f s (%s), games %.3f s, %s games/s, %s moves/s\n", load_seconds,
-                human_bytes(double(table.values.size() * sizeof(double))).c_str(), play_seconds,
-                with_commas(std::uint64_t(totals.games / std::max(play_seconds, 1e-9))).c_str(),
-                with_commas(std::uint64_t(totals.pieces / std::max(play_seconds, 1e-9))).c_str());
-    if (options.check) {
-        const bool pass = std::abs(result.z) <= options.z_limit;
-        std::printf("check: %s (|z| = %.3f, limit %.1f)\n", pass ? "PASS" : "FAIL", std::abs(result.z),
-                    options.z_limit);
-        return pass ? ExitSuccess : ExitCheckFailed;
+    switch (options.mode) {
+    case PlayMode::Show: return run_show(options, table);
+    case PlayMode::Explain: return run_explain(options, table);
+    default: return run_games(options, table, load_seconds, threads);
     }
-    return ExitSuccess;
 }
 
 }  // namespace stack

@@ -1,5 +1,8 @@
-// stackplay as a library call: load a table, play, compare, report.
+// stackplay as a library call: load a table, then play and compare (the
+// default), show one game, or explain one board; text or JSON.
 #pragma once
+
+#include "policy.h"
 
 #include <cstdint>
 #include <optional>
@@ -7,19 +10,24 @@
 
 namespace stack {
 
+enum class PlayMode : std::uint8_t { Play, Show, Explain, Count };
+
 struct PlayOptions {
     std::string table;
+    PlayMode mode = PlayMode::Play;
+    PolicySpec policy;
     std::uint64_t runs = 100000;
     std::optional<std::string> start_heights;  // "1,0,0,0"
     std::optional<std::uint64_t> start_id;
     std::uint64_t seed = 1;
     int threads = 0;  // 0: all hardware threads
     bool check = false;
-    double z_limit = 4.0;
+    double check_level = 1e-4;  // --check fails when a test's p-value is below this
+    bool json = false;
 };
 
-// Returns ExitSuccess, or ExitCheckFailed when `check` is set and
-// |z| > z_limit. Throws InputError on bad options or a bad table.
+// Returns ExitSuccess, or ExitCheckFailed when `check` is set and a test
+// failed. Throws InputError on bad options or a bad table.
 int run_stackplay(const PlayOptions& options);
 
 }  // namespace stack

@@ -51,6 +51,15 @@ expect_error "--start-id 125 is outside" "$stackplay" --table "$work/good.h5" --
 expect_error "unrecognised option '--bogus'" "$stackplay" --table "$work/good.h5" --bogus
 expect_error "--table is required" "$stackplay"
 expect_error "--runs must be at least 1" "$stackplay" --table "$work/good.h5" --runs 0
+expect_error "--policy must be table, random, heuristic or \"lookahead N\" with N in 1..4, not 'lookahead 9'" \
+    "$stackplay" --table "$work/good.h5" --policy "lookahead 9"
+expect_error "--check needs a policy with an exact length distribution: table or heuristic, not random" \
+    "$stackplay" --table "$work/good.h5" --policy random --check
+expect_error "--check applies to a run of games, not to --show or --explain" "$stackplay" --table "$work/good.h5" --show --check
+expect_error "give either --show or --explain, not both" "$stackplay" --table "$work/good.h5" --show --explain
+expect_error "give either --start or --board, not both" "$stackplay" --table "$work/good.h5" --start 0,0,0 --board 0,0,0
+expect_error "--check-level must lie strictly between 0 and 1" "$stackplay" --table "$work/good.h5" --check-level 2
+expect_error "column 0 height 9 is outside \[0, 4\]" "$stackplay" --table "$work/good.h5" --explain --board 9,0,0
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -115,12 +115,14 @@ void BM_PlayerMove(benchmark::State& state) {
     table.info.width = 6;
     table.info.height = 20;
     table.values.assign(Geometry(6, 20).states(), 0.5);
-    const TablePlayer player(table);
-    const Heights heights = player.geometry().parse_heights("3,6,8,7,4,6");
-    const BoardId id = player.geometry().encode(heights);
+    const Geometry geometry(6, 20);
+    const PlacementTable placements(geometry);
+    const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table.values);
+    const Heights heights = geometry.parse_heights("3,6,8,7,4,6");
+    const BoardId id = geometry.encode(heights);
     GameRandom random(1, 0);
     for (auto _ : state)
-        benchmark::DoNotOptimize(player.choose(heights, id, random.next_piece()));
+        benchmark::DoNotOptimize(policy->choose(Turn{heights, id, random.next_piece(), {}, nullptr}));
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_PlayerMove);

@@ -1,0 +1,31 @@
+// The exact distribution of a game's length under a deterministic policy.
+//
+// Every placement adds 4 cells, so after k placements a game is on a board
+// with exactly 4k more cells than the start: the boards reachable after k
+// moves form layer k, and no board is in two layers. A forward pass carries
+// the probability of each reachable board from layer k to layer k+1: each of
+// the 7 pieces takes 1/7 of it to the policy's successor, or, when the piece
+// does not fit, ends the game there, adding to P(L = k). Boards reached by
+// several paths are merged in id order, so the sums come out the same on
+// every run. The pass touches only boards the policy can reach.
+#pragma once
+
+#include "policy.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace stack {
+
+struct LengthDistribution {
+    std::vector<double> probability;  // [k] -> P(L = k)
+    double mean = 0;
+    double variance = 0;
+    std::uint64_t boards = 0;        // reachable boards visited, over all layers
+    std::uint64_t widest_layer = 0;  // most boards in one layer
+};
+
+// Requires policy.deterministic().
+LengthDistribution exact_length_distribution(const Policy& policy, const Geometry& geometry, BoardId start);
+
+}  // namespace stack

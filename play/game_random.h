@@ -1,0 +1,28 @@
+// The game's random numbers: xoshiro256** seeded through splitmix64, small,
+// fast and reproducible across platforms (unlike std::uniform_int_
+// distribution). Game g of a run with seed s draws its pieces from stream 0
+// of (s, g) and a random policy's choices from stream 1, so every policy
+// sees the same pieces for the same seed, and a run's results do not depend
+// on how games are spread over threads.
+#pragma once
+
+#include "pieces.h"
+
+#include <cstdint>
+
+namespace stack {
+
+class GameRandom {
+public:
+    enum Stream : std::uint64_t { Pieces = 0, Choices = 1 };
+
+    GameRandom(std::uint64_t seed, std::uint64_t game, Stream stream = Pieces);
+    std::uint64_t next();
+    Piece next_piece();                        // uniform over the 7 pieces, rejection-sampled
+    std::uint32_t below(std::uint32_t count);  // uniform over [0, count), count >= 1
+
+private:
+    std::uint64_t state_[4];
+};
+
+}  // namespace stack

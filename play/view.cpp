@@ -1,0 +1,182 @@
+#include "view.h"
+
+#include "player.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace stack {
+
+int rotation_of(int orientation) {
+    int rotation = 0;
+    for (int o = 0; o < orientation; ++o)
+        rotation += Orientations[o].piece == Orientations[orientation].piece;
+    return rotation;
+}
+
+namespace {
+
+std::string describe_placement(int orientation, int column) {
+    return std::string(1, piece_letter(Orientations[orientation].piece)) + " rotation "
+           + std::to_string(rotation_of(orientation)) + " at column " + std::to_string(column);
+}
+
+// cells[row][column], row 0 at the bottom.
+using Cells = std::vector<std::string>;
+
+Cells start_cells(const Geometry& geometry, const Heights& heights) {
+    Cells cells(geometry.height(), std::string(geometry.width(), '.'));
+    for (int x = 0; x < geometry.width(); ++x)
+        for (int row = 0; row < heights[x]; ++row)
+            cells[row][x] = '#';
+    return cells;
+}
+
+// A hole-free placement fills each touched column straight up from its top.
+void fill_placement(Cells& cells, const Heights& before, int orientation, int column) {
+    const Orientation& piece = Orientations[orientation];
+    for (int k = 0; k < piece.width; ++k)
+        for (int row = before[column + k]; row < before[column + k] + piece.added[k]; ++row)
+            cells[row][column + k] = piece_letter(piece.piece);
+}
+
+std::vector<std::string> top_first(const Cells& cells) { return {cells.rbegin(), cells.rend()}; }
+
+void write_heights(JsonWriter& json, const Heights& heights, const Geometry& geometry) {
+    json.array(std::span<const int>(heights.data(), geometry.width()));
+}
+
+}  // namespace
+
+ShownGame show_game(const Policy& policy, const Geometry& geometry, const HugeVector<double>& values,
+                    BoardId start, std::uint64_t seed) {
+    ShownGame game;
+    game.seed = seed;
+    Cells cells = start_cells(geometry, geometry.decode(start));
+    game.placed = play_game(policy, geometry, start, seed, 0,
+                            [&](const Heights& heights, BoardId id, Piece piece, const Move& move) {
+                                ShownTurn turn;
+                                turn.number = int(game.turns.size()) + 1;
+                                turn.piece = piece;
+                                turn.move = move;
+                                turn.before = heights;
+                                turn.before_id = id;
+                                turn.value_before = values[id];
+                                if (move.orientation >= 0) {
+                                    turn.value_after = values[move.successor];
+                                    fill_placement(cells, heights, move.orientation, move.column);
+                                }
+                                turn.well = top_first(cells);
+                                game.turns.push_back(std::move(turn));
+                            });
+    return game;
+}
+
+std::string format_game(const ShownGame& game, const Geometry& geometry) {
+    std::string text;
+    char line[256];
+    const std::string floor = "+" + std::string(geometry.width(), '-') + "+\n";
+    for (const ShownTurn& turn : game.turns) {
+        if (turn.move.orientation < 0) {
+            std::snprintf(line, sizeof line, "move %d: drew %c, which fits nowhere: the game ends (value %.4f)\n",
+                          turn.number, piece_letter(turn.piece), turn.value_before);
+            text += line;
+            continue;
+        }
+        std::snprintf(line, sizeof line, "move %d: drew %c, placed %s; value %.4f -> %.4f\n", turn.number,
+                      piece_letter(turn.piece), describe_placement(turn.move.orientation, turn.move.column).c_str(),
+                      turn.value_before, turn.value_after);
+        text += line;
+        for (const std::string& row : turn.well)
+            text += "|" + row + "|\n";
+        text += floor;
+    }
+    std::snprintf(line, sizeof line, "%u pieces placed (seed %llu)\n", game.placed,
+                  static_cast<unsigned long long>(game.seed));
+    return text + line;
+}
+
+void write_game(JsonWriter& json, const ShownGame& game, const Geometry& geometry) {
+    json.begin_object().field("seed", game.seed).field("pieces_placed", game.placed).key("turns").begin_array();
+    for (const ShownTurn& turn : game.turns) {
+        json.begin_object().field("move", turn.number).field("piece", std::string(1, piece_letter(turn.piece)));
+        json.field("fits", turn.move.orientation >= 0).key("heights_before");
+        write_heights(json, turn.before, geometry);
+        json.field("id_before", turn.before_id).field("value_before", turn.value_before);
+        if (turn.move.orientation >= 0) {
+            json.field("orientation", turn.move.orientation).field("rotation", rotation_of(turn.move.orientation));
+            json.field("column", turn.move.column).field("id_after", turn.move.successor);
+            json.field("value_after", turn.value_after).key("heights_after");
+            write_heights(json, heights_after(turn.before, turn.move.orientation, turn.move.column), geometry);
+        }
+        json.key("well").array(std::span<const std::string>(turn.well));
+        json.end_object();
+    }
+    json.end_array().end_object();
+}
+
+Explanation explain_board(const PlacementTable& placements, const HugeVector<double>& values, BoardId id) {
+    Explanation explanation;
+    explanation.id = id;
+    explanation.heights = placements.geometry().decode(id);
+    explanation.value = values[id];
+    placements.for_each_placement(explanation.heights, [&](int o, int x, BoardId offset) {
+        explanation.options[Orientations[o].piece].push_back({o, x, id + offset, values[id + offset]});
+    });
+    for (auto& options : explanation.options)
+        std::sort(options.begin(), options.end(), [](const PlacementOption& a, const PlacementOption& b) {
+            if (a.value != b.value)
+                return a.value > b.value;
+            return a.orientation != b.orientation ? a.orientation < b.orientation : a.column < b.column;
+        });
+    return explanation;
+}
+
+std::string format_explanation(const Explanation& explanation, const Geometry& geometry) {
+    std::string text;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "board %s (id %llu) in the %dx%d well: value %.6f, the expected pieces placed under optimal play\n",
+                  geometry.format_heights(explanation.heights).c_str(),
+                  static_cast<unsigned long long>(explanation.id), geometry.width(), geometry.height(),
+                  explanation.value);
+    text += line;
+    for (int piece = 0; piece < PieceCount; ++piece) {
+        const auto& options = explanation.options[piece];
+        if (options.empty()) {
+            std::snprintf(line, sizeof line, "\npiece %c: fits nowhere, the game would end\n",
+                          piece_letter(Piece(piece)));
+            text += line;
+            continue;
+        }
+        std::snprintf(line, sizeof line, "\npiece %c: %zu placement%s, best first (the table policy takes the first)\n",
+                      piece_letter(Piece(piece)), options.size(), options.size() == 1 ? "" : "s");
+        text += line;
+        for (const PlacementOption& option : options) {
+            std::snprintf(line, sizeof line, "  %10.6f  %-26s -> %s\n", option.value,
+                          describe_placement(option.orientation, option.column).c_str(),
+                          geometry.format_heights(geometry.decode(option.successor)).c_str());
+            text += line;
+        }
+    }
+    return text;
+}
+
+void write_explanation(JsonWriter& json, const Explanation& explanation, const Geometry& geometry) {
+    json.begin_object().key("heights");
+    write_heights(json, explanation.heights, geometry);
+    json.field("id", explanation.id).field("value", explanation.value).key("pieces").begin_array();
+    for (int piece = 0; piece < PieceCount; ++piece) {
+        json.begin_object().field("piece", std::string(1, piece_letter(Piece(piece)))).key("placements").begin_array();
+        for (const PlacementOption& option : explanation.options[piece]) {
+            json.begin_object().field("orientation", option.orientation).field("rotation", rotation_of(option.orientation));
+            json.field("column", option.column).field("successor_id", option.successor).key("successor_heights");
+            write_heights(json, geometry.decode(option.successor), geometry);
+            json.field("value", option.value).end_object();
+        }
+        json.end_array().end_object();
+    }
+    json.end_array().end_object();
+}
+
+}  // namespace stack

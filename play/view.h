@@ -1,0 +1,66 @@
+// What a person reads: one game as text frames (--show) and one board's
+// options (--explain), each also as JSON.
+#pragma once
+
+#include "json.h"
+#include "policy.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stack {
+
+// The orientation's index among its piece's orientations (0 = the first in
+// table order), for naming a placement "T rotation 2".
+int rotation_of(int orientation);
+
+// One turn of a shown game. The well is drawn top row first, each cell the
+// letter of the piece that filled it, '#' for cells of the start board and
+// '.' for empty ones.
+struct ShownTurn {
+    int number = 0;  // 1-based
+    Piece piece = PieceI;
+    Move move;  // orientation < 0: the piece did not fit and the game ended
+    Heights before{};
+    BoardId before_id = 0;
+    double value_before = 0;
+    double value_after = 0;        // of the successor, when the piece fit
+    std::vector<std::string> well;  // after the turn
+};
+
+struct ShownGame {
+    std::uint64_t seed = 0;
+    std::vector<ShownTurn> turns;
+    std::uint32_t placed = 0;
+};
+
+// Plays game 0 of a run seeded by `seed`, recording every turn.
+ShownGame show_game(const Policy& policy, const Geometry& geometry, const HugeVector<double>& values,
+                    BoardId start, std::uint64_t seed);
+std::string format_game(const ShownGame& game, const Geometry& geometry);
+void write_game(JsonWriter& json, const ShownGame& game, const Geometry& geometry);
+
+// Every valid placement of every piece on one board, best successor value
+// first (ties in the policies' order), so each list starts with the table
+// policy's choice.
+struct PlacementOption {
+    int orientation = 0;
+    int column = 0;
+    BoardId successor = 0;
+    double value = 0;
+};
+
+struct Explanation {
+    Heights heights{};
+    BoardId id = 0;
+    double value = 0;
+    std::array<std::vector<PlacementOption>, PieceCount> options;  // [piece]
+};
+
+Explanation explain_board(const PlacementTable& placements, const HugeVector<double>& values, BoardId id);
+std::string format_explanation(const Explanation& explanation, const Geometry& geometry);
+void write_explanation(JsonWriter& json, const Explanation& explanation, const Geometry& geometry);
+
+}  // namespace stack

@@ -1,0 +1,138 @@
+#include "errors.h"
+#include "play_support.h"
+#include "policy.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+namespace stack {
+
+namespace {
+Move choose(const Policy& policy, const Heights& heights, BoardId id, Piece piece,
+            std::span<const Piece> next = {}, GameRandom* random = nullptr) {
+    return policy.choose(Turn{heights, id, piece, next, random});
+}
+}  // namespace
+
+TEST(Policy, ParsesEveryFormAndRejectsTheRest) {
+    EXPECT_EQ(parse_policy("table").kind, PolicyKind::Table);
+    EXPECT_EQ(parse_policy("random").kind, PolicyKind::Random);
+    EXPECT_EQ(parse_policy("heuristic").kind, PolicyKind::Heuristic);
+    EXPECT_EQ(parse_policy("lookahead 2").lookahead, 2);
+    EXPECT_EQ(parse_policy("lookahead:3").lookahead, 3);
+    EXPECT_EQ(policy_name(parse_policy("lookahead=1")), "lookahead 1");
+    for (const char* bad : {"", "Table", "lookahead", "lookahead 0", "lookahead 5", "lookahead x", "lookahead 1x"})
+        EXPECT_THROW(parse_policy(bad), InputError) << bad;
+}
+
+TEST(Heuristic, ScoreIsTheClassicLinearEvaluation) {
+    const Geometry geometry(4, 20);
+    // aggregate 3+6+8+7 = 24, bumpiness 3+2+1 = 6
+    EXPECT_DOUBLE_EQ(heuristic_score(geometry.parse_heights("3,6,8,7"), 4), -0.510066 * 24 - 0.184483 * 6);
+    EXPECT_DOUBLE_EQ(heuristic_score(Heights{}, 4), 0.0);
+}
+
+TEST(Heuristic, PicksTheFlattestBoardWithTheSharedTieBreak) {
+    const Table table = testing::flat_table(4, 20);
+    const PlacementTable placements(Geometry(4, 20));
+    const auto heuristic = make_policy(parse_policy("heuristic"), placements, table.values);
+    const Move i_move = choose(*heuristic, Heights{}, 0, PieceI);
+    EXPECT_EQ(i_move.orientation, 0);  // horizontal: bumpiness 0
+    const Move o_move = choose(*heuristic, Heights{}, 0, PieceSquare);
+    EXPECT_EQ(o_move.column, 0);  // columns 0 and 2 tie (bumpiness 2), column 1 is worse (4)
+    EXPECT_TRUE(heuristic->deterministic());
+}
+
+// Every board of a 3x6 well, every drawn piece and every next piece: the
+// lookahead-1 move must reach the best (placed, score) pair that a brute
+// force over both placements finds.
+TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
+    const Geometry geometry(3, 6);
+    const PlacementTable placements(geometry);
+    const Table table = testing::flat_table(3, 6);
+    const auto lookahead = make_policy(parse_policy("lookahead 1"), placements, table.values);
+    EXPECT_FALSE(lookahead->deterministic());
+    int checked = 0;
+    for (BoardId id = 0; id < geometry.states(); ++id) {
+        const Heights heights = geometry.decode(id);
+        for (int piece = 0; piece < PieceCount; ++piece)
+            for (int next = 0; next < PieceCount; ++next) {
+                // brute force: best (placed, score) over both pieces
+                int best_placed = -1;
+                double best_score = 0;
+                auto outcome_of = [&](int o, int x, int& placed, double& score) {
+                    const Heights first = heights_after(heights, o, x);
+                    placed = 1;
+                    score = heuristic_score(first, 3);
+                    bool any = false;
+                    for (int o2 = 0; o2 < OrientationCount; ++o2)
+                        for (int x2 = 0; x2 + Orientations[o2].width <= 3; ++x2)
+                            if (Orientations[o2].piece == next && placements.fits(first, o2, x2)) {
+                                const double s = heuristic_score(heights_after(first, o2, x2), 3);
+                                if (!any || s > score)
+                                    score = s;
+                                any = true;
+                            }
+                    placed += any;
+                };
+                for (int o = 0; o < OrientationCount; ++o)
+                    for (int x = 0; x + Orientations[o].width <= 3; ++x)
+                        if (Orientations[o].piece == piece && placements.fits(heights, o, x)) {
+                            int placed;
+                            double score;
+                            outcome_of(o, x, placed, score);
+                            if (placed > best_placed || (placed == best_placed && score > best_score))
+                                best_placed = placed, best_score = score;
+                        }
+                const Piece upcoming[] = {Piece(next)};
+                const Move move = choose(*lookahead, heights, id, Piece(piece), upcoming);
+                if (best_placed < 0) {
+                    EXPECT_LT(move.orientation, 0);
+                    continue;
+                }
+                ASSERT_GE(move.orientation, 0);
+                ASSERT_EQ(move.successor, id + placements.offset(move.orientation, move.column));
+                int placed;
+                double score;
+                outcome_of(move.orientation, move.column, placed, score);
+                EXPECT_EQ(placed, best_placed) << geometry.format_heights(heights);
+                EXPECT_DOUBLE_EQ(score, best_score) << geometry.format_heights(heights);
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 1000);
+}
+
+TEST(RandomPolicy, ChoosesEveryValidPlacementEquallyOften) {
+    const Geometry geometry(4, 20);
+    const PlacementTable placements(geometry);
+    const Table table = testing::flat_table(4, 20);
+    const auto random_policy = make_policy(parse_policy("random"), placements, table.values);
+    EXPECT_FALSE(random_policy->deterministic());
+    const Heights heights = geometry.parse_heights("2,2,2,2");
+    const BoardId id = geometry.encode(heights);
+    std::map<std::pair<int, int>, int> valid;
+    placements.for_each_placement(heights, [&](int o, int x, BoardId) {
+        if (Orientations[o].piece == PieceLRight)
+            valid[{o, x}] = 0;
+    });
+    ASSERT_EQ(valid.size(), 5u);  // lr flat at columns 0, 1; lr ([0],[3,1]) at 0, 1, 2
+    GameRandom random(5, 0, GameRandom::Choices);
+    const int draws = 70000;
+    for (int i = 0; i < draws; ++i) {
+        const Move move = choose(*random_policy, heights, id, PieceLRight, {}, &random);
+        auto found = valid.find({move.orientation, move.column});
+        ASSERT_NE(found, valid.end());
+        ASSERT_EQ(move.successor, id + placements.offset(move.orientation, move.column));
+        ++found->second;
+    }
+    const double expected = double(draws) / valid.size();
+    double chi_square = 0;
+    for (const auto& [placement, count] : valid)
+        chi_square += (count - expected) * (count - expected) / expected;
+    EXPECT_LT(chi_square, 40.0);  // p < 1e-4 even at 15 degrees of freedom
+}
+
+}  // namespace stack

@@ -1,0 +1,105 @@
+#include "json.h"
+#include "play_support.h"
+#include "view.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace stack {
+
+TEST(JsonWriter, NestsQuotesAndRoundTrips) {
+    JsonWriter json;
+    json.begin_object().field("name", "a \"b\"\n").field("n", 3).field("x", 0.1).field("flag", true);
+    json.key("list").begin_array().value(1).value(-2.5).value(INFINITY).end_array();
+    json.key("empty").begin_object().end_object().end_object();
+    EXPECT_EQ(json.text(), "{\"name\":\"a \\\"b\\\"\\n\",\"n\":3,\"x\":0.10000000000000001,\"flag\":true,"
+                           "\"list\":[1,-2.5,null],\"empty\":{}}\n");
+}
+
+TEST(JsonWriter, RefusesMalformedDocuments) {
+    JsonWriter value_without_key;
+    value_without_key.begin_object();
+    EXPECT_THROW(value_without_key.value(1), std::logic_error);
+    JsonWriter unfinished;
+    unfinished.begin_array();
+    EXPECT_THROW(unfinished.text(), std::logic_error);
+    JsonWriter mismatched;
+    mismatched.begin_array();
+    EXPECT_THROW(mismatched.end_object(), std::logic_error);
+}
+
+TEST(ShowGame, FramesAddFourCellsOfTheDrawnPieceEachTurn) {
+    const Table table = testing::reference_table();
+    const Geometry geometry(4, 20);
+    const PlacementTable placements(geometry);
+    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const BoardId start = geometry.encode(geometry.parse_heights("1,0,2,0"));
+    const ShownGame game = show_game(*policy, geometry, table.values, start, 4);
+    ASSERT_EQ(game.turns.size(), game.placed + 1u);  // the last turn's piece does not fit
+    EXPECT_LT(game.turns.back().move.orientation, 0);
+    auto count = [](const std::vector<std::string>& well, char letter) {
+        int cells = 0;
+        for (const std::string& row : well)
+            cells += int(std::count(row.begin(), row.end(), letter));
+        return cells;
+    };
+    std::map<char, int> placed_cells;
+    for (std::size_t t = 0; t + 1 < game.turns.size(); ++t) {
+        const ShownTurn& turn = game.turns[t];
+        placed_cells[piece_letter(turn.piece)] += CellsPerPiece;
+        EXPECT_EQ(count(turn.well, '#'), 3);
+        for (const auto& [letter, cells] : placed_cells)
+            EXPECT_EQ(count(turn.well, letter), cells) << "turn " << turn.number;
+        EXPECT_EQ(turn.value_before, table.values[turn.before_id]);
+        EXPECT_EQ(turn.value_after, table.values[turn.move.successor]);
+        EXPECT_EQ(game.turns[t + 1].before_id, turn.move.successor);
+        // each drawn column is filled exactly up to the board's height
+        const Heights after = geometry.decode(turn.move.successor);
+        for (int x = 0; x < 4; ++x)
+            for (int row = 0; row < geometry.height(); ++row)  // row 0 at the bottom
+                EXPECT_EQ(turn.well[geometry.height() - 1 - row][x] != '.', row < after[x]);
+    }
+    const std::string text = format_game(game, geometry);
+    EXPECT_NE(text.find(std::to_string(game.placed) + " pieces placed"), std::string::npos);
+}
+
+TEST(ExplainBoard, ListsEveryPlacementBestFirstStartingWithTheTablePolicysChoice) {
+    const Table table = testing::reference_table();
+    const Geometry geometry(4, 20);
+    const PlacementTable placements(geometry);
+    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const Heights heights = geometry.parse_heights("3,6,8,7");
+    const BoardId id = geometry.encode(heights);
+    const Explanation explanation = explain_board(placements, table.values, id);
+    EXPECT_EQ(explanation.value, table.values[id]);
+    std::array<int, PieceCount> valid{};
+    for (int o = 0; o < OrientationCount; ++o)
+        for (int x = 0; x + Orientations[o].width <= 4; ++x)
+            valid[Orientations[o].piece] += placements.fits(heights, o, x);
+    for (int piece = 0; piece < PieceCount; ++piece) {
+        const auto& options = explanation.options[piece];
+        ASSERT_EQ(int(options.size()), valid[piece]) << piece;
+        for (std::size_t i = 1; i < options.size(); ++i)
+            EXPECT_GE(options[i - 1].value, options[i].value);
+        const Move chosen = policy->choose(Turn{heights, id, Piece(piece), {}, nullptr});
+        if (options.empty()) {
+            EXPECT_LT(chosen.orientation, 0);
+        } else {
+            EXPECT_EQ(options[0].orientation, chosen.orientation);
+            EXPECT_EQ(options[0].column, chosen.column);
+            EXPECT_EQ(options[0].value, table.values[chosen.successor]);
+        }
+    }
+}
+
+TEST(RotationOf, CountsWithinThePiece) {
+    EXPECT_EQ(rotation_of(0), 0);   // I flat
+    EXPECT_EQ(rotation_of(1), 1);   // I upright
+    EXPECT_EQ(rotation_of(6), 0);   // the square's only orientation
+    EXPECT_EQ(rotation_of(18), 3);  // the last J
+}
+
+}  // namespace stack
