@@ -72,13 +72,23 @@ RunTotals play_games(const Policy& policy, const Geometry& geometry, BoardId sta
     return all;
 }
 
+Spread observed_spread(const RunTotals& totals) {
+    Spread spread;
+    const double n = double(totals.games);
+    spread.mean = totals.pieces / n;
+    const double variance = n > 1 ? (totals.pieces_squared - n * spread.mean * spread.mean) / (n - 1) : 0.0;
+    spread.standard_deviation = std::sqrt(std::max(variance, 0.0));
+    spread.standard_error = spread.standard_deviation / std::sqrt(n);
+    return spread;
+}
+
 Comparison compare(const RunTotals& totals, double expected, double expected_variance) {
     Comparison result;
     result.expected = expected;
     const double n = double(totals.games);
-    result.mean = totals.pieces / n;
-    const double variance = n > 1 ? (totals.pieces_squared - n * result.mean * result.mean) / (n - 1) : 0.0;
-    result.standard_deviation = std::sqrt(std::max(variance, 0.0));
+    const Spread spread = observed_spread(totals);
+    result.mean = spread.mean;
+    result.standard_deviation = spread.standard_deviation;
     result.standard_error = std::sqrt(std::max(expected_variance, 0.0) / n);
     const double difference = result.mean - expected;
     result.z = result.standard_error > 0 ? difference / result.standard_error

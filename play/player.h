@@ -37,6 +37,14 @@ struct RunTotals {
 RunTotals play_games(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
                      std::uint64_t seed, int threads);
 
+// The games' own mean and spread.
+struct Spread {
+    double mean = 0;
+    double standard_deviation = 0;  // sample (n - 1)
+    double standard_error = 0;      // of the mean, from the sample deviation
+};
+Spread observed_spread(const RunTotals& totals);
+
 // The observed mean against a predicted mean and variance.
 struct Comparison {
     double expected = 0;

@@ -193,10 +193,10 @@ int run_games(const PlayOptions& options, const Table& table, double load_second
     const auto play_start = std::chrono::steady_clock::now();
     report.totals = play_games(*policy, geometry, report.start, options.runs, options.seed, threads);
     report.games_seconds = seconds_since(play_start);
-    const Comparison observed = compare(report.totals, 0.0, 0.0);
+    const Spread observed = observed_spread(report.totals);
     report.observed_mean = observed.mean;
     report.observed_deviation = observed.standard_deviation;
-    report.observed_error = observed.standard_deviation / std::sqrt(double(report.totals.games));
+    report.observed_error = observed.standard_error;
 
     if (policy->deterministic()) {
         const auto distribution_start = std::chrono::steady_clock::now();
