@@ -22,37 +22,39 @@ void JsonWriter::before_value() {
     }
 }
 
-JsonWriter& JsonWriter::begin_object() {
+void JsonWriter::open_container(char opening) {
     before_value();
-    raw("{");
-    open_.push_back('{');
+    out_ += opening;
+    open_.push_back(opening);
     has_items_.push_back(false);
+}
+
+// A pending key can only be inside an object, so it fails end_array too.
+void JsonWriter::close_container(char opening, char closing) {
+    if (open_.empty() || open_.back() != opening || expecting_value_)
+        throw std::logic_error(std::string("JsonWriter: '") + closing + "' without a matching '" + opening + "'");
+    open_.pop_back();
+    has_items_.pop_back();
+    out_ += closing;
+}
+
+JsonWriter& JsonWriter::begin_object() {
+    open_container('{');
     return *this;
 }
 
 JsonWriter& JsonWriter::end_object() {
-    if (open_.empty() || open_.back() != '{' || expecting_value_)
-        throw std::logic_error("JsonWriter: end_object without a matching begin_object");
-    open_.pop_back();
-    has_items_.pop_back();
-    raw("}");
+    close_container('{', '}');
     return *this;
 }
 
 JsonWriter& JsonWriter::begin_array() {
-    before_value();
-    raw("[");
-    open_.push_back('[');
-    has_items_.push_back(false);
+    open_container('[');
     return *this;
 }
 
 JsonWriter& JsonWriter::end_array() {
-    if (open_.empty() || open_.back() != '[')
-        throw std::logic_error("JsonWriter: end_array without a matching begin_array");
-    open_.pop_back();
-    has_items_.pop_back();
-    raw("]");
+    close_container('[', ']');
     return *this;
 }
 

@@ -44,6 +44,8 @@ public:
 
 private:
     void before_value();
+    void open_container(char opening);
+    void close_container(char opening, char closing);
     void write_string(std::string_view text);
     void raw(std::string_view text) { out_ += text; }
 

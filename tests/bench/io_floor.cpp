@@ -4,6 +4,7 @@
 // with the same collective HDF5 write. Its wall time is the floor under any
 // solver on this machine; scripts/bench reports it next to stackgen's.
 // Rank 0 prints one line of key=value pairs (max over ranks).
+#include "bench_options.h"
 #include "communicator.h"
 #include "partition.h"
 #include "table_file.h"
@@ -14,17 +15,10 @@
 
 int main(int argc, char** argv) {
     stack::MpiSession mpi(&argc, &argv);
-    int width = 0, height = 0;
-    std::string output;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string option = argv[i];
-        if (option == "--width")
-            width = std::stoi(argv[i + 1]);
-        else if (option == "--height")
-            height = std::stoi(argv[i + 1]);
-        else if (option == "--output")
-            output = argv[i + 1];
-    }
+    const auto options = stack::testing::option_pairs(argc, argv);
+    const int width = options ? stack::testing::positive_option(*options, "--width") : 0;
+    const int height = options ? stack::testing::positive_option(*options, "--height") : 0;
+    const std::string output = options && options->count("--output") ? options->at("--output") : "";
     if (width < 1 || height < 1 || output.empty()) {
         std::fprintf(stderr, "usage: mpirun -n P io_floor --width W --height H --output FILE\n");
         return 2;

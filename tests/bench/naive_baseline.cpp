@@ -2,6 +2,7 @@
 // Times the naive exact single-thread solver (tests/naive_solver.h) and,
 // with --compare, checks that a stackgen table holds exactly its bits.
 // Prints one line of key=value pairs for scripts/bench.
+#include "bench_options.h"
 #include "cli.h"
 #include "naive_solver.h"
 #include "table_file.h"
@@ -12,18 +13,11 @@
 #include <string>
 
 int main(int argc, char** argv) {
-    int width = 0, height = 0;
-    std::string compare;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string option = argv[i];
-        if (option == "--width")
-            width = std::stoi(argv[i + 1]);
-        else if (option == "--height")
-            height = std::stoi(argv[i + 1]);
-        else if (option == "--compare")
-            compare = argv[i + 1];
-    }
-    if (width < 1 || height < 1 || (argc - 1) % 2 != 0) {
+    const auto options = stack::testing::option_pairs(argc, argv);
+    const int width = options ? stack::testing::positive_option(*options, "--width") : 0;
+    const int height = options ? stack::testing::positive_option(*options, "--height") : 0;
+    const std::string compare = options && options->count("--compare") ? options->at("--compare") : "";
+    if (width < 1 || height < 1) {
         std::fprintf(stderr, "usage: naive_baseline --width W --height H [--compare TABLE]\n");
         return 2;
     }
