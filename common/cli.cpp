@@ -4,6 +4,8 @@
 
 #include <sys/resource.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -18,6 +20,81 @@ void parse_command_line(int argc, char** argv, const boost::program_options::opt
     } catch (const po::error& error) {
         throw InputError(error.what());
     }
+}
+
+namespace {
+
+[[noreturn]] void bad_number(const std::string& option, const std::string& text, const std::string& expected) {
+    throw InputError("--" + option + " must be " + expected + ", not '" + text + "'");
+}
+
+std::string range_text(std::uint64_t minimum, std::uint64_t maximum) {
+    if (maximum == std::numeric_limits<std::uint64_t>::max())
+        return minimum == 0 ? "a whole number >= 0" : "a whole number >= " + std::to_string(minimum);
+    return "a whole number in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]";
+}
+
+}  // namespace
+
+std::uint64_t parse_unsigned_option(const std::string& option, const std::string& text, std::uint64_t minimum,
+                                    std::uint64_t maximum) {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || stop != end || (error != std::errc() && error != std::errc::result_out_of_range))
+        bad_number(option, text, range_text(minimum, maximum));
+    if (error == std::errc::result_out_of_range || value < minimum || value > maximum)
+        bad_number(option, text, range_text(minimum, maximum));
+    return value;
+}
+
+int parse_int_option(const std::string& option, const std::string& text, int minimum, int maximum) {
+    long long value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    const std::string expected = "a whole number in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]";
+    if (text.empty() || stop != end || error != std::errc() || value < minimum || value > maximum)
+        bad_number(option, text, expected);
+    return static_cast<int>(value);
+}
+
+double parse_real_option(const std::string& option, const std::string& text, double above, double below) {
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || stop != end || error != std::errc() || !std::isfinite(value) || !(value > above)
+        || !(value < below)) {
+        char expected[96];
+        std::snprintf(expected, sizeof expected, "a number strictly between %g and %g", above, below);
+        bad_number(option, text, expected);
+    }
+    return value;
+}
+
+std::uint64_t parse_bytes_option(const std::string& option, const std::string& text) {
+    const std::string expected = "a byte count such as 512M, 16G or 2T (at least 1M)";
+    std::string digits = text;
+    int shift = 0;
+    if (!digits.empty()) {
+        switch (digits.back()) {
+        case 'K': case 'k': shift = 10; break;
+        case 'M': case 'm': shift = 20; break;
+        case 'G': case 'g': shift = 30; break;
+        case 'T': case 't': shift = 40; break;
+        default: break;
+        }
+        if (shift)
+            digits.pop_back();
+    }
+    std::uint64_t value = 0;
+    const char* end = digits.data() + digits.size();
+    const auto [stop, error] = std::from_chars(digits.data(), end, value);
+    if (digits.empty() || stop != end || error != std::errc() || value > (std::numeric_limits<std::uint64_t>::max() >> shift))
+        bad_number(option, text, expected);
+    value <<= shift;
+    if (value < (std::uint64_t(1) << 20))
+        bad_number(option, text, expected);
+    return value;
 }
 
 std::string with_commas(std::uint64_t value) {

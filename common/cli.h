@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace stack {
@@ -12,6 +13,19 @@ namespace stack {
 // missing value) becomes an InputError with Boost's one-line message.
 void parse_command_line(int argc, char** argv, const boost::program_options::options_description& options,
                         boost::program_options::variables_map& variables);
+
+// Numeric options are declared to Boost as strings and converted here:
+// Boost.Program_options would silently wrap "-5" into a huge unsigned
+// value. Each throws InputError naming the option when the text is not a
+// plain number (no sign for unsigned ones, nothing trailing), overflows, or
+// lies outside [minimum, maximum].
+std::uint64_t parse_unsigned_option(const std::string& option, const std::string& text, std::uint64_t minimum = 0,
+                                    std::uint64_t maximum = std::numeric_limits<std::uint64_t>::max());
+int parse_int_option(const std::string& option, const std::string& text, int minimum, int maximum);
+// A finite real strictly between `above` and `below`.
+double parse_real_option(const std::string& option, const std::string& text, double above, double below);
+// A byte count with an optional unit: 123, 512K, 64M, 16G, 2T (powers of 1024).
+std::uint64_t parse_bytes_option(const std::string& option, const std::string& text);
 
 std::string with_commas(std::uint64_t value);    // 1234567 -> "1,234,567"
 std::string human_bytes(double bytes);           // "1.5 GB"

@@ -38,6 +38,13 @@ bool Communicator::all_agree(bool ok) const {
     return all == 1;
 }
 
+void Communicator::broadcast(std::string& text) const {
+    unsigned long length = text.size();
+    check_mpi(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, 0, comm_), "MPI_Bcast");
+    text.resize(length);
+    check_mpi(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm_), "MPI_Bcast");
+}
+
 int Communicator::ranks_on_node() const {
     MPI_Comm node = MPI_COMM_NULL;
     check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");

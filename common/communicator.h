@@ -36,6 +36,8 @@ public:
     // True on every rank when `ok` is true on every rank: used before
     // collective steps so that one rank's failure stops all of them cleanly.
     bool all_agree(bool ok) const;
+    // Rank 0's `text` on every rank.
+    void broadcast(std::string& text) const;
     // Ranks sharing this rank's node (for the memory check).
     int ranks_on_node() const;
 

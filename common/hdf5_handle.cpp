@@ -23,4 +23,84 @@ hid_t check_hdf5(hid_t status, const std::string& what) {
     throw Hdf5Error(what + ": " + message);
 }
 
+namespace {
+
+Handle string_type() {
+    Handle type = datatype_handle(H5Tcopy(H5T_C_S1), "copy string type");
+    check_hdf5(H5Tset_size(type, H5T_VARIABLE), "set string size");
+    check_hdf5(H5Tset_cset(type, H5T_CSET_UTF8), "set string charset");
+    return type;
+}
+
+void write_scalar(hid_t location, const char* name, hid_t memory_type, hid_t file_type, const void* value) {
+    const std::string what = std::string("write attribute '") + name + "'";
+    Handle space = dataspace_handle(H5Screate(H5S_SCALAR), what);
+    Handle attribute = attribute_handle(H5Acreate2(location, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), what);
+    check_hdf5(H5Awrite(attribute, memory_type, value), what);
+}
+
+// Opens a scalar attribute whose type belongs to `expected_class`.
+Handle open_scalar(hid_t location, const char* name, H5T_class_t expected_class, const char* expected) {
+    const std::string label = std::string("attribute '") + name + "'";
+    if (!has_attribute(location, name))
+        throw Hdf5Error(label + " is missing");
+    Handle attribute = attribute_handle(H5Aopen(location, name, H5P_DEFAULT), "open " + label);
+    Handle space = dataspace_handle(H5Aget_space(attribute), "read the shape of " + label);
+    const H5S_class_t shape = H5Sget_simple_extent_type(space);
+    if (shape != H5S_SCALAR) {
+        const hssize_t points = H5Sget_simple_extent_npoints(space);
+        throw Hdf5Error(label + " is " + (shape == H5S_SIMPLE ? "an array of " + std::to_string(points) + " values" : "empty")
+                        + ", expected a single value, " + expected);
+    }
+    Handle type = datatype_handle(H5Aget_type(attribute), "read the type of " + label);
+    const H5T_class_t type_class = H5Tget_class(type);
+    if (type_class != expected_class)
+        throw Hdf5Error(label + " is not " + expected);
+    if (type_class == H5T_STRING && H5Tis_variable_str(type) <= 0)
+        throw Hdf5Error(label + " is a fixed-length string, expected " + expected);
+    return attribute;
+}
+
+}  // namespace
+
+void write_attribute(hid_t location, const char* name, std::int64_t value) {
+    write_scalar(location, name, H5T_NATIVE_INT64, H5T_STD_I64LE, &value);
+}
+
+void write_attribute(hid_t location, const char* name, std::uint64_t value) {
+    write_scalar(location, name, H5T_NATIVE_UINT64, H5T_STD_U64LE, &value);
+}
+
+void write_attribute(hid_t location, const char* name, const std::string& value) {
+    Handle type = string_type();
+    const char* text = value.c_str();
+    write_scalar(location, name, type, type, &text);
+}
+
+bool has_attribute(hid_t location, const char* name) { return H5Aexists(location, name) > 0; }
+
+std::int64_t read_integer_attribute(hid_t location, const char* name) {
+    Handle attribute = open_scalar(location, name, H5T_INTEGER, "an integer");
+    std::int64_t value = 0;
+    check_hdf5(H5Aread(attribute, H5T_NATIVE_INT64, &value), std::string("read attribute '") + name + "'");
+    return value;
+}
+
+std::uint64_t read_unsigned_attribute(hid_t location, const char* name) {
+    Handle attribute = open_scalar(location, name, H5T_INTEGER, "an integer");
+    std::uint64_t value = 0;
+    check_hdf5(H5Aread(attribute, H5T_NATIVE_UINT64, &value), std::string("read attribute '") + name + "'");
+    return value;
+}
+
+std::string read_string_attribute(hid_t location, const char* name) {
+    Handle attribute = open_scalar(location, name, H5T_STRING, "a variable-length string");
+    Handle type = string_type();
+    char* text = nullptr;
+    check_hdf5(H5Aread(attribute, type, &text), std::string("read attribute '") + name + "'");
+    std::string value = text ? text : "";
+    H5free_memory(text);
+    return value;
+}
+
 }  // namespace stack

@@ -1,11 +1,15 @@
-// A thin checked layer over the HDF5 C API. Every call goes through check():
-// a negative return throws Hdf5Error carrying HDF5's own message (the
-// innermost entry of its error stack). Every hid_t is owned by a Handle that
-// closes it with the right H5?close function.
+// A thin checked layer over the HDF5 C API, in the manner of HighFive.
+// Every call goes through check_hdf5(): a negative return throws Hdf5Error
+// carrying HDF5's own message (the innermost entry of its error stack).
+// Every hid_t is owned by a Handle that closes it with the right H5?close.
+// Scalar attributes are read and written here, with their type and shape
+// checked, so that a file whose attribute is an array, or an integer where
+// a string belongs, is refused with a message instead of misread.
 #pragma once
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,6 +46,7 @@ public:
 
     hid_t get() const { return id_; }
     operator hid_t() const { return id_; }
+    bool valid() const { return id_ >= 0; }
 
     // Closes now, reporting a failed close (a failed flush of a file).
     void close(const std::string& what) {
@@ -65,5 +70,22 @@ inline Handle dataspace_handle(hid_t id, const std::string& what) { return {chec
 inline Handle attribute_handle(hid_t id, const std::string& what) { return {check_hdf5(id, what), H5Aclose}; }
 inline Handle property_handle(hid_t id, const std::string& what) { return {check_hdf5(id, what), H5Pclose}; }
 inline Handle datatype_handle(hid_t id, const std::string& what) { return {check_hdf5(id, what), H5Tclose}; }
+
+// Scalar attributes on a file, group or dataset. Writers store int64 and
+// uint64 little-endian and strings as variable-length UTF-8.
+void write_attribute(hid_t location, const char* name, std::int64_t value);
+void write_attribute(hid_t location, const char* name, std::uint64_t value);
+void write_attribute(hid_t location, const char* name, const std::string& value);
+inline void write_attribute(hid_t location, const char* name, const char* value) {
+    write_attribute(location, name, std::string(value));
+}
+
+bool has_attribute(hid_t location, const char* name);
+// Each throws Hdf5Error naming the attribute when it is missing, is not a
+// scalar, or has another type class (an integer attribute must be an
+// integer; a string one a variable-length string).
+std::int64_t read_integer_attribute(hid_t location, const char* name);
+std::uint64_t read_unsigned_attribute(hid_t location, const char* name);
+std::string read_string_attribute(hid_t location, const char* name);
 
 }  // namespace stack

@@ -1,21 +1,32 @@
-// The value recursion, in one place for the generator, the player's checks
-// and the tests:
+// The value equation, in one place for the generator, the player's checks,
+// the verifier and the tests:
 //   V(s) = (1/7) * sum over pieces p with a valid placement of (1 + max V(s'))
 // A piece with no placement contributes 0, so a state where nothing fits has
-// value 0. The order of the sum is fixed (pieces in enum order, then one
-// division), so the player, the tests and stackgen's row kernel (which
-// follows the same order, gen/solver.cpp) agree to the bit, for any number
-// of ranks.
+// value 0. value_from_best() takes the sum, and is the only code that does:
+// pieces in enum order, each adding 1 + its best successor value (-1 when
+// none fits, which adds exactly 0), then one division. stackgen's row
+// kernel, the naive baseline and state_value() all call it, so every layout
+// and rank count writes the same bits.
 #pragma once
 
 #include "placement.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace stack {
 
 using PieceCounts = std::array<std::uint64_t, PieceCount>;  // [piece] -> count
+
+// `best[piece * stride]` is the best successor value of the piece, or -1
+// when the piece fits nowhere.
+inline double value_from_best(const double* best, std::size_t stride = 1) {
+    double sum = 0.0;
+    for (int piece = 0; piece < PieceCount; ++piece)
+        sum += 1.0 + best[std::size_t(piece) * stride];
+    return sum / double(PieceCount);
+}
 
 // successor_value(orientation, column, offset) returns V of the successor.
 // When `placements_found` is given, adds the number of valid placements per
@@ -32,11 +43,7 @@ double state_value(const PlacementTable& table, const Heights& heights, Successo
         if (placements_found)
             ++(*placements_found)[piece];
     });
-    double sum = 0.0;
-    for (int piece = 0; piece < PieceCount; ++piece)
-        if (best[piece] >= 0.0)
-            sum += 1.0 + best[piece];
-    return sum / double(PieceCount);
+    return value_from_best(best.data());
 }
 
 }  // namespace stack

@@ -1,0 +1,16 @@
+// JSON documents for the tools' --json reports: nlohmann::json, keeping keys
+// in insertion order so a report reads in the order the text one prints.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace stack {
+
+using Json = nlohmann::ordered_json;
+
+// The document on one line, then a newline (NaN and infinities are null).
+inline std::string json_text(const Json& document) { return document.dump() + "\n"; }
+
+}  // namespace stack

@@ -1,0 +1,44 @@
+// Work split over threads, for the player: games and the exact length
+// distribution. Each thread takes one contiguous range of [0, count), so a
+// caller that writes per-range results and combines them in range order
+// gets the same answer for any number of threads. An exception thrown on a
+// worker (a damaged block of a lazily read table, say) is rethrown in the
+// caller after every worker has stopped.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace stack {
+
+// work(part, begin, end) for part = 0..parts-1, where parts = min(threads,
+// count) (at least 1) and the ranges cover [0, count) in order.
+template <class Work>
+void parallel_ranges(int threads, std::uint64_t count, Work&& work) {
+    const std::uint64_t parts = std::clamp<std::uint64_t>(std::uint64_t(std::max(threads, 1)), 1, std::max<std::uint64_t>(count, 1));
+    if (parts == 1) {
+        work(0, std::uint64_t(0), count);
+        return;
+    }
+    std::vector<std::exception_ptr> failures(parts);
+    std::vector<std::thread> workers;
+    workers.reserve(parts);
+    for (std::uint64_t part = 0; part < parts; ++part)
+        workers.emplace_back([&, part] {
+            try {
+                work(int(part), count * part / parts, count * (part + 1) / parts);
+            } catch (...) {
+                failures[part] = std::current_exception();
+            }
+        });
+    for (std::thread& worker : workers)
+        worker.join();
+    for (const std::exception_ptr& failure : failures)
+        if (failure)
+            std::rethrow_exception(failure);
+}
+
+}  // namespace stack

@@ -1,0 +1,100 @@
+// The value-lookup interface: the one way every reader (stackplay, the
+// tools, the tests) gets a value out of a table. A table opened from a file
+// answers two questions, "does the table hold this board?" and "what is the
+// value of this board?"; how the values are laid out in the file and
+// whether they sit in memory is its own business.
+//
+// Residency:
+//   resident  all values are in memory once the table is open (mapped
+//             straight from the file when it stores them contiguously, so
+//             they come from the page cache without a copy), and
+//             value() is one array load, inlined into the caller's loop (no
+//             virtual call: the table policy's hot path costs what it cost
+//             when the player indexed the array itself).
+//   lazy      values are read on first use in blocks of BlockValues and kept
+//             in a cache bounded by the memory limit, least recently used
+//             out first. --show and --explain open tables this way, so they
+//             answer at once on a table of any size; a table larger than the
+//             memory limit is played this way. Lookups take a lock (HDF5
+//             itself is not thread-safe), so they are slower but safe from
+//             the player's threads.
+// Every value read is checked: NaN, infinities, negatives and values above
+// W*H/4 (more pieces than fit) are refused with an InputError naming the
+// board, as are files that are damaged or not tables at all.
+#pragma once
+
+#include "board.h"
+#include "huge_pages.h"
+#include "table_format.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace stack {
+
+enum class Residency : std::uint8_t { Automatic, Resident, Lazy };
+
+struct TableOpenOptions {
+    Residency residency = Residency::Automatic;  // Automatic: resident when the values fit the memory limit
+    std::uint64_t memory_limit = 0;              // bytes; 0: three quarters of the available memory
+};
+
+class StackTable {
+public:
+    static constexpr std::uint64_t BlockValues = 4096;  // values per lazily read block (32 KB)
+
+    // Throws InputError naming the problem when the file is missing, not
+    // HDF5, not a table, of another format version, damaged, or its values
+    // are out of range.
+    static StackTable open(const std::string& path, const TableOpenOptions& options = {});
+    // A table held in memory, values in board-id order (tests and tools).
+    static StackTable in_memory(const Geometry& geometry, HugeVector<double> values);
+
+    StackTable(StackTable&&) noexcept;
+    StackTable& operator=(StackTable&&) noexcept;
+    ~StackTable();
+
+    const TableInfo& info() const { return info_; }
+    const Geometry& geometry() const { return geometry_; }
+    const std::string& path() const { return path_; }
+    bool resident() const { return resident_values_ != nullptr; }
+    // Bytes of values held in memory now (all of them when resident).
+    std::uint64_t memory_bytes() const;
+
+    // Does the table store a value for this board?
+    bool holds(BoardId id) const { return id < geometry_.states(); }
+    // The board's value; requires holds(id).
+    double value(BoardId id) const {
+        if (resident_values_) [[likely]]
+            return resident_values_[id];
+        return lazy_value(id);
+    }
+    // A hint that value(id) will be asked soon: a resident table starts
+    // loading its cache line (callers that look up many scattered boards
+    // prefetch a batch, then read it).
+    void prefetch(BoardId id) const {
+        if (resident_values_)
+            __builtin_prefetch(resident_values_ + id);
+    }
+
+private:
+    class LazyValues;
+    class MappedValues;
+    StackTable(std::string path, TableInfo info);
+    double lazy_value(BoardId id) const;
+
+    std::string path_;
+    TableInfo info_;
+    Geometry geometry_;
+    HugeVector<double> values_;                 // resident values read into memory, [board id] -> value
+    std::unique_ptr<MappedValues> mapped_;      // or mapped from the file
+    const double* resident_values_ = nullptr;   // either one, when resident
+    std::unique_ptr<LazyValues> lazy_;
+};
+
+// The memory limit a table opened with `requested` bytes (0: automatic) is
+// held to: three quarters of MemAvailable when not given.
+std::uint64_t effective_memory_limit(std::uint64_t requested);
+
+}  // namespace stack
