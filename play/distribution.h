@@ -5,9 +5,13 @@
 // moves form layer k, and no board is in two layers. A forward pass carries
 // the probability of each reachable board from layer k to layer k+1: each of
 // the 7 pieces takes 1/7 of it to the policy's successor, or, when the piece
-// does not fit, ends the game there, adding to P(L = k). Boards reached by
-// several paths are merged in id order, so the sums come out the same on
-// every run. The pass touches only boards the policy can reach.
+// does not fit, ends the game there, adding to P(L = k). The pass touches
+// only boards the policy can reach.
+//
+// The pass runs on several threads and gives the same bits for any number
+// of them: every sum is taken in one fixed order, the order of the layer
+// (ids ascending) and then of the pieces, whichever thread computed its
+// terms (distribution.cpp tells how).
 #pragma once
 
 #include "policy.h"
@@ -26,6 +30,7 @@ struct LengthDistribution {
 };
 
 // Requires policy.deterministic().
-LengthDistribution exact_length_distribution(const Policy& policy, const Geometry& geometry, BoardId start);
+LengthDistribution exact_length_distribution(const Policy& policy, const Geometry& geometry, BoardId start,
+                                             int threads = 1);
 
 }  // namespace stack

@@ -1,11 +1,11 @@
 #include "player.h"
 
+#include "parallel.h"
 #include "statistics.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <thread>
 
 namespace stack {
 
@@ -39,26 +39,20 @@ std::uint32_t play_game(const Policy& policy, const Geometry& geometry, BoardId 
 
 RunTotals play_games(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
                      std::uint64_t seed, int threads) {
-    threads = static_cast<int>(std::clamp<std::uint64_t>(threads, 1, std::max<std::uint64_t>(games, 1)));
-    std::vector<RunTotals> partial(threads);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t) {
-        workers.emplace_back([&, t] {
-            RunTotals& totals = partial[t];
-            for (std::uint64_t game = games * t / threads; game < games * (t + 1) / threads; ++game) {
-                const std::uint32_t length = play_game(policy, geometry, start, seed, game);
-                ++totals.games;
-                totals.pieces += length;
-                totals.pieces_squared += std::uint64_t(length) * length;
-                totals.best = std::max(totals.best, length);
-                if (totals.lengths.size() <= length)
-                    totals.lengths.resize(length + 1);
-                ++totals.lengths[length];
-            }
-        });
-    }
-    for (std::thread& worker : workers)
-        worker.join();
+    std::vector<RunTotals> partial(std::max(threads, 1));
+    parallel_ranges(threads, games, [&](int part, std::uint64_t first, std::uint64_t end) {
+        RunTotals& totals = partial[part];
+        for (std::uint64_t game = first; game < end; ++game) {
+            const std::uint32_t length = play_game(policy, geometry, start, seed, game);
+            ++totals.games;
+            totals.pieces += length;
+            totals.pieces_squared += std::uint64_t(length) * length;
+            totals.best = std::max(totals.best, length);
+            if (totals.lengths.size() <= length)
+                totals.lengths.resize(length + 1);
+            ++totals.lengths[length];
+        }
+    });
     RunTotals all;
     for (const RunTotals& totals : partial) {
         all.games += totals.games;

@@ -3,6 +3,7 @@
 #include "errors.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -61,6 +62,19 @@ double heuristic_score(const Heights& heights, int width) {
     return AggregateHeight * aggregate + CompleteLines * complete_lines + Holes * holes + Bumpiness * bumpiness;
 }
 
+std::array<Move, PieceCount> Policy::choose_for_each_piece(const Heights& heights, BoardId id) const {
+    std::array<Move, PieceCount> moves;
+    for (int piece = 0; piece < PieceCount; ++piece)
+        moves[piece] = choose(Turn{heights, id, Piece(piece), {}, nullptr});
+    return moves;
+}
+
+void Policy::choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
+                                   const BoardMoves& moves_of) const {
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        moves_of(i, choose_for_each_piece(geometry.decode(ids[i]), ids[i]));
+}
+
 namespace {
 
 // The shared tie-break: (o, x) comes before the current best.
@@ -71,27 +85,99 @@ bool earlier(int orientation, int column, const Move& best) {
 
 class TablePolicy final : public Policy {
 public:
-    TablePolicy(const PlacementTable& placements, const HugeVector<double>& values)
-        : placements_(placements), values_(values) {}
+    TablePolicy(const PlacementTable& placements, const StackTable& table) : placements_(placements), table_(table) {}
 
     Move choose(const Turn& turn) const override {
         Move best;
         double best_value = -1.0;
         placements_.for_each_placement(turn.heights, [&](int o, int x, BoardId offset) {
-            if (Orientations[o].piece != turn.piece)
-                return;
-            const double value = values_[turn.id + offset];
-            if (value > best_value || (value == best_value && earlier(o, x, best))) {
-                best_value = value;
-                best = {o, x, turn.id + offset};
-            }
+            if (Orientations[o].piece == turn.piece)
+                consider(best, best_value, o, x, turn.id + offset);
         });
         return best;
     }
 
+    std::array<Move, PieceCount> choose_for_each_piece(const Heights& heights, BoardId id) const override {
+        std::array<Move, PieceCount> best;
+        std::array<double, PieceCount> best_value;
+        best_value.fill(-1.0);
+        placements_.for_each_placement(heights, [&](int o, int x, BoardId offset) {
+            const Piece piece = Orientations[o].piece;
+            consider(best[piece], best_value[piece], o, x, id + offset);
+        });
+        return best;
+    }
+
+    // Boards go in batches, software-pipelined: batch i+1's placements
+    // are listed, and their successors' values prefetched, before batch i
+    // chooses among its own, so every read has a batch of work to arrive
+    // in. The choice follows the same order as the one-board form.
+    void choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
+                               const BoardMoves& moves_of) const override {
+        constexpr std::size_t Batch = 16;
+        const std::size_t most_per_board = std::size_t(PlacementTable::most_placements_at_one_column()) * MaxWidth;
+        std::array<ListedBatch, 2> batches;
+        for (ListedBatch& batch : batches)
+            batch.placements.resize(Batch * most_per_board);
+        const std::size_t batch_count = (ids.size() + Batch - 1) / Batch;
+        for (std::size_t b = 0; b <= batch_count; ++b) {
+            if (b < batch_count)
+                list(ids.subspan(b * Batch, std::min(Batch, ids.size() - b * Batch)), geometry, batches[b % 2]);
+            if (b > 0)
+                decide(batches[(b - 1) % 2], (b - 1) * Batch, moves_of);
+        }
+    }
+
 private:
+    struct Listed {
+        BoardId successor;
+        std::uint8_t orientation, column;
+    };
+    struct ListedBatch {
+        std::vector<Listed> placements;
+        std::array<std::uint32_t, 17> starts{};  // [board] -> its first placement; [boards] -> the end
+        std::size_t boards = 0;
+    };
+
+    void list(std::span<const BoardId> ids, const Geometry& geometry, ListedBatch& batch) const {
+        std::uint32_t count = 0;
+        batch.boards = ids.size();
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const BoardId id = ids[i];
+            batch.starts[i] = count;
+            placements_.for_each_placement(geometry.decode(id), [&](int o, int x, BoardId offset) {
+                table_.prefetch(id + offset);
+                batch.placements[count++] = {id + offset, std::uint8_t(o), std::uint8_t(x)};
+            });
+        }
+        batch.starts[ids.size()] = count;
+    }
+
+    void decide(const ListedBatch& batch, std::size_t first_index, const BoardMoves& moves_of) const {
+        for (std::size_t i = 0; i < batch.boards; ++i) {
+            std::array<Move, PieceCount> best;
+            std::array<double, PieceCount> best_value;
+            best_value.fill(-1.0);
+            for (std::uint32_t j = batch.starts[i]; j < batch.starts[i + 1]; ++j) {
+                const Listed& placement = batch.placements[j];
+                const Piece piece = Orientations[placement.orientation].piece;
+                consider(best[piece], best_value[piece], placement.orientation, placement.column, placement.successor);
+            }
+            moves_of(first_index + i, best);
+        }
+    }
+
+    // The one rule: the higher successor value wins, ties go to the earlier placement.
+    void consider(Move& best, double& best_value, int o, int x, BoardId successor) const {
+        const double value = table_.value(successor);
+        if (value > best_value || (value == best_value && earlier(o, x, best))) {
+            best_value = value;
+            best = {o, x, successor};
+        }
+    }
+
     const PlacementTable& placements_;
-    const HugeVector<double>& values_;
+    const StackTable& table_;
 };
 
 class RandomPolicy final : public Policy {
@@ -171,9 +257,9 @@ private:
 }  // namespace
 
 std::unique_ptr<Policy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
-                                    const HugeVector<double>& values) {
+                                    const StackTable& table) {
     switch (spec.kind) {
-    case PolicyKind::Table: return std::make_unique<TablePolicy>(placements, values);
+    case PolicyKind::Table: return std::make_unique<TablePolicy>(placements, table);
     case PolicyKind::Random: return std::make_unique<RandomPolicy>(placements);
     case PolicyKind::Heuristic: return std::make_unique<LookaheadPolicy>(placements, 0);
     case PolicyKind::Lookahead: return std::make_unique<LookaheadPolicy>(placements, spec.lookahead);

@@ -19,9 +19,11 @@
 
 #include "game_random.h"
 #include "placement.h"
-#include "huge_pages.h"
+#include "stack_table.h"
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -67,12 +69,23 @@ public:
     // True when the move is a function of (board, piece) alone, so the
     // exact length distribution (distribution.h) applies.
     virtual bool deterministic() const { return true; }
+    // For a deterministic policy: the move choose() makes for each piece on
+    // one board. The exact length distribution asks this of every board it
+    // reaches; the table policy answers in one pass over the placements.
+    virtual std::array<Move, PieceCount> choose_for_each_piece(const Heights& heights, BoardId id) const;
+    // The same for many boards at once: calls moves_of(i, moves) for each
+    // ids[i], in order. The table policy lists the placements of a batch of
+    // boards first and prefetches their values, so the scattered reads of
+    // the table overlap.
+    using BoardMoves = std::function<void(std::size_t index, const std::array<Move, PieceCount>& moves)>;
+    virtual void choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
+                                       const BoardMoves& moves_of) const;
 };
 
-// `values` is the table (read only by the table policy) and must outlive
-// the policy, as must `placements`.
+// `table` is read only by the table policy; it and `placements` must
+// outlive the policy.
 std::unique_ptr<Policy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
-                                    const HugeVector<double>& values);
+                                    const StackTable& table);
 
 // The heights after orientation o lands at column x.
 Heights heights_after(const Heights& heights, int orientation, int column);

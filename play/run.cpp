@@ -6,14 +6,17 @@
 #include "json.h"
 #include "player.h"
 #include "statistics.h"
-#include "table_file.h"
+#include "stack_table.h"
 #include "view.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <thread>
+#include <vector>
 
 namespace stack {
 
@@ -43,8 +46,7 @@ BoardId resolve_start(const PlayOptions& options, const Geometry& geometry) {
 
 // Everything one run of games measured and predicted.
 struct RunReport {
-    std::string table_path;
-    const Table* table = nullptr;
+    const StackTable* table = nullptr;
     std::string policy;
     BoardId start = 0;
     int threads = 1;
@@ -83,11 +85,11 @@ void evaluate_check(RunReport& report) {
 }
 
 void print_text(const RunReport& report) {
-    const Geometry geometry(report.table->info.width, report.table->info.height);
+    const Geometry& geometry = report.table->geometry();
     const RunTotals& totals = report.totals;
-    std::printf("table %s: %dx%d, %s states, %s; start %s (id %llu); policy %s\n", report.table_path.c_str(),
+    std::printf("table %s: %dx%d, %s states, %s; start %s (id %llu); policy %s\n", report.table->path().c_str(),
                 geometry.width(), geometry.height(), with_commas(geometry.states()).c_str(),
-                report.table->info.generator.c_str(), geometry.format_heights(geometry.decode(report.start)).c_str(),
+                report.table->info().generator.c_str(), geometry.format_heights(geometry.decode(report.start)).c_str(),
                 static_cast<unsigned long long>(report.start), report.policy.c_str());
     if (report.predicted)
         std::printf("Exp: %.4f | Avg: %.4f | Best: %u\n", report.comparison.expected, report.observed_mean,
@@ -118,8 +120,9 @@ void print_text(const RunReport& report) {
                     report.chi_square.statistic, report.chi_square.degrees_of_freedom, report.chi_square.bins,
                     report.chi_square.p_value);
     }
-    std::printf("table load %.3f s (%s), games %.3f s, %s games/s, %s moves/s\n", report.load_seconds,
-                human_bytes(double(report.table->values.size() * sizeof(double))).c_str(), report.games_seconds,
+    std::printf("table load %.3f s (%s%s), games %.3f s, %s games/s, %s moves/s\n", report.load_seconds,
+                human_bytes(double(report.table->memory_bytes())).c_str(),
+                report.table->resident() ? "" : " read lazily so far", report.games_seconds,
                 with_commas(std::uint64_t(totals.games / std::max(report.games_seconds, 1e-9))).c_str(),
                 with_commas(std::uint64_t(totals.pieces / std::max(report.games_seconds, 1e-9))).c_str());
     if (report.checked) {
@@ -129,58 +132,66 @@ void print_text(const RunReport& report) {
     }
 }
 
-void write_header(JsonWriter& json, const std::string& path, const Table& table, const std::string& mode) {
-    json.field("mode", mode).key("table").begin_object().field("path", path).field("width", table.info.width);
-    json.field("height", table.info.height).field("states", table.info.states);
-    json.field("generator", table.info.generator).end_object();
+Json header_json(const StackTable& table, const std::string& mode) {
+    return {{"mode", mode},
+            {"table",
+             {{"path", table.path()},
+              {"width", table.info().width},
+              {"height", table.info().height},
+              {"states", table.info().states},
+              {"generator", table.info().generator},
+              {"resident", table.resident()},
+              {"bytes_in_memory", table.memory_bytes()}}}};
 }
 
 void print_json(const RunReport& report) {
-    const Geometry geometry(report.table->info.width, report.table->info.height);
+    const Geometry& geometry = report.table->geometry();
     const Heights start = geometry.decode(report.start);
-    JsonWriter json;
-    json.begin_object();
-    write_header(json, report.table_path, *report.table, "play");
-    json.field("policy", report.policy).key("start").begin_object().key("heights");
-    json.array(std::span<const int>(start.data(), geometry.width())).field("id", report.start).end_object();
-    json.field("games", report.totals.games).field("seed", report.seed).field("threads", report.threads);
-    json.field("optimal_value", report.optimal_value);
-    json.key("observed").begin_object().field("mean", report.observed_mean);
-    json.field("standard_deviation", report.observed_deviation).field("standard_error", report.observed_error);
-    json.field("best", report.totals.best).key("lengths").array(std::span<const std::uint64_t>(report.totals.lengths));
-    json.end_object();
+    Json json = header_json(*report.table, "play");
+    json["policy"] = report.policy;
+    json["start"] = {{"heights", std::vector<int>(start.begin(), start.begin() + geometry.width())},
+                     {"id", report.start}};
+    json["games"] = report.totals.games;
+    json["seed"] = report.seed;
+    json["threads"] = report.threads;
+    json["optimal_value"] = report.optimal_value;
+    json["observed"] = {{"mean", report.observed_mean},
+                        {"standard_deviation", report.observed_deviation},
+                        {"standard_error", report.observed_error},
+                        {"best", report.totals.best},
+                        {"lengths", report.totals.lengths}};
     if (report.predicted) {
         const LengthDistribution& predicted = *report.predicted;
-        json.key("predicted").begin_object().field("mean", predicted.mean).field("variance", predicted.variance);
-        json.field("reachable_boards", predicted.boards).field("seconds", report.distribution_seconds);
-        json.key("lengths").array(std::span<const double>(predicted.probability)).end_object();
-        json.key("z_test").begin_object().field("z", report.comparison.z).field("p_value", report.comparison.p_value);
-        json.end_object().key("chi_square").begin_object().field("statistic", report.chi_square.statistic);
-        json.field("degrees_of_freedom", report.chi_square.degrees_of_freedom).field("bins", report.chi_square.bins);
-        json.field("p_value", report.chi_square.p_value).field("impossible_games", report.chi_square.impossible);
-        json.end_object();
+        json["predicted"] = {{"mean", predicted.mean},
+                             {"variance", predicted.variance},
+                             {"reachable_boards", predicted.boards},
+                             {"seconds", report.distribution_seconds},
+                             {"lengths", predicted.probability}};
+        json["z_test"] = {{"z", report.comparison.z}, {"p_value", report.comparison.p_value}};
+        json["chi_square"] = {{"statistic", report.chi_square.statistic},
+                              {"degrees_of_freedom", report.chi_square.degrees_of_freedom},
+                              {"bins", report.chi_square.bins},
+                              {"p_value", report.chi_square.p_value},
+                              {"impossible_games", report.chi_square.impossible}};
     }
-    json.key("timing").begin_object().field("table_load_seconds", report.load_seconds);
-    json.field("games_seconds", report.games_seconds);
-    json.field("games_per_second", report.totals.games / std::max(report.games_seconds, 1e-9));
-    json.field("moves_per_second", report.totals.pieces / std::max(report.games_seconds, 1e-9)).end_object();
-    if (report.checked) {
-        json.key("check").begin_object().field("level", report.check_level).field("passed", report.passed);
-        json.key("failures").array(std::span<const std::string>(report.failures)).end_object();
-    }
-    json.end_object();
-    std::fputs(json.text().c_str(), stdout);
+    json["timing"] = {{"table_load_seconds", report.load_seconds},
+                      {"table_bytes_in_memory", report.table->memory_bytes()},
+                      {"games_seconds", report.games_seconds},
+                      {"games_per_second", report.totals.games / std::max(report.games_seconds, 1e-9)},
+                      {"moves_per_second", report.totals.pieces / std::max(report.games_seconds, 1e-9)}};
+    if (report.checked)
+        json["check"] = {{"level", report.check_level}, {"passed", report.passed}, {"failures", report.failures}};
+    std::fputs(json_text(json).c_str(), stdout);
 }
 
-int run_games(const PlayOptions& options, const Table& table, double load_seconds, int threads) {
-    const Geometry geometry(table.info.width, table.info.height);
+int run_games(const PlayOptions& options, const StackTable& table, double load_seconds, int threads) {
+    const Geometry& geometry = table.geometry();
     const PlacementTable placements(geometry);
-    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table.values);
+    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table);
     if (options.check && !policy->deterministic())
         throw InputError("--check needs a policy with an exact length distribution: table or heuristic, not "
                          + policy_name(options.policy));
     RunReport report;
-    report.table_path = options.table;
     report.table = &table;
     report.policy = policy_name(options.policy);
     report.is_table_policy = options.policy.kind == PolicyKind::Table;
@@ -188,7 +199,7 @@ int run_games(const PlayOptions& options, const Table& table, double load_second
     report.threads = threads;
     report.seed = options.seed;
     report.load_seconds = load_seconds;
-    report.optimal_value = table.values[report.start];
+    report.optimal_value = table.value(report.start);
 
     const auto play_start = std::chrono::steady_clock::now();
     report.totals = play_games(*policy, geometry, report.start, options.runs, options.seed, threads);
@@ -200,7 +211,7 @@ int run_games(const PlayOptions& options, const Table& table, double load_second
 
     if (policy->deterministic()) {
         const auto distribution_start = std::chrono::steady_clock::now();
-        report.predicted = exact_length_distribution(*policy, geometry, report.start);
+        report.predicted = exact_length_distribution(*policy, geometry, report.start, threads);
         report.distribution_seconds = seconds_since(distribution_start);
         // The table policy's prediction is the table's own value; another
         // deterministic policy's is its exact mean.
@@ -217,37 +228,32 @@ int run_games(const PlayOptions& options, const Table& table, double load_second
     return report.passed ? ExitSuccess : ExitCheckFailed;
 }
 
-int run_show(const PlayOptions& options, const Table& table) {
-    const Geometry geometry(table.info.width, table.info.height);
+int run_show(const PlayOptions& options, const StackTable& table) {
+    const Geometry& geometry = table.geometry();
     const PlacementTable placements(geometry);
-    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table.values);
-    const ShownGame game = show_game(*policy, geometry, table.values, resolve_start(options, geometry), options.seed);
+    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table);
+    const ShownGame game = show_game(*policy, table, resolve_start(options, geometry), options.seed);
     if (options.json) {
-        JsonWriter json;
-        json.begin_object();
-        write_header(json, options.table, table, "show");
-        json.field("policy", policy_name(options.policy)).key("game");
-        write_game(json, game, geometry);
-        std::fputs(json.end_object().text().c_str(), stdout);
+        Json json = header_json(table, "show");
+        json["policy"] = policy_name(options.policy);
+        json["game"] = game_json(game, geometry);
+        std::fputs(json_text(json).c_str(), stdout);
     } else {
-        std::printf("one game on %s (%dx%d), policy %s\n\n", options.table.c_str(), geometry.width(),
+        std::printf("one game on %s (%dx%d), policy %s\n\n", table.path().c_str(), geometry.width(),
                     geometry.height(), policy_name(options.policy).c_str());
         std::fputs(format_game(game, geometry).c_str(), stdout);
     }
     return ExitSuccess;
 }
 
-int run_explain(const PlayOptions& options, const Table& table) {
-    const Geometry geometry(table.info.width, table.info.height);
+int run_explain(const PlayOptions& options, const StackTable& table) {
+    const Geometry& geometry = table.geometry();
     const PlacementTable placements(geometry);
-    const Explanation explanation = explain_board(placements, table.values, resolve_start(options, geometry));
+    const Explanation explanation = explain_board(placements, table, resolve_start(options, geometry));
     if (options.json) {
-        JsonWriter json;
-        json.begin_object();
-        write_header(json, options.table, table, "explain");
-        json.key("board");
-        write_explanation(json, explanation, geometry);
-        std::fputs(json.end_object().text().c_str(), stdout);
+        Json json = header_json(table, "explain");
+        json["board"] = explanation_json(explanation, geometry);
+        std::fputs(json_text(json).c_str(), stdout);
     } else {
         std::fputs(format_explanation(explanation, geometry).c_str(), stdout);
     }
@@ -256,19 +262,40 @@ int run_explain(const PlayOptions& options, const Table& table) {
 
 }  // namespace
 
+std::string find_table_in(const std::string& directory) {
+    std::vector<std::string> found;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > 9 && name.rfind("stack_", 0) == 0 && name.substr(name.size() - 3) == ".h5")
+            found.push_back(name);
+    }
+    std::sort(found.begin(), found.end());
+    if (found.size() == 1)
+        return (std::filesystem::path(directory) / found[0]).string();
+    if (found.empty())
+        throw InputError("no --table given and no stack_*.h5 table in " + directory
+                         + ": run stackgen here first, or give --table FILE");
+    std::string names;
+    for (const std::string& name : found)
+        names += (names.empty() ? "" : ", ") + name;
+    throw InputError("no --table given and " + std::to_string(found.size()) + " tables in " + directory + " ("
+                     + names + "): choose one with --table FILE");
+}
+
 int run_stackplay(const PlayOptions& options) {
-    if (options.runs < 1)
-        throw InputError("--runs must be at least 1");
-    if (options.threads < 0)
-        throw InputError("--threads must be at least 1 (or 0 for all hardware threads)");
-    if (!(options.check_level > 0 && options.check_level < 1))
-        throw InputError("--check-level must lie strictly between 0 and 1");
     if (options.check && options.mode != PlayMode::Play)
         throw InputError("--check applies to a run of games, not to --show or --explain");
     const int threads = options.threads > 0 ? options.threads
                                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const std::string path = options.table.empty() ? find_table_in(".") : options.table;
+    // --show and --explain read only the boards they visit; a run of games
+    // holds the table in memory when it fits the limit.
+    TableOpenOptions open_options;
+    open_options.residency = options.mode == PlayMode::Play ? Residency::Automatic : Residency::Lazy;
+    open_options.memory_limit = options.memory_limit;
     const auto load_start = std::chrono::steady_clock::now();
-    const Table table = read_table(options.table);
+    const StackTable table = StackTable::open(path, open_options);
     const double load_seconds = seconds_since(load_start);
     switch (options.mode) {
     case PlayMode::Show: return run_show(options, table);

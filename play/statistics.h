@@ -8,11 +8,11 @@
 
 namespace stack {
 
-// P(X >= x) for X ~ chi-square with `degrees_of_freedom` (> 0) degrees:
-// the regularized upper incomplete gamma function Q(k/2, x/2).
+// P(X >= x) for X ~ chi-square with `degrees_of_freedom` (> 0) degrees,
+// the regularized upper incomplete gamma function Q(k/2, x/2) (Boost.Math).
 double chi_square_survival(double x, int degrees_of_freedom);
 
-// P(|Z| >= |z|) for a standard normal Z.
+// P(|Z| >= |z|) for a standard normal Z: erfc(|z| / sqrt 2) (Boost.Math).
 double normal_two_sided_p(double z);
 
 struct ChiSquareTest {

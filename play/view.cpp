@@ -42,14 +42,14 @@ void fill_placement(Cells& cells, const Heights& before, int orientation, int co
 
 std::vector<std::string> top_first(const Cells& cells) { return {cells.rbegin(), cells.rend()}; }
 
-void write_heights(JsonWriter& json, const Heights& heights, const Geometry& geometry) {
-    json.array(std::span<const int>(heights.data(), geometry.width()));
+Json heights_json(const Heights& heights, const Geometry& geometry) {
+    return Json(std::vector<int>(heights.begin(), heights.begin() + geometry.width()));
 }
 
 }  // namespace
 
-ShownGame show_game(const Policy& policy, const Geometry& geometry, const HugeVector<double>& values,
-                    BoardId start, std::uint64_t seed) {
+ShownGame show_game(const Policy& policy, const StackTable& table, BoardId start, std::uint64_t seed) {
+    const Geometry& geometry = table.geometry();
     ShownGame game;
     game.seed = seed;
     Cells cells = start_cells(geometry, geometry.decode(start));
@@ -61,9 +61,9 @@ ShownGame show_game(const Policy& policy, const Geometry& geometry, const HugeVe
                                 turn.move = move;
                                 turn.before = heights;
                                 turn.before_id = id;
-                                turn.value_before = values[id];
+                                turn.value_before = table.value(id);
                                 if (move.orientation >= 0) {
-                                    turn.value_after = values[move.successor];
+                                    turn.value_after = table.value(move.successor);
                                     fill_placement(cells, heights, move.orientation, move.column);
                                 }
                                 turn.well = top_first(cells);
@@ -96,32 +96,37 @@ std::string format_game(const ShownGame& game, const Geometry& geometry) {
     return text + line;
 }
 
-void write_game(JsonWriter& json, const ShownGame& game, const Geometry& geometry) {
-    json.begin_object().field("seed", game.seed).field("pieces_placed", game.placed).key("turns").begin_array();
+Json game_json(const ShownGame& game, const Geometry& geometry) {
+    Json turns = Json::array();
     for (const ShownTurn& turn : game.turns) {
-        json.begin_object().field("move", turn.number).field("piece", std::string(1, piece_letter(turn.piece)));
-        json.field("fits", turn.move.orientation >= 0).key("heights_before");
-        write_heights(json, turn.before, geometry);
-        json.field("id_before", turn.before_id).field("value_before", turn.value_before);
+        Json item = {{"move", turn.number},
+                     {"piece", std::string(1, piece_letter(turn.piece))},
+                     {"fits", turn.move.orientation >= 0},
+                     {"heights_before", heights_json(turn.before, geometry)},
+                     {"id_before", turn.before_id},
+                     {"value_before", turn.value_before}};
         if (turn.move.orientation >= 0) {
-            json.field("orientation", turn.move.orientation).field("rotation", rotation_of(turn.move.orientation));
-            json.field("column", turn.move.column).field("id_after", turn.move.successor);
-            json.field("value_after", turn.value_after).key("heights_after");
-            write_heights(json, heights_after(turn.before, turn.move.orientation, turn.move.column), geometry);
+            item["orientation"] = turn.move.orientation;
+            item["rotation"] = rotation_of(turn.move.orientation);
+            item["column"] = turn.move.column;
+            item["id_after"] = turn.move.successor;
+            item["value_after"] = turn.value_after;
+            item["heights_after"] =
+                heights_json(heights_after(turn.before, turn.move.orientation, turn.move.column), geometry);
         }
-        json.key("well").array(std::span<const std::string>(turn.well));
-        json.end_object();
+        item["well"] = turn.well;
+        turns.push_back(std::move(item));
     }
-    json.end_array().end_object();
+    return {{"seed", game.seed}, {"pieces_placed", game.placed}, {"turns", std::move(turns)}};
 }
 
-Explanation explain_board(const PlacementTable& placements, const HugeVector<double>& values, BoardId id) {
+Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id) {
     Explanation explanation;
     explanation.id = id;
     explanation.heights = placements.geometry().decode(id);
-    explanation.value = values[id];
+    explanation.value = table.value(id);
     placements.for_each_placement(explanation.heights, [&](int o, int x, BoardId offset) {
-        explanation.options[Orientations[o].piece].push_back({o, x, id + offset, values[id + offset]});
+        explanation.options[Orientations[o].piece].push_back({o, x, id + offset, table.value(id + offset)});
     });
     for (auto& options : explanation.options)
         std::sort(options.begin(), options.end(), [](const PlacementOption& a, const PlacementOption& b) {
@@ -162,21 +167,23 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
     return text;
 }
 
-void write_explanation(JsonWriter& json, const Explanation& explanation, const Geometry& geometry) {
-    json.begin_object().key("heights");
-    write_heights(json, explanation.heights, geometry);
-    json.field("id", explanation.id).field("value", explanation.value).key("pieces").begin_array();
+Json explanation_json(const Explanation& explanation, const Geometry& geometry) {
+    Json pieces = Json::array();
     for (int piece = 0; piece < PieceCount; ++piece) {
-        json.begin_object().field("piece", std::string(1, piece_letter(Piece(piece)))).key("placements").begin_array();
-        for (const PlacementOption& option : explanation.options[piece]) {
-            json.begin_object().field("orientation", option.orientation).field("rotation", rotation_of(option.orientation));
-            json.field("column", option.column).field("successor_id", option.successor).key("successor_heights");
-            write_heights(json, geometry.decode(option.successor), geometry);
-            json.field("value", option.value).end_object();
-        }
-        json.end_array().end_object();
+        Json placements = Json::array();
+        for (const PlacementOption& option : explanation.options[piece])
+            placements.push_back({{"orientation", option.orientation},
+                                  {"rotation", rotation_of(option.orientation)},
+                                  {"column", option.column},
+                                  {"successor_id", option.successor},
+                                  {"successor_heights", heights_json(geometry.decode(option.successor), geometry)},
+                                  {"value", option.value}});
+        pieces.push_back({{"piece", std::string(1, piece_letter(Piece(piece)))}, {"placements", std::move(placements)}});
     }
-    json.end_array().end_object();
+    return {{"heights", heights_json(explanation.heights, geometry)},
+            {"id", explanation.id},
+            {"value", explanation.value},
+            {"pieces", std::move(pieces)}};
 }
 
 }  // namespace stack

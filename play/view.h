@@ -4,6 +4,7 @@
 
 #include "json.h"
 #include "policy.h"
+#include "stack_table.h"
 
 #include <array>
 #include <cstdint>
@@ -37,10 +38,10 @@ struct ShownGame {
 };
 
 // Plays game 0 of a run seeded by `seed`, recording every turn.
-ShownGame show_game(const Policy& policy, const Geometry& geometry, const HugeVector<double>& values,
-                    BoardId start, std::uint64_t seed);
+// The table is read only at the boards the game visits.
+ShownGame show_game(const Policy& policy, const StackTable& table, BoardId start, std::uint64_t seed);
 std::string format_game(const ShownGame& game, const Geometry& geometry);
-void write_game(JsonWriter& json, const ShownGame& game, const Geometry& geometry);
+Json game_json(const ShownGame& game, const Geometry& geometry);
 
 // Every valid placement of every piece on one board, best successor value
 // first (ties in the policies' order), so each list starts with the table
@@ -59,8 +60,9 @@ struct Explanation {
     std::array<std::vector<PlacementOption>, PieceCount> options;  // [piece]
 };
 
-Explanation explain_board(const PlacementTable& placements, const HugeVector<double>& values, BoardId id);
+// Reads the board's value and its successors' values, nothing else.
+Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id);
 std::string format_explanation(const Explanation& explanation, const Geometry& geometry);
-void write_explanation(JsonWriter& json, const Explanation& explanation, const Geometry& geometry);
+Json explanation_json(const Explanation& explanation, const Geometry& geometry);
 
 }  // namespace stack
