@@ -34,12 +34,11 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
 }
 
 // For every owned row, the other ranks owning a row that places a piece
-// onto it: the predecessor test of every placement rule whose predecessor
-// lives elsewhere. Rules at columns >= 1 hold for the whole row or none of
-// it; at column 0 the step h1 - h0 fixes h0, so each step is tried once.
+// onto it: the row rule (partition.h) run in reverse, on the columns where
+// some predecessor lives elsewhere.
 void Exchange::plan_sends() {
     const int ranks = comm_.size(), me = comm_.rank();
-    const int width = partition_.geometry().width(), height = partition_.geometry().height();
+    const int width = partition_.geometry().width();
     std::vector<std::vector<std::uint64_t>> by_destination(ranks);
     std::vector<std::uint64_t> marked_row(ranks, ~std::uint64_t(0));  // [rank] -> last row listed for it
     // Only columns where some placement comes from another rank are tested
@@ -53,30 +52,18 @@ void Exchange::plan_sends() {
     for (int sum = 0; sum <= partition_.max_row_sum(); ++sum) {
         for (auto& rows : by_destination)
             rows.clear();
-        partition_.for_each_row(sum, [&](BoardId, std::uint64_t first_local, Heights heights) {
+        partition_.for_each_row(sum, [&](BoardId, std::uint64_t first_local, const Heights& heights) {
             ++row_number;
-            auto mark = [&](int o, int x) {
-                const int destination = rules_(o, x).predecessor_owner;
-                if (destination != me && marked_row[destination] != row_number) {
-                    marked_row[destination] = row_number;
-                    by_destination[destination].push_back(first_local);
-                }
-            };
-            PlacementTable::Differences differences = placements_.differences(heights);
-            for (int x = 1; x < width; ++x)
-                if (remote_column[x])
-                    placements_.for_each_predecessor_at(heights, differences, x,
-                                                        [&](int o, int, BoardId) { mark(o, x); });
-            for (int step = -2; step <= 2 && width > 1 && remote_column[0]; ++step) {
-                heights[0] = heights[1] - step;
-                if (heights[0] < 0 || heights[0] > height)
-                    continue;
-                differences[0] = PlacementTable::clipped_difference(step);
-                placements_.for_each_predecessor_at(heights, differences, 0, [&](int o, int, BoardId) {
-                    if (Orientations[o].width > 1)
-                        mark(o, 0);
-                });
-            }
+            for_each_row_placement<true>(
+                placements_, heights,
+                [&](int o, int x, int) {
+                    const int destination = rules_(o, x).predecessor_owner;
+                    if (destination != me && marked_row[destination] != row_number) {
+                        marked_row[destination] = row_number;
+                        by_destination[destination].push_back(first_local);
+                    }
+                },
+                remote_column);
         });
         RowLists& list = sends_[sum];
         for (int destination = 0; destination < ranks; ++destination) {
@@ -92,9 +79,8 @@ void Exchange::plan_sends() {
 // Tells every receiver which rows it gets: the row counts per (rank, sum),
 // then the first ids, in one MPI_Alltoall and one MPI_Alltoallv.
 void Exchange::share_plan() {
-    const int ranks = comm_.size(), me = comm_.rank();
+    const int ranks = comm_.size();
     const int sums = partition_.max_row_sum() + 1;
-    const std::uint64_t chunk = partition_.chunk_size();
     std::vector<int> counts_out(std::size_t(ranks) * sums), counts_in(std::size_t(ranks) * sums);  // [rank][sum]
     std::vector<int> ids_out_count(ranks), ids_out_offset(ranks), ids_in_count(ranks), ids_in_offset(ranks);
     std::vector<BoardId> ids_out;
@@ -105,7 +91,7 @@ void Exchange::share_plan() {
             counts_out[std::size_t(destination) * sums + sum] = list.counts[destination];
             for (int i = 0; i < list.counts[destination]; ++i) {
                 const std::uint64_t local = list.rows[list.offsets[destination] + i];
-                ids_out.push_back((local / chunk * ranks + me) * chunk + local % chunk);
+                ids_out.push_back(partition_.board_id(local));
             }
         }
         ids_out_count[destination] = static_cast<int>(ids_out.size() - ids_out_offset[destination]);

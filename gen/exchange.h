@@ -18,6 +18,7 @@
 #pragma once
 
 #include "communicator.h"
+#include "huge_pages.h"
 #include "partition.h"
 #include "placement.h"
 

@@ -3,9 +3,10 @@
 #include "cli.h"
 #include "errors.h"
 #include "report.h"
-#include "table_file.h"
+#include "table_writer.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace stack {
 
@@ -96,7 +97,11 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         summary.times = times;
         summary.output = output;
         summary.round_table = options.round_table;
-        print_summary(comm, summary);
+        const Json document = summary_json(comm, summary);
+        if (comm.is_root()) {
+            std::fputs(options.json ? json_text(document).c_str() : summary_text(document).c_str(), stdout);
+            std::fflush(stdout);
+        }
     }
 }
 

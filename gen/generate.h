@@ -15,6 +15,7 @@ struct GenerateOptions {
     bool progress = false;
     bool quiet = false;        // no summary
     bool round_table = false;  // one summary line per round
+    bool json = false;         // the summary as JSON
 };
 
 std::string default_output_name(int width, int height);

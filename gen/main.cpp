@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "errors.h"
 #include "generate.h"
+#include "board.h"
 
 #include <unistd.h>
 
@@ -21,12 +22,13 @@ int main(int argc, char** argv) {
         described.add_options()
             ("help", "print this help and exit")
             ("version", "print the version and exit")
-            ("width", po::value<int>(&options.width), "well width W (columns), required")
-            ("height", po::value<int>(&options.height), "well height H (rows), required")
+            ("width", po::value<std::string>(), "well width W (columns, 1..16), required")
+            ("height", po::value<std::string>(), "well height H (rows, >= 1), required")
             ("output", po::value<std::string>(&options.output), "table file (default stack_<W>x<H>.h5)")
             ("progress", "print one progress line per round on stderr (default: only on a terminal)")
             ("round-table", "add one line per round to the summary (states, balance, time)")
-            ("quiet", "print no summary");
+            ("quiet", "print no summary")
+            ("json", "print the summary (and with --round-table every round) as JSON");
         po::variables_map variables;
         stack::parse_command_line(argc, argv, described, variables);
         if (variables.count("help") || variables.count("version")) {
@@ -39,7 +41,10 @@ int main(int argc, char** argv) {
         for (const char* required : {"width", "height"})
             if (!variables.count(required))
                 throw stack::InputError(std::string("--") + required + " is required (see --help)");
+        options.width = stack::parse_int_option("width", variables["width"].as<std::string>(), 1, stack::MaxWidth);
+        options.height = stack::parse_int_option("height", variables["height"].as<std::string>(), 1, 1000000);
         options.progress = variables.count("progress") || isatty(STDERR_FILENO);
+        options.json = variables.count("json") > 0;
         options.quiet = variables.count("quiet") > 0;
         options.round_table = variables.count("round-table") > 0;
         stack::generate(comm, options);

@@ -1,6 +1,8 @@
 #include "partition.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace stack {
 
@@ -16,6 +18,9 @@ int Partition::default_lower_columns(const Geometry& geometry, int ranks) {
 
 Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_columns)
     : geometry_(geometry), ranks_(ranks), rank_(rank) {
+    if (lower_columns < 0 || lower_columns > MaxLowerColumns)
+        throw std::invalid_argument("a partition has 1.." + std::to_string(MaxLowerColumns)
+                                    + " lower columns per chunk, not " + std::to_string(lower_columns));
     lower_columns_ = lower_columns > 0 ? std::min(lower_columns, geometry.width())
                                        : default_lower_columns(geometry, ranks);
     chunk_size_ = geometry.place_value(lower_columns_);
@@ -24,7 +29,7 @@ Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_co
     upper_sums_.resize(owned_chunks_);
     for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local)
         upper_sums_[chunk_local] =
-            static_cast<std::uint32_t>(geometry.height_sum((chunk_local * ranks + rank) * chunk_size_));
+            static_cast<std::uint32_t>(geometry.height_sum(board_id(chunk_local * chunk_size_)));
 }
 
 std::uint64_t Partition::max_owned_states() const { return (chunk_count_ + ranks_ - 1) / ranks_ * chunk_size_; }

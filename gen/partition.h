@@ -16,7 +16,7 @@
 
 #include "board.h"
 #include "placement.h"
-#include "table_file.h"
+#include "table_writer.h"
 
 #include <array>
 #include <cstdint>
@@ -26,7 +26,10 @@ namespace stack {
 
 class Partition {
 public:
-    // lower_columns 0 picks default_lower_columns(); tests force 1..3.
+    // lower_columns 0 picks default_lower_columns(); tests force 1..3. The
+    // row walk handles at most MaxLowerColumns: more throw
+    // std::invalid_argument.
+    static constexpr int MaxLowerColumns = 3;
     Partition(const Geometry& geometry, int ranks, int rank, int lower_columns = 0);
     static int default_lower_columns(const Geometry& geometry, int ranks);
 
@@ -45,6 +48,11 @@ public:
     std::uint64_t local_index(BoardId id) const {
         return id / chunk_size_ / ranks_ * chunk_size_ + id % chunk_size_;
     }
+    // The inverse of local_index on rank `owner` (this rank by default).
+    BoardId board_id(std::uint64_t local_index, int owner) const {
+        return (local_index / chunk_size_ * ranks_ + std::uint64_t(owner)) * chunk_size_ + local_index % chunk_size_;
+    }
+    BoardId board_id(std::uint64_t local_index) const { return board_id(local_index, rank_); }
     BlockCyclicSlice slice() const { return {std::uint64_t(rank_), std::uint64_t(ranks_), owned_chunks_, chunk_size_}; }
 
     // Calls visit(first_id, first_local_index, heights) for every owned row
@@ -77,7 +85,7 @@ void Partition::for_each_row(int sum, Visit&& visit) const {
         const int rest = sum - static_cast<int>(upper_sums_[chunk_local]);
         if (rest < 0 || rest > second_max + third_max)
             continue;
-        const BoardId chunk_first = (chunk_local * ranks_ + rank_) * chunk_size_;
+        const BoardId chunk_first = board_id(chunk_local * chunk_size_);
         Heights heights = geometry_.decode(chunk_first);
         const int third_low = rest - second_max > 0 ? rest - second_max : 0;
         const int third_high = rest < third_max ? rest : third_max;
@@ -91,6 +99,52 @@ void Partition::for_each_row(int sum, Visit&& visit) const {
             visit(chunk_first + offset, chunk_local * chunk_size_ + offset, heights);
         }
     }
+}
+
+// The placements a row takes: the one rule the row kernel (forward: a
+// row's successors) and the exchange plan (reverse: its predecessors) both
+// follow. visit(o, x, h0) for each:
+//   - at a column x >= 1, a placement whose surface matches holds for every
+//     h0 of the row at once (h0 = -1);
+//   - at column 0, a placement wider than one column fixes h0 by the step
+//     h1 - h0 = surface[0]; each step in [-2, 2] is tried once, with h0
+//     inside [0, H];
+//   - the vertical I at column 0 stays in its own row and is left to the
+//     row kernel, which finishes a row from the top for it.
+// Columns whose `include[x]` is false are skipped. heights[0] is ignored.
+template <bool Reverse, class Visit>
+void for_each_row_placement(const PlacementTable& placements, Heights heights, Visit&& visit,
+                            const std::array<bool, MaxWidth>& include) {
+    const int width = placements.geometry().width(), height = placements.geometry().height();
+    heights[0] = heights[1];
+    PlacementTable::Differences differences = placements.differences(heights);
+    const auto at = [&](int x, auto&& each) {
+        if constexpr (Reverse)
+            placements.for_each_predecessor_at(heights, differences, x, each);
+        else
+            placements.for_each_placement_at(heights, differences, x, each);
+    };
+    for (int x = 1; x < width; ++x)
+        if (include[x])
+            at(x, [&](int o, int, BoardId) { visit(o, x, -1); });
+    for (int step = -2; step <= 2 && width > 1 && include[0]; ++step) {
+        const int h0 = heights[1] - step;
+        if (h0 < 0 || h0 > height)
+            continue;
+        heights[0] = h0;
+        differences[0] = PlacementTable::clipped_difference(step);
+        at(0, [&](int o, int, BoardId) {
+            if (Orientations[o].width > 1)
+                visit(o, 0, h0);
+        });
+    }
+}
+
+template <bool Reverse, class Visit>
+void for_each_row_placement(const PlacementTable& placements, const Heights& heights, Visit&& visit) {
+    std::array<bool, MaxWidth> all;
+    all.fill(true);
+    for_each_row_placement<Reverse>(placements, heights, visit, all);
 }
 
 // One (orientation, column) seen from a row of one rank. Placing it on the

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
 
@@ -60,7 +61,7 @@ double balance(const std::vector<double>& values) {
 
 }  // namespace
 
-void print_summary(const Communicator& comm, const SummaryInputs& in) {
+Json summary_json(const Communicator& comm, const SummaryInputs& in) {
     const Solution& solution = *in.solution;
     // Per-round numbers gathered over ranks: states (the partition's balance)
     // and compute seconds (the balance actually achieved).
@@ -78,69 +79,122 @@ void print_summary(const Communicator& comm, const SummaryInputs& in) {
                               rss_all = gather(comm, double(peak_rss_bytes())),
                               buffer_all = gather(comm, double(solution.exchange_bytes));
     if (!comm.is_root())
-        return;
+        return nullptr;
 
     const Geometry& geometry = in.partition->geometry();
-    const std::uint64_t connections = std::accumulate(in.connections.begin(), in.connections.end(), std::uint64_t(0));
-    const double values_received =
-        std::accumulate(received_all.begin(), received_all.end(), 0.0) * double(geometry.base());
+    const double states = double(geometry.states());
     const auto most = [](const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); };
-    std::printf("stackgen %s: %dx%d well, %d rank%s\n", project_version(), geometry.width(), geometry.height(),
-                comm.size(), comm.size() == 1 ? "" : "s");
-    std::printf("  states              %s\n", with_commas(geometry.states()).c_str());
-    std::printf("  connections         %s  (", with_commas(connections).c_str());
+    const auto total = [](const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); };
+    const double values_received = total(received_all) * double(geometry.base());
+
+    Json per_piece = Json::object();
     for (int piece = 0; piece < PieceCount; ++piece)
-        std::printf("%s%s %s", piece ? ", " : "", std::string(piece_name(Piece(piece))).c_str(),
-                    with_commas(in.connections[piece]).c_str());
-    std::printf(")\n");
-    std::printf("  rounds              %zu  (one per row sum, the height sum of columns 1..W-1)\n",
-                solution.rounds.size());
-    std::printf("  V(empty board)      %.15f\n", in.empty_board_value);
-    std::printf("  time setup          %8.3f s\n", in.times.setup_seconds);
-    std::printf("  time plan           %8.3f s  (max over ranks; listing the rows to exchange)\n", most(plan_all));
-    std::printf("  time compute        %8.3f s  (max over ranks; %.1f ns per state per rank)\n", most(compute_all),
-                most(compute_all) * 1e9 * comm.size() / double(geometry.states()));
-    std::printf("  time exchange       %8.3f s  (max over ranks; pack + MPI_Alltoallv)\n", most(exchange_all));
-    std::printf("  time rounds         %8.3f s  (wall, plan + compute + exchange)\n", in.times.rounds_seconds);
-    std::printf("  time write          %8.3f s  (%s/s)\n", in.times.write_seconds,
-                human_bytes(geometry.states() * sizeof(double) / std::max(in.times.write_seconds, 1e-9)).c_str());
-    std::printf("  time total          %8.3f s\n", in.times.total_seconds);
-    std::printf("  values exchanged    %s  (%.3f per state, %.2f bytes per state, %s)\n",
-                with_commas(std::uint64_t(values_received)).c_str(), values_received / geometry.states(),
-                values_received * sizeof(double) / geometry.states(),
-                human_bytes(values_received * sizeof(double)).c_str());
-    std::printf("  exchange memory     max %s per rank (plan and buffers)\n", human_bytes(most(buffer_all)).c_str());
-    std::printf("  peak RSS per rank   max %s, mean %s, total %s\n", human_bytes(most(rss_all)).c_str(),
-                human_bytes(mean(rss_all)).c_str(),
-                human_bytes(std::accumulate(rss_all.begin(), rss_all.end(), 0.0)).c_str());
+        per_piece[std::string(piece_name(Piece(piece)))] = in.connections[piece];
     // Work-weighted balance: all states over (ranks x the largest share of
     // each round), i.e. the efficiency of the rounds taken together; and the
     // worst round among those holding at least 1% of the states.
     double all_states = 0, largest_shares = 0, worst_states = 1, worst_time = 1;
-    for (const std::vector<double>& states : round_states) {
-        all_states += std::accumulate(states.begin(), states.end(), 0.0);
-        largest_shares += most(states) * comm.size();
+    for (const std::vector<double>& shares : round_states) {
+        all_states += total(shares);
+        largest_shares += most(shares) * comm.size();
     }
-    for (std::size_t round = 0; round < round_states.size(); ++round)
-        if (std::accumulate(round_states[round].begin(), round_states[round].end(), 0.0) * 100 >= all_states) {
+    Json rounds = Json::array();
+    for (std::size_t round = 0; round < round_states.size(); ++round) {
+        if (total(round_states[round]) * 100 >= all_states) {
             worst_states = std::min(worst_states, balance(round_states[round]));
             worst_time = std::min(worst_time, balance(round_seconds[round]));
         }
-    std::printf("  state balance       %.1f%% over all rounds (states / (ranks x largest share per round))\n",
-                100 * all_states / largest_shares);
-    std::printf("  worst round         %.1f%% states, %.1f%% compute time (rounds with >= 1%% of the states)\n",
-                100 * worst_states, 100 * worst_time);
-    std::printf("  output              %s\n", in.output.c_str());
-    if (in.round_table) {
-        std::printf("\n  round  sum      states (all ranks)  state balance  time balance  compute max\n");
-        for (std::size_t round = 0; round < solution.rounds.size(); ++round) {
-            const double states = std::accumulate(round_states[round].begin(), round_states[round].end(), 0.0);
-            std::printf("  %5zu  %3d  %18s  %12.1f%%  %11.1f%%  %9.4f s\n", round + 1, solution.rounds[round].sum,
-                        with_commas(std::uint64_t(states)).c_str(), 100 * balance(round_states[round]),
-                        100 * balance(round_seconds[round]), most(round_seconds[round]));
-        }
+        if (in.round_table)
+            rounds.push_back({{"round", round + 1},
+                              {"sum", solution.rounds[round].sum},
+                              {"states", std::uint64_t(total(round_states[round]))},
+                              {"state_balance", balance(round_states[round])},
+                              {"time_balance", balance(round_seconds[round])},
+                              {"compute_seconds_max", most(round_seconds[round])}});
     }
-    std::fflush(stdout);
+    Json summary = {
+        {"generator", std::string("stackgen ") + project_version()},
+        {"width", geometry.width()},
+        {"height", geometry.height()},
+        {"ranks", comm.size()},
+        {"states", geometry.states()},
+        {"connections", std::accumulate(in.connections.begin(), in.connections.end(), std::uint64_t(0))},
+        {"connections_per_piece", per_piece},
+        {"rounds", solution.rounds.size()},
+        {"empty_board_value", in.empty_board_value},
+        {"seconds",
+         {{"setup", in.times.setup_seconds},
+          {"plan", most(plan_all)},
+          {"compute", most(compute_all)},
+          {"exchange", most(exchange_all)},
+          {"rounds", in.times.rounds_seconds},
+          {"write", in.times.write_seconds},
+          {"total", in.times.total_seconds}}},
+        {"compute_ns_per_state_per_rank", most(compute_all) * 1e9 * comm.size() / states},
+        {"write_bytes_per_second", states * sizeof(double) / std::max(in.times.write_seconds, 1e-9)},
+        {"values_exchanged", std::uint64_t(values_received)},
+        {"values_exchanged_per_state", values_received / states},
+        {"bytes_exchanged_per_state", values_received * sizeof(double) / states},
+        {"exchange_memory_bytes_max", most(buffer_all)},
+        {"peak_rss_bytes", {{"max", most(rss_all)}, {"mean", total(rss_all) / comm.size()}, {"total", total(rss_all)}}},
+        {"state_balance", all_states / largest_shares},
+        {"worst_round", {{"state_balance", worst_states}, {"time_balance", worst_time}}},
+        {"output", in.output}};
+    if (in.round_table)
+        summary["round_table"] = std::move(rounds);
+    return summary;
+}
+
+std::string summary_text(const Json& s) {
+    std::string text;
+    char line[512];
+    auto add = [&](const char* format, auto... values) {
+        std::snprintf(line, sizeof line, format, values...);
+        text += line;
+    };
+    const auto number = [&](const char* key) { return s[key].get<double>(); };
+    const auto seconds = [&](const char* phase) { return s["seconds"][phase].get<double>(); };
+    const int ranks = s["ranks"].get<int>();
+    add("%s: %dx%d well, %d rank%s\n", s["generator"].get<std::string>().c_str(), s["width"].get<int>(),
+        s["height"].get<int>(), ranks, ranks == 1 ? "" : "s");
+    add("  states              %s\n", with_commas(s["states"].get<std::uint64_t>()).c_str());
+    std::string pieces;
+    for (const auto& [name, count] : s["connections_per_piece"].items())
+        pieces += (pieces.empty() ? "" : ", ") + name + " " + with_commas(count.get<std::uint64_t>());
+    add("  connections         %s  (%s)\n", with_commas(s["connections"].get<std::uint64_t>()).c_str(), pieces.c_str());
+    add("  rounds              %zu  (one per row sum, the height sum of columns 1..W-1)\n",
+        s["rounds"].get<std::size_t>());
+    add("  V(empty board)      %.15f\n", number("empty_board_value"));
+    add("  time setup          %8.3f s\n", seconds("setup"));
+    add("  time plan           %8.3f s  (max over ranks; listing the rows to exchange)\n", seconds("plan"));
+    add("  time compute        %8.3f s  (max over ranks; %.1f ns per state per rank)\n", seconds("compute"),
+        number("compute_ns_per_state_per_rank"));
+    add("  time exchange       %8.3f s  (max over ranks; pack + MPI_Alltoallv)\n", seconds("exchange"));
+    add("  time rounds         %8.3f s  (wall, plan + compute + exchange)\n", seconds("rounds"));
+    add("  time write          %8.3f s  (%s/s)\n", seconds("write"), human_bytes(number("write_bytes_per_second")).c_str());
+    add("  time total          %8.3f s\n", seconds("total"));
+    add("  values exchanged    %s  (%.3f per state, %.2f bytes per state, %s)\n",
+        with_commas(s["values_exchanged"].get<std::uint64_t>()).c_str(), number("values_exchanged_per_state"),
+        number("bytes_exchanged_per_state"),
+        human_bytes(number("bytes_exchanged_per_state") * s["states"].get<double>()).c_str());
+    add("  exchange memory     max %s per rank (plan and buffers)\n", human_bytes(number("exchange_memory_bytes_max")).c_str());
+    const Json& rss = s["peak_rss_bytes"];
+    add("  peak RSS per rank   max %s, mean %s, total %s\n", human_bytes(rss["max"].get<double>()).c_str(),
+        human_bytes(rss["mean"].get<double>()).c_str(), human_bytes(rss["total"].get<double>()).c_str());
+    add("  state balance       %.1f%% over all rounds (states / (ranks x largest share per round))\n",
+        100 * number("state_balance"));
+    add("  worst round         %.1f%% states, %.1f%% compute time (rounds with >= 1%% of the states)\n",
+        100 * s["worst_round"]["state_balance"].get<double>(), 100 * s["worst_round"]["time_balance"].get<double>());
+    add("  output              %s\n", s["output"].get<std::string>().c_str());
+    if (s.contains("round_table")) {
+        text += "\n  round  sum      states (all ranks)  state balance  time balance  compute max\n";
+        for (const Json& round : s["round_table"])
+            add("  %5zu  %3d  %18s  %12.1f%%  %11.1f%%  %9.4f s\n", round["round"].get<std::size_t>(),
+                round["sum"].get<int>(), with_commas(round["states"].get<std::uint64_t>()).c_str(),
+                100 * round["state_balance"].get<double>(), 100 * round["time_balance"].get<double>(),
+                round["compute_seconds_max"].get<double>());
+    }
+    return text;
 }
 
 }  // namespace stack

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "communicator.h"
+#include "json.h"
 #include "solver.h"
 
 #include <cstdint>
@@ -47,7 +48,10 @@ struct SummaryInputs {
     bool round_table = false;  // one line per round
 };
 
-// Collective: gathers per-round timings and peak memory, prints on rank 0.
-void print_summary(const Communicator& comm, const SummaryInputs& inputs);
+// Collective: gathers per-round timings and peak memory into the summary,
+// on rank 0 (null elsewhere). Every number stackgen reports is in it; the
+// text summary is rendered from it.
+Json summary_json(const Communicator& comm, const SummaryInputs& inputs);
+std::string summary_text(const Json& summary);
 
 }  // namespace stack

@@ -93,7 +93,7 @@ private:
             return values_ + first_local + rule.local_shift;
         return cursors_[o][x].find(first + rule.row_offset);
     }
-    void prepare(PreparedRow& row, BoardId first, std::uint64_t first_local, Heights heights);
+    void prepare(PreparedRow& row, BoardId first, std::uint64_t first_local, const Heights& heights);
     void compute(const PreparedRow& row);
     void finish_row(double* row);
 
@@ -110,37 +110,25 @@ private:
     std::array<std::array<GhostCursor, MaxWidth>, OrientationCount> cursors_{};  // [orientation][column]
 };
 
-void RoundRunner::RowKernel::prepare(PreparedRow& row, BoardId first, std::uint64_t first_local, Heights heights) {
+void RoundRunner::RowKernel::prepare(PreparedRow& row, BoardId first, std::uint64_t first_local, const Heights& heights) {
     const int top = height_;
     row.first_local = first_local;
     row.count = 0;
-    PlacementTable::Differences differences = placements_.differences(heights);
-    // Columns 1..W-1: valid for every h0, one max over the successor row.
-    for (int x = 1; x < width_; ++x)
-        placements_.for_each_placement_at(heights, differences, x, [&](int o, int, BoardId) {
-            const double* source = successor_row(o, x, first, first_local);
+    for_each_row_placement<false>(placements_, heights, [&](int o, int x, int h0) {
+        const Piece piece = Orientations[o].piece;
+        const double* source = successor_row(o, x, first, first_local);
+        if (h0 < 0) {  // the whole row: one max over the successor row
             for (int line = 0; line <= top; line += 8)
                 __builtin_prefetch(source + line);
             __builtin_prefetch(source + top);
-            row.updates[row.count++] = {source, -1, Orientations[o].piece};
-            counts_[Orientations[o].piece] += top + 1;
-        });
-    // Column 0, two or more columns wide: the step h1 - h0 fixes h0.
-    for (int step = -2; step <= 2 && width_ > 1; ++step) {
-        const int h0 = heights[1] - step;
-        if (h0 < 0 || h0 > top)
-            continue;
-        heights[0] = h0;
-        differences[0] = PlacementTable::clipped_difference(step);
-        placements_.for_each_placement_at(heights, differences, 0, [&](int o, int, BoardId) {
-            if (o == VerticalI)
-                return;
-            const double* source = successor_row(o, 0, first, first_local) + h0 + rules_(o, 0).column0_added;
+            counts_[piece] += top + 1;
+        } else {       // one state, whose h0 the step fixes
+            source += h0 + rules_(o, 0).column0_added;
             __builtin_prefetch(source);
-            row.updates[row.count++] = {source, h0, Orientations[o].piece};
-            ++counts_[Orientations[o].piece];
-        });
-    }
+            ++counts_[piece];
+        }
+        row.updates[row.count++] = {source, h0, piece};
+    });
     if (top >= CellsPerPiece)
         counts_[PieceI] += top - CellsPerPiece + 1;  // the vertical I at column 0, h0 <= H-4
     double* target = values_ + first_local;
@@ -167,8 +155,8 @@ void RoundRunner::RowKernel::compute(const PreparedRow& row) {
 }
 
 // From the top, 4 heights at a time: a block's vertical I reads the block
-// above it, already final. The sum runs over pieces in enum order, as in
-// value.h.
+// above it, already final. Each state's value is value_from_best() of its
+// column of best_ (value.h).
 void RoundRunner::RowKernel::finish_row(double* row) {
     const int top = height_;
     double* vertical = best(PieceI);
@@ -179,14 +167,8 @@ void RoundRunner::RowKernel::finish_row(double* row) {
                 const double above = out[base + i + CellsPerPiece];
                 vertical[base + i] = vertical[base + i] > above ? vertical[base + i] : above;
             }
-        std::array<double, CellsPerPiece> sums{};
-        for (int piece = 0; piece < PieceCount; ++piece) {
-            const double* piece_best = best_.data() + std::size_t(piece) * stride_ + Pad + base;
-            for (int i = 0; i < CellsPerPiece; ++i)
-                sums[i] += 1.0 + piece_best[i];
-        }
         for (int i = 0; i < CellsPerPiece; ++i)
-            out[base + i] = sums[i] / double(PieceCount);
+            out[base + i] = value_from_best(best_.data() + Pad + base + i, stride_);
     }
     std::memcpy(row, out, std::size_t(top + 1) * sizeof(double));
 }
