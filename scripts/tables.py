@@ -1,7 +1,7 @@
 """Shared by scripts/policies and scripts/plot: where the built tools are,
 and a table for a shape, generated with stackgen (2 ranks) when missing."""
+import json
 import os
-import re
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -16,10 +16,10 @@ def run(command):
 
 
 def generate(width, height, path, ranks=2):
-    """Runs stackgen; returns V(empty board) as printed in its summary."""
+    """Runs stackgen; returns V(empty board) from its JSON summary."""
     summary = run(["mpirun", "-q", "--oversubscribe", "-n", str(ranks), STACKGEN, "--width", str(width),
-                   "--height", str(height), "--output", path])
-    return float(re.search(r"V\(empty board\) +([0-9.eE+-]+)", summary).group(1))
+                   "--height", str(height), "--output", path, "--json"])
+    return json.loads(summary)["empty_board_value"]
 
 
 def table(directory, width, height):

@@ -1,65 +1,138 @@
 #!/usr/bin/env bash
 # Every bad request must give exactly one line on stderr naming the problem,
-# a non-zero exit, and leave no file at the output path.
+# the exit code the README promises (2 for bad input), and leave no file at
+# the output path.
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 set -uo pipefail
 stackgen="$BIN/gen/stackgen"; stackplay="$BIN/play/stackplay"
 read -r -a preflags <<< "${MPIEXEC_PREFLAGS:-}"
+python=/usr/bin/python3
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 failures=0 passes=0
 
-# expect_error PATTERN COMMAND...: non-zero exit, one stderr line matching PATTERN
+# expect_error CODE PATTERN COMMAND...: exit CODE (any non-zero for "any"),
+# exactly one stderr line, matching PATTERN
 expect_error() {
-    local pattern=$1; shift
+    local expected=$1 pattern=$2; shift 2
     "$@" > "$work/out" 2> "$work/err"
     local code=$? lines
     lines=$(grep -c '' "$work/err")
-    if [ "$code" -ne 0 ] && [ "$lines" -eq 1 ] && grep -Eq -e "$pattern" "$work/err"; then
+    if { [ "$expected" = any ] && [ "$code" -ne 0 ] || [ "$code" = "$expected" ]; } \
+       && [ "$lines" -eq 1 ] && grep -Eq -e "$pattern" "$work/err"; then
         passes=$((passes + 1))
     else
         failures=$((failures + 1))
-        echo "FAIL ($*): exit $code, $lines stderr line(s):"; cat "$work/err"
+        echo "FAIL ($*): exit $code (expected $expected), $lines stderr line(s):"; cat "$work/err"
     fi
 }
 gen() { "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" 2 "${preflags[@]}" "$stackgen" "$@"; }
 
 gen --width 3 --height 4 --output "$work/good.h5" --quiet || { echo "FAIL: cannot make a good table"; exit 1; }
 
-expect_error 'stackgen: error: --width must be at least 1' gen --width 0 --height 20 --output "$work/a.h5"
-expect_error 'stackgen: error: --height must be at least 1' gen --width 4 --height -3 --output "$work/a.h5"
-expect_error 'does not fit in 64 bits' gen --width 15 --height 20 --output "$work/a.h5"
-expect_error 'needs about .* available' gen --width 9 --height 20 --output "$work/a.h5"
-expect_error "unrecognised option '--heigth'" gen --width 4 --heigth 20 --output "$work/a.h5"
-expect_error "unrecognised option '--schedule'" gen --width 4 --height 4 --schedule jacobi --output "$work/a.h5"
-expect_error "'--width' is invalid" gen --width four --height 4 --output "$work/a.h5"
-expect_error '--height is required' gen --width 4 --output "$work/a.h5"
-expect_error 'stackgen: error: create .*/missing/.*unable to create file' gen --width 3 --height 4 --output "$work/missing/t.h5"
+# stackgen: every numeric option, and the rest of the command line
+expect_error 2 "stackgen: error: --width must be a whole number in \[1, 16\], not '0'" gen --width 0 --height 20 --output "$work/a.h5"
+expect_error 2 "--width must be a whole number in \[1, 16\], not '-4'" gen --width -4 --height 20 --output "$work/a.h5"
+expect_error 2 "--width must be a whole number in \[1, 16\], not 'four'" gen --width four --height 4 --output "$work/a.h5"
+expect_error 2 "--width must be a whole number in \[1, 16\], not '4.5'" gen --width 4.5 --height 4 --output "$work/a.h5"
+expect_error 2 "--width must be a whole number in \[1, 16\], not '99999999999999999999'" gen --width 99999999999999999999 --height 4 --output "$work/a.h5"
+expect_error 2 "--height must be a whole number in \[1, 1000000\], not '-3'" gen --width 4 --height -3 --output "$work/a.h5"
+expect_error 2 "--height must be a whole number in \[1, 1000000\], not '0'" gen --width 4 --height 0 --output "$work/a.h5"
+expect_error 2 "--height must be a whole number in \[1, 1000000\], not '4294967297'" gen --width 4 --height 4294967297 --output "$work/a.h5"
+expect_error 2 'does not fit in 64 bits' gen --width 15 --height 20 --output "$work/a.h5"
+expect_error 2 'needs about .* available' gen --width 9 --height 20 --output "$work/a.h5"
+expect_error 2 "unrecognised option '--heigth'" gen --width 4 --heigth 20 --output "$work/a.h5"
+expect_error 2 "unrecognised option '--schedule'" gen --width 4 --height 4 --schedule jacobi --output "$work/a.h5"
+expect_error 2 '--height is required' gen --width 4 --output "$work/a.h5"
+expect_error any 'stackgen: error: create .*/missing/.*unable to create file' gen --width 3 --height 4 --output "$work/missing/t.h5"
 [ -e "$work/a.h5" ] && { echo "FAIL: a failed run left $work/a.h5"; failures=$((failures + 1)); }
 [ -n "$(ls -A "$work" | grep -v -e '^good.h5$' -e '^out$' -e '^err$')" ] && {
     echo "FAIL: temporary files left behind:"; ls -A "$work"; failures=$((failures + 1)); }
 
+# stackplay: every numeric option
+play() { "$stackplay" --table "$work/good.h5" "$@"; }
+expect_error 2 "--runs must be a whole number in \[1, 1099511627776\], not '0'" play --runs 0
+expect_error 2 "--runs must be a whole number in \[1, 1099511627776\], not '-5'" play --runs -5
+expect_error 2 "--runs must be a whole number in \[1, 1099511627776\], not '1e5'" play --runs 1e5
+expect_error 2 "--runs must be a whole number in \[1, 1099511627776\], not '18446744073709551616'" play --runs 18446744073709551616
+expect_error 2 "--seed must be a whole number >= 0, not '-1'" play --seed -1
+expect_error 2 "--seed must be a whole number >= 0, not 'x'" play --seed x
+expect_error 2 "--seed must be a whole number >= 0, not '18446744073709551616'" play --seed 18446744073709551616
+expect_error 2 "--threads must be a whole number in \[0, 4096\], not '-2'" play --threads -2
+expect_error 2 "--threads must be a whole number in \[0, 4096\], not 'two'" play --threads two
+expect_error 2 "--threads must be a whole number in \[0, 4096\], not '9999999999'" play --threads 9999999999
+expect_error 2 "--start-id must be a whole number >= 0, not '-1'" play --start-id -1
+expect_error 2 "--start-id must be a whole number >= 0, not '99999999999999999999'" play --start-id 99999999999999999999
+expect_error 2 "--start-id 125 is outside" play --start-id 125
+expect_error 2 "--check-level must be a number strictly between 0 and 1, not '2'" play --check-level 2
+expect_error 2 "--check-level must be a number strictly between 0 and 1, not '0'" play --check-level 0
+expect_error 2 "--check-level must be a number strictly between 0 and 1, not 'nan'" play --check-level nan
+expect_error 2 "--check-level must be a number strictly between 0 and 1, not '-0.1'" play --check-level -0.1
+expect_error 2 "--memory-limit must be a byte count such as 512M, 16G or 2T \(at least 1M\), not '-1G'" play --memory-limit -1G
+expect_error 2 "--memory-limit must be a byte count such as 512M, 16G or 2T \(at least 1M\), not '0'" play --memory-limit 0
+expect_error 2 "--memory-limit must be a byte count such as 512M, 16G or 2T \(at least 1M\), not '99999999999T'" play --memory-limit 99999999999T
+
+# stackplay: the rest of the command line
+expect_error 2 "has 3 columns, the table's width is 3|has 2 columns, the table's width is 3" play --start 1,2
+expect_error 2 "column 1 height 5 is outside \[0, 4\]" play --start 0,5,0
+expect_error 2 "unrecognised option '--bogus'" play --bogus
+expect_error 2 "--policy must be table, random, heuristic or \"lookahead N\" with N in 1..4, not 'lookahead 9'" \
+    play --policy "lookahead 9"
+expect_error 2 "--check needs a policy with an exact length distribution: table or heuristic, not random" \
+    play --policy random --check
+expect_error 2 "--check applies to a run of games, not to --show or --explain" play --show --check
+expect_error 2 "give either --show or --explain, not both" play --show --explain
+expect_error 2 "give either --start or --board, not both" play --start 0,0,0 --board 0,0,0
+expect_error 2 "column 0 height 9 is outside \[0, 4\]" play --explain --board 9,0,0
+
+# stackplay without --table: the one stack_*.h5 of the current directory
+mkdir "$work/none" "$work/two"
+cp "$work/good.h5" "$work/two/stack_3x4.h5"; cp "$work/good.h5" "$work/two/stack_4x4.h5"
+expect_error 2 "no --table given and no stack_\*.h5 table in \.: run stackgen here first" \
+    bash -c "cd '$work/none' && '$stackplay' --runs 10"
+expect_error 2 "no --table given and 2 tables in \. \(stack_3x4.h5, stack_4x4.h5\): choose one with --table FILE" \
+    bash -c "cd '$work/two' && '$stackplay' --runs 10"
+
+# damaged and foreign tables
 echo "not hdf5" > "$work/text.h5"
-expect_error "stackplay: error: table '.*/nope.h5' does not exist" "$stackplay" --table "$work/nope.h5"
-expect_error "is not an HDF5 file" "$stackplay" --table "$work/text.h5"
-if command -v h5mkgrp > /dev/null; then
-    h5mkgrp "$work/group.h5" /g
-    expect_error "is not a stacking table: attribute 'format_version' is missing" "$stackplay" --table "$work/group.h5"
-fi
-expect_error "has 3 columns, the table's width is 3|has 2 columns, the table's width is 3" "$stackplay" --table "$work/good.h5" --start 1,2
-expect_error "column 1 height 5 is outside \[0, 4\]" "$stackplay" --table "$work/good.h5" --start 0,5,0
-expect_error "--start-id 125 is outside" "$stackplay" --table "$work/good.h5" --start-id 125
-expect_error "unrecognised option '--bogus'" "$stackplay" --table "$work/good.h5" --bogus
-expect_error "--table is required" "$stackplay"
-expect_error "--runs must be at least 1" "$stackplay" --table "$work/good.h5" --runs 0
-expect_error "--policy must be table, random, heuristic or \"lookahead N\" with N in 1..4, not 'lookahead 9'" \
-    "$stackplay" --table "$work/good.h5" --policy "lookahead 9"
-expect_error "--check needs a policy with an exact length distribution: table or heuristic, not random" \
-    "$stackplay" --table "$work/good.h5" --policy random --check
-expect_error "--check applies to a run of games, not to --show or --explain" "$stackplay" --table "$work/good.h5" --show --check
-expect_error "give either --show or --explain, not both" "$stackplay" --table "$work/good.h5" --show --explain
-expect_error "give either --start or --board, not both" "$stackplay" --table "$work/good.h5" --start 0,0,0 --board 0,0,0
-expect_error "--check-level must lie strictly between 0 and 1" "$stackplay" --table "$work/good.h5" --check-level 2
-expect_error "column 0 height 9 is outside \[0, 4\]" "$stackplay" --table "$work/good.h5" --explain --board 9,0,0
+expect_error 2 "stackplay: error: table '.*/nope.h5' does not exist" "$stackplay" --table "$work/nope.h5"
+expect_error 2 "is not an HDF5 file" "$stackplay" --table "$work/text.h5"
+# craft NAME PYTHON: a copy of good.h5 changed by PYTHON (f is the open file)
+craft() {
+    cp "$work/good.h5" "$work/$1.h5"
+    "$python" -c "import h5py, numpy as np; f = h5py.File('$work/$1.h5', 'r+'); $2; f.close()" \
+        || { echo "FAIL: cannot craft $1"; failures=$((failures + 1)); }
+}
+craft missing "del f.attrs['format_version']"
+play_file() { "$stackplay" --table "$@"; }
+expect_error 2 "is not a stacking table: attribute 'format_version' is missing" play_file "$work/missing.h5"
+craft width_array "del f.attrs['width']; f.attrs['width'] = np.array([3, 3], dtype='<i8')"
+expect_error 2 "attribute 'width' is an array of 2 values, expected a single value, an integer" play_file "$work/width_array.h5"
+craft width_string "del f.attrs['width']; f.attrs['width'] = 'three'"
+expect_error 2 "attribute 'width' is not an integer" play_file "$work/width_string.h5"
+craft fixed_string "del f.attrs['generator']; f.attrs.create('generator', np.bytes_('stackgen'), dtype='S8')"
+expect_error 2 "attribute 'generator' is a fixed-length string, expected a variable-length string" play_file "$work/fixed_string.h5"
+craft pieces_integer "del f.attrs['pieces']; f.attrs['pieces'] = np.int64(7)"
+expect_error 2 "attribute 'pieces' is not a variable-length string" play_file "$work/pieces_integer.h5"
+craft newer "f.attrs['format_version'] = np.int64(99)"
+expect_error 2 "has table format version 99, this build reads version 1" play_file "$work/newer.h5"
+craft shape "f.attrs['height'] = np.int64(5)"
+expect_error 2 "its states attribute \(125\) does not match its width and height" play_file "$work/shape.h5"
+craft values_2d "v = f['values'][...]; del f['values']; f['values'] = v.reshape(5, 25)"
+expect_error 2 "/values does not hold \(H\+1\)\^W = 125 values in one dimension" play_file "$work/values_2d.h5"
+craft values_int "v = f['values'][...]; del f['values']; f['values'] = v.astype('<i8')"
+expect_error 2 "/values does not hold float64 values" play_file "$work/values_int.h5"
+craft nan "f['values'][17] = np.nan"
+expect_error 2 "the value of board 2,3,0 \(id 17\) is nan, not a number of pieces in \[0, 3\]" play_file "$work/nan.h5"
+expect_error 2 "the value of board 2,3,0 \(id 17\) is nan" play_file "$work/nan.h5" --explain --board 2,3,0
+craft infinite "f['values'][3] = np.inf"
+expect_error 2 "the value of board 3,0,0 \(id 3\) is inf" play_file "$work/infinite.h5"
+craft negative "f['values'][0] = -0.5"
+expect_error 2 "the value of board 0,0,0 \(id 0\) is -0.500000" play_file "$work/negative.h5"
+expect_error 2 "the value of board 0,0,0 \(id 0\) is -0.500000" play_file "$work/negative.h5" --show
+craft too_large "f['values'][1] = 4.0"
+expect_error 2 "the value of board 1,0,0 \(id 1\) is 4.000000, not a number of pieces in \[0, 3\]" play_file "$work/too_large.h5"
+head -c 2000 "$work/good.h5" > "$work/truncated.h5"
+expect_error 2 "truncated.h5" play_file "$work/truncated.h5"
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

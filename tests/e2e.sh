@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end checks of the built tools, one ctest test per subcommand.
 #   e2e.sh generate NP OUT [W H CONNECTIONS]
-#                                     stackgen (default 4x20) at NP ranks; checks
-#                                     the connection count (and V(empty) on 4x20)
+#                                     stackgen --json (default 4x20) at NP ranks;
+#                                     checks the connection count (and V(empty) on
+#                                     4x20)
 #   e2e.sh same A B                   tables bit-identical
 #   e2e.sh naive TABLE W H            table bit-identical to the naive baseline
 #   e2e.sh reference A                table equals the published 4x20 values
@@ -17,9 +18,14 @@
 #   e2e.sh explain TABLE              --explain --board: values match --json
 #   e2e.sh threads TABLE              same seed, 1 and 3 threads: same games
 #   e2e.sh check_fails TABLE          a table with values 5% too high fails --check
+#   e2e.sh design_card W H NP         the design card's two commands verbatim, in an
+#                                     empty directory, with scripts/mpi-env's PATH
+# The checks read the tools' --json reports; the text reports are checked
+# only where the text itself is what is tested.
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 set -euo pipefail
 command=$1; shift
+python=/usr/bin/python3
 stackgen="$BIN/gen/stackgen"; stackplay="$BIN/play/stackplay"; table_diff="$BIN/tests/table_diff"
 read -r -a preflags <<< "${MPIEXEC_PREFLAGS:-}"
 
@@ -27,13 +33,25 @@ case "$command" in
 generate)
     np=$1 out=$2 width=${3:-4} height=${4:-20} connections=${5:-851,801}
     rm -f "$out"
-    summary=$("$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" \
-              --width "$width" --height "$height" --output "$out")
-    echo "$summary" | head -18
-    echo "$summary" | grep -Eq "^  connections +$connections " || { echo "FAIL: connections are not $connections"; exit 1; }
-    if [ "$width" = 4 ] && [ "$height" = 20 ]; then  # the reference's published V(empty)
-        echo "$summary" | grep -Eq '^  V\(empty board\) +2\.5390443717318' || { echo "FAIL: V(empty board)"; exit 1; }
-    fi
+    "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" \
+        --width "$width" --height "$height" --output "$out" --json --round-table > "$out.json"
+    "$python" - "$out.json" "${connections//,/}" "$width" "$height" "$np" <<'PYTHON'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+connections, width, height, ranks = map(int, sys.argv[2:])
+print("stackgen %dx%d at np %d: %d states, %d connections, V(empty) %.15f, %.3f s"
+      % (summary["width"], summary["height"], summary["ranks"], summary["states"], summary["connections"],
+         summary["empty_board_value"], summary["seconds"]["total"]))
+assert (summary["width"], summary["height"], summary["ranks"]) == (width, height, ranks)
+assert summary["connections"] == connections, ("connections", summary["connections"], connections)
+assert summary["connections"] == sum(summary["connections_per_piece"].values())
+assert summary["states"] == (height + 1) ** width
+rounds = summary["round_table"]
+assert len(rounds) == summary["rounds"] == (width - 1) * height + 1, len(rounds)
+assert sum(r["states"] for r in rounds) == summary["states"], "the rounds do not cover every state once"
+if (width, height) == (4, 20):  # the reference's published V(empty)
+    assert abs(summary["empty_board_value"] - 2.539044371731868) < 1e-12, summary["empty_board_value"]
+PYTHON
     [ -f "$out" ] || { echo "FAIL: $out was not written"; exit 1; }
     ;;
 same) "$table_diff" "$1" "$2" ;;
@@ -41,17 +59,22 @@ naive) "$BIN/tests/bench/naive_baseline" --width "$2" --height "$3" --compare "$
 reference) "$table_diff" --reference "$1" ;;
 play)
     table=$1 expected=$2; shift 2
-    report=$("$stackplay" --table "$table" --runs 100000 --check "$@")
-    echo "$report"
-    if [ "$expected" != - ]; then
-        echo "$report" | grep -q "^Exp: $expected | Avg: " || { echo "FAIL: expected Exp: $expected"; exit 1; }
-    fi
-    echo "$report" | grep -Eq '^chi-square [0-9.]+ on [0-9]+ degrees of freedom' || { echo "FAIL: no chi-square test"; exit 1; }
-    echo "$report" | grep -q '^check: PASS' || { echo "FAIL: no PASS line"; exit 1; }
+    "$stackplay" --table "$table" --runs 100000 --check "$@" | tee /dev/stderr | grep -q '^check: PASS'
+    "$stackplay" --table "$table" --runs 100000 --check --json "$@" | "$python" -c '
+import json, sys
+report, expected = json.load(sys.stdin), sys.argv[1]
+if expected != "-":  # the reference printed "Exp: <expected>"
+    assert "%.4f" % report["optimal_value"] == expected, (report["optimal_value"], expected)
+chi = report["chi_square"]
+assert chi["degrees_of_freedom"] == chi["bins"] - 1 > 0, chi
+assert report["check"]["passed"] and not report["check"]["failures"], report["check"]
+assert abs(report["predicted"]["mean"] - report["optimal_value"]) <= 1e-9
+print("JSON: check passed, z %.3f, chi-square p %.3g" % (report["z_test"]["z"], chi["p_value"]))
+' "$expected"
     ;;
 json)
     table=$1; shift
-    "$stackplay" --table "$table" --runs 20000 --json "$@" | /usr/bin/python3 -c '
+    "$stackplay" --table "$table" --runs 20000 --json "$@" | "$python" -c '
 import json, sys
 r = json.load(sys.stdin)
 predicted, observed = r["predicted"], r["observed"]
@@ -67,10 +90,10 @@ policies)
     means=()
     for policy in random heuristic "lookahead 1"; do
         mean=$("$stackplay" --table "$1" --runs 5000 --seed 4 --policy "$policy" --json \
-               | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["observed"]["mean"])')
+               | "$python" -c 'import json, sys; print(json.load(sys.stdin)["observed"]["mean"])')
         echo "$policy: $mean"; means+=("$mean")
     done
-    /usr/bin/python3 -c 'import sys; r, h, l = map(float, sys.argv[1:]); assert r < h < l, (r, h, l)' "${means[@]}" \
+    "$python" -c 'import sys; r, h, l = map(float, sys.argv[1:]); assert r < h < l, (r, h, l)' "${means[@]}" \
         || { echo "FAIL: expected random < heuristic < lookahead 1"; exit 1; }
     "$stackplay" --table "$1" --runs 50000 --policy heuristic --check | tail -3
     ;;
@@ -80,7 +103,7 @@ show)
     placed=$(echo "$text" | sed -n 's/^\([0-9]*\) pieces placed (seed 2)$/\1/p')
     [ -n "$placed" ] || { echo "FAIL: no closing line"; exit 1; }
     [ "$(echo "$text" | grep -c '^move [0-9]*: drew ., placed')" -eq "$placed" ] || { echo "FAIL: frame count"; exit 1; }
-    "$stackplay" --table "$1" --show --seed 2 --json | /usr/bin/python3 -c '
+    "$stackplay" --table "$1" --show --seed 2 --json | "$python" -c '
 import json, sys
 game = json.load(sys.stdin)["game"]
 turns = game["turns"]
@@ -95,9 +118,12 @@ explain)
     text=$("$stackplay" --table "$1" --explain --board 3,6,8,7)
     echo "$text"
     echo "$text" | grep -q '^board 3,6,8,7 (id 68484) in the 4x20 well: value' || { echo "FAIL: header"; exit 1; }
-    "$stackplay" --table "$1" --explain --board 3,6,8,7 --json | /usr/bin/python3 -c '
+    "$stackplay" --table "$1" --explain --board 3,6,8,7 --json | "$python" -c '
 import json, sys
-board = json.load(sys.stdin)["board"]
+report = json.load(sys.stdin)
+board = report["board"]
+# read lazily: the blocks of 4096 values holding the board and its successors
+assert not report["table"]["resident"] and report["table"]["bytes_in_memory"] <= 28 * 4096 * 8, report["table"]
 assert board["heights"] == [3, 6, 8, 7] and board["id"] == 3 + 6 * 21 + 8 * 21**2 + 7 * 21**3
 total = 0
 for piece in board["pieces"]:
@@ -111,22 +137,50 @@ print("value %.12f = mean over pieces of 1 + best successor value" % board["valu
 ' || exit 1
     ;;
 threads)
-    one=$("$stackplay" --table "$1" --runs 30000 --seed 9 --threads 1 --start-id 1 | grep '^Exp:')
-    three=$("$stackplay" --table "$1" --runs 30000 --seed 9 --threads 3 --start-id 1 | grep '^Exp:')
-    echo "1 thread:  $one"; echo "3 threads: $three"
-    [ "$one" = "$three" ] || { echo "FAIL: results depend on the thread count"; exit 1; }
+    for threads in 1 3; do
+        "$stackplay" --table "$1" --runs 30000 --seed 9 --threads "$threads" --start-id 1 --json > "$BIN/threads.$threads.json"
+    done
+    "$python" - "$BIN/threads.1.json" "$BIN/threads.3.json" <<'PYTHON'
+import json, sys
+one, three = (json.load(open(path)) for path in sys.argv[1:])
+assert (one["threads"], three["threads"]) == (1, 3)
+for report in (one, three):
+    del report["predicted"]["seconds"]  # the one field that may differ
+for key in ("observed", "predicted", "z_test", "chi_square"):
+    assert one[key] == three[key], "%s depends on the thread count" % key
+print("1 and 3 threads: the same %d games, mean %.4f, and the same exact distribution"
+      % (one["games"], one["observed"]["mean"]))
+PYTHON
     ;;
 check_fails)
     wrong=$(mktemp --suffix=.h5); trap 'rm -f "$wrong"' EXIT
     cp "$1" "$wrong"
-    /usr/bin/python3 -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['/values'][...] = f['/values'][...] * 1.05" "$wrong"
+    "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['/values'][...] = f['/values'][...] * 1.05" "$wrong"
     set +e
-    report=$("$stackplay" --table "$wrong" --runs 100000 --start-id 1 --check); code=$?
+    "$stackplay" --table "$wrong" --runs 100000 --start-id 1 --check --json > "$wrong.json"; code=$?
     set -e
-    echo "$report"
-    [ "$code" -eq 1 ] && echo "$report" | grep -q '^check: FAIL' || { echo "FAIL: --check passed (exit $code) on a wrong table"; exit 1; }
-    echo "$report" | grep -q 'failed: the exact mean differs from the table' || { echo "FAIL: the exact mean did not catch it"; exit 1; }
-    echo "$report" | grep -q 'failed: z-test of the mean' || { echo "FAIL: the z-test did not catch it"; exit 1; }
+    [ "$code" -eq 1 ] || { echo "FAIL: --check exited $code on a wrong table, not 1"; exit 1; }
+    "$python" - "$wrong.json" <<'PYTHON'
+import json, sys
+check = json.load(open(sys.argv[1]))["check"]
+print(check)
+assert not check["passed"]
+assert any(f.startswith("the exact mean differs from the table") for f in check["failures"]), "exact mean"
+assert any(f.startswith("z-test of the mean") for f in check["failures"]), "z-test"
+PYTHON
+    rm -f "$wrong.json"
+    ;;
+design_card)
+    width=$1 height=$2 np=$3 root=$(cd "$(dirname "$0")/.." && pwd)
+    here=$(mktemp -d); trap 'rm -rf "$here"' EXIT
+    cd "$here"
+    # exactly the README's lines, but for the well and rank count
+    ( source "$root/scripts/mpi-env"
+      [ "$(command -v stackgen)" = "$BIN/gen/stackgen" ] || [ "$(command -v stackgen)" = "$root/build/gen/stackgen" ] \
+          || { echo "FAIL: scripts/mpi-env does not put stackgen on PATH"; exit 1; }
+      mpirun -n "$np" stackgen --width "$width" --height "$height" | tail -3
+      [ -f "stack_${width}x${height}.h5" ] || { echo "FAIL: stackgen did not write stack_${width}x${height}.h5 here"; exit 1; }
+      stackplay --runs 100000 --check )
     ;;
 *) echo "unknown subcommand $command"; exit 2 ;;
 esac

@@ -1,14 +1,15 @@
 // The naive exact baseline: one thread, every id decoded by division, all 19
 // orientations tried at every column from the rule's definition, successors
 // looked up by id. Ids are visited from the largest down, which is a valid
-// order because every placement raises the id. It sums the pieces in enum
-// order and divides by 7 once, as value.h specifies, so it must give the
-// solver's bits exactly; it shares only the piece table with it. The
-// benchmark suite times it against stackgen and the MPI tests compare bits.
+// order because every placement raises the id. It shares the piece table
+// and the value equation (value.h) with the solver and nothing else, so it
+// must give the solver's bits exactly. The benchmark suite times it against
+// stackgen and the MPI tests compare bits.
 #pragma once
 
 #include "brute_force.h"
 #include "pieces.h"
+#include "value.h"
 
 #include <array>
 #include <cstdint>
@@ -33,7 +34,7 @@ inline NaiveSolution naive_solve(int width, int height) {
     for (std::uint64_t id = states; id-- > 0;) {
         for (int column = 0; column < width; ++column)
             heights[column] = static_cast<int>(id / power[column] % (height + 1));
-        double sum = 0.0;
+        std::array<double, PieceCount> best_of_piece;
         for (int piece = 0; piece < PieceCount; ++piece) {
             double best = -1.0;
             for (int o = 0; o < OrientationCount; ++o) {
@@ -49,10 +50,9 @@ inline NaiveSolution naive_solve(int width, int height) {
                     ++solution.connections[piece];
                 }
             }
-            if (best >= 0.0)
-                sum += 1.0 + best;
+            best_of_piece[piece] = best;
         }
-        solution.values[id] = sum / double(PieceCount);
+        solution.values[id] = value_from_best(best_of_piece.data());
     }
     return solution;
 }

@@ -1,39 +1,29 @@
-// Tables for the player's tests, built in memory.
+// Tables for the player's tests, built in memory and read through the same
+// lookup interface (StackTable) as a table opened from a file.
 #pragma once
 
 #include "naive_solver.h"
 #include "reference_data.h"
-#include "table_file.h"
+#include "stack_table.h"
 
 namespace stack::testing {
 
-inline Table solved_table(int width, int height) {
-    Table table;
-    table.info.width = width;
-    table.info.height = height;
-    table.info.states = Geometry(width, height).states();
+inline StackTable solved_table(int width, int height) {
     const std::vector<double> values = naive_solve(width, height).values;
-    table.values.assign(values.begin(), values.end());
-    return table;
+    return StackTable::in_memory(Geometry(width, height), HugeVector<double>(values.begin(), values.end()));
 }
 
-inline Table reference_table() {
-    Table table;
-    table.info.width = 4;
-    table.info.height = 20;
-    table.info.states = 194481;
+inline StackTable reference_table() {
     const std::vector<double> reference = reference_values_4x20();
-    table.values.assign(reference.begin(), reference.end());
-    return table;
+    return StackTable::in_memory(Geometry(4, 20), HugeVector<double>(reference.begin(), reference.end()));
 }
 
-inline Table flat_table(int width, int height, double value = 0.0) {
-    Table table;
-    table.info.width = width;
-    table.info.height = height;
-    table.info.states = Geometry(width, height).states();
-    table.values.assign(table.info.states, value);
-    return table;
+inline HugeVector<double> flat_values(int width, int height, double value = 0.0) {
+    return HugeVector<double>(Geometry(width, height).states(), value);
+}
+
+inline StackTable flat_table(int width, int height, double value = 0.0) {
+    return StackTable::in_memory(Geometry(width, height), flat_values(width, height, value));
 }
 
 }  // namespace stack::testing

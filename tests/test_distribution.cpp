@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace stack {
@@ -43,10 +44,10 @@ struct Case {
 
 TEST(ExactDistribution, MatchesTheRecursionSumsToOneAndItsMeanIsTheTableValue) {
     for (const Case shape : {Case{2, 6, "table"}, Case{3, 6, "table"}, Case{4, 8, "table"}, Case{3, 8, "heuristic"}}) {
-        const Table table = testing::solved_table(shape.width, shape.height);
+        const StackTable table = testing::solved_table(shape.width, shape.height);
         const Geometry geometry(shape.width, shape.height);
         const PlacementTable placements(geometry);
-        const auto policy = make_policy(parse_policy(shape.policy), placements, table.values);
+        const auto policy = make_policy(parse_policy(shape.policy), placements, table);
         std::map<BoardId, std::vector<double>> memo;
         for (BoardId start : {BoardId(0), BoardId(1), geometry.states() / 3, geometry.states() - 1}) {
             const LengthDistribution exact = exact_length_distribution(*policy, geometry, start);
@@ -63,7 +64,7 @@ TEST(ExactDistribution, MatchesTheRecursionSumsToOneAndItsMeanIsTheTableValue) {
             EXPECT_NEAR(exact.mean, mean, 1e-12);
             EXPECT_NEAR(exact.variance, square - mean * mean, 1e-10);
             if (std::string(shape.policy) == "table") {
-                EXPECT_NEAR(exact.mean, table.values[start], 1e-9)
+                EXPECT_NEAR(exact.mean, table.value(start), 1e-9)
                     << shape.width << "x" << shape.height << " start " << start;
             }
         }
@@ -71,23 +72,68 @@ TEST(ExactDistribution, MatchesTheRecursionSumsToOneAndItsMeanIsTheTableValue) {
 }
 
 TEST(ExactDistribution, MeanIsTheReferenceTableValueOnEveryStartTried) {
-    const Table table = testing::reference_table();
+    const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     int tried = 0;
     for (BoardId start = 0; start < geometry.states(); start += 997, ++tried) {
         const LengthDistribution exact = exact_length_distribution(*policy, geometry, start);
-        ASSERT_NEAR(exact.mean, table.values[start], 1e-9) << geometry.format_heights(geometry.decode(start));
+        ASSERT_NEAR(exact.mean, table.value(start), 1e-9) << geometry.format_heights(geometry.decode(start));
     }
     EXPECT_GT(tried, 190);
 }
 
+// Every sum is taken in one fixed order, so the bits do not depend on the
+// number of threads; and the batched one-pass moves of the table policy are
+// the moves choose() makes.
+TEST(ExactDistribution, GivesTheSameBitsOnAnyNumberOfThreads) {
+    const StackTable table = testing::reference_table();
+    const Geometry& geometry = table.geometry();
+    const PlacementTable placements(geometry);
+    for (const char* name : {"table", "heuristic"}) {
+        const auto policy = make_policy(parse_policy(name), placements, table);
+        for (BoardId start : {BoardId(0), BoardId(1), BoardId(3000)}) {
+            const LengthDistribution one = exact_length_distribution(*policy, geometry, start, 1);
+            for (int threads : {2, 3, 7}) {
+                const LengthDistribution many = exact_length_distribution(*policy, geometry, start, threads);
+                EXPECT_EQ(many.probability, one.probability) << name << " from " << start << ", " << threads;
+                EXPECT_EQ(many.boards, one.boards);
+                EXPECT_EQ(std::memcmp(&many.mean, &one.mean, sizeof(double)), 0);
+            }
+        }
+    }
+}
+
+TEST(TablePolicy, ChoosesForEveryPieceAtOnceAsItDoesOneByOne) {
+    const StackTable table = testing::reference_table();
+    const Geometry& geometry = table.geometry();
+    const PlacementTable placements(geometry);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
+    std::vector<BoardId> ids;
+    for (BoardId id = 0; id < geometry.states(); id += 101)
+        ids.push_back(id);
+    std::vector<std::array<Move, PieceCount>> batched(ids.size());
+    std::size_t calls = 0;
+    policy->choose_for_each_piece(ids, geometry, [&](std::size_t i, const std::array<Move, PieceCount>& moves) {
+        ASSERT_EQ(i, calls++);  // in order, once each
+        batched[i] = moves;
+    });
+    ASSERT_EQ(calls, ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        for (int piece = 0; piece < PieceCount; ++piece) {
+            const Move one = policy->choose(Turn{geometry.decode(ids[i]), ids[i], Piece(piece), {}, nullptr});
+            ASSERT_EQ(batched[i][piece].orientation, one.orientation) << ids[i] << " piece " << piece;
+            ASSERT_EQ(batched[i][piece].column, one.column);
+            ASSERT_EQ(batched[i][piece].successor, one.successor);
+        }
+}
+
 TEST(ExactDistribution, AFullBoardEndsAtOnce) {
-    const Table table = testing::solved_table(2, 4);
+    const StackTable table = testing::solved_table(2, 4);
     const Geometry geometry(2, 4);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     const LengthDistribution exact =
         exact_length_distribution(*policy, geometry, geometry.encode(geometry.parse_heights("4,4")));
     ASSERT_EQ(exact.probability.size(), 1u);
@@ -98,20 +144,20 @@ TEST(ExactDistribution, AFullBoardEndsAtOnce) {
 }
 
 TEST(ExactDistribution, RefusesAPolicyThatIsNotAFunctionOfTheBoard) {
-    const Table table = testing::flat_table(2, 4);
+    const StackTable table = testing::flat_table(2, 4);
     const Geometry geometry(2, 4);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(parse_policy("random"), placements, table.values);
+    const auto policy = make_policy(parse_policy("random"), placements, table);
     EXPECT_THROW(exact_length_distribution(*policy, geometry, 0), std::logic_error);
 }
 
 TEST(ExactDistribution, SimulatedGamesFollowIt) {
     // The histogram of 20,000 simulated heuristic games against its exact
     // distribution (seed fixed, so the outcome is reproducible).
-    const Table table = testing::reference_table();
+    const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(parse_policy("heuristic"), placements, table.values);
+    const auto policy = make_policy(parse_policy("heuristic"), placements, table);
     const LengthDistribution exact = exact_length_distribution(*policy, geometry, 1);
     const RunTotals totals = play_games(*policy, geometry, 1, 20000, 3, 2);
     double statistic = 0;

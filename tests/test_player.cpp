@@ -60,9 +60,9 @@ TEST(GameRandom, BelowIsInRangeAndUniform) {
 }
 
 TEST(TablePolicy, TiesGoToTheFirstOrientationThenTheLeftmostColumn) {
-    const Table table = flat_table(4, 20);
+    const StackTable table = flat_table(4, 20);
     const PlacementTable placements(Geometry(4, 20));
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     const Move i_move = choose(*policy, Heights{}, 0, PieceI);
     EXPECT_EQ(i_move.orientation, 0);  // horizontal before vertical
     EXPECT_EQ(i_move.column, 0);
@@ -72,11 +72,12 @@ TEST(TablePolicy, TiesGoToTheFirstOrientationThenTheLeftmostColumn) {
 }
 
 TEST(TablePolicy, TakesTheHighestValuedSuccessor) {
-    Table table = flat_table(4, 20);
     const Geometry geometry(4, 20);
-    table.values[geometry.encode(geometry.parse_heights("0,0,4,0"))] = 1.0;  // vertical I in column 2
+    HugeVector<double> values = testing::flat_values(4, 20);
+    values[geometry.encode(geometry.parse_heights("0,0,4,0"))] = 1.0;  // vertical I in column 2
+    const StackTable table = StackTable::in_memory(geometry, std::move(values));
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     const Move move = choose(*policy, Heights{}, 0, PieceI);
     EXPECT_EQ(move.orientation, 1);
     EXPECT_EQ(move.column, 2);
@@ -84,23 +85,23 @@ TEST(TablePolicy, TakesTheHighestValuedSuccessor) {
 }
 
 TEST(Game, NoPlacementEndsTheGameAtOnce) {
-    const Table table = flat_table(2, 3);
+    const StackTable table = flat_table(2, 3);
     const Geometry geometry(2, 3);
     const PlacementTable placements(geometry);
     const BoardId full = geometry.encode(geometry.parse_heights("3,3"));
     for (const char* name : {"table", "random", "heuristic", "lookahead 2"}) {
-        const auto policy = make_policy(parse_policy(name), placements, table.values);
+        const auto policy = make_policy(parse_policy(name), placements, table);
         EXPECT_EQ(play_game(*policy, geometry, full, 1, 0), 0u) << name;
     }
 }
 
 TEST(Game, EveryPolicySeesTheSamePieces) {
-    const Table table = reference_table();
+    const StackTable table = reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
     std::vector<std::vector<Piece>> drawn;
     for (const char* name : {"table", "random", "heuristic", "lookahead 3"}) {
-        const auto policy = make_policy(parse_policy(name), placements, table.values);
+        const auto policy = make_policy(parse_policy(name), placements, table);
         drawn.emplace_back();
         play_game(*policy, geometry, 0, 11, 5, [&](const Heights&, BoardId, Piece piece, const Move&) {
             drawn.back().push_back(piece);
@@ -112,11 +113,11 @@ TEST(Game, EveryPolicySeesTheSamePieces) {
 }
 
 TEST(Game, ResultsDoNotDependOnTheThreadCount) {
-    const Table table = reference_table();
+    const StackTable table = reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
     for (const char* name : {"table", "random", "lookahead 1"}) {
-        const auto policy = make_policy(parse_policy(name), placements, table.values);
+        const auto policy = make_policy(parse_policy(name), placements, table);
         const RunTotals one = play_games(*policy, geometry, 1, 5000, 42, 1);
         for (int threads : {2, 3, 8}) {
             const RunTotals many = play_games(*policy, geometry, 1, 5000, 42, threads);
@@ -130,10 +131,10 @@ TEST(Game, ResultsDoNotDependOnTheThreadCount) {
 }
 
 TEST(Game, HistogramAgreesWithTheTotals) {
-    const Table table = reference_table();
+    const StackTable table = reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     const RunTotals totals = play_games(*policy, geometry, 0, 3000, 8, 2);
     std::uint64_t games = 0, pieces = 0;
     for (std::size_t k = 0; k < totals.lengths.size(); ++k) {
@@ -148,14 +149,14 @@ TEST(Game, HistogramAgreesWithTheTotals) {
 TEST(Game, ReferenceTableReproducesTheReferenceMean) {
     // Exp 4.9751 from id 1 is the reference's own published number; the
     // standard error here is the sample one, independent of distribution.h.
-    const Table table = reference_table();
+    const StackTable table = reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     const RunTotals totals = play_games(*policy, geometry, 1, 100000, 5, 2);
     const Spread observed = observed_spread(totals);
-    EXPECT_NEAR(table.values[1], 4.975133110004251, 1e-15);
-    EXPECT_LT(std::abs(observed.mean - table.values[1]) / observed.standard_error, 4.0);
+    EXPECT_NEAR(table.value(1), 4.975133110004251, 1e-15);
+    EXPECT_LT(std::abs(observed.mean - table.value(1)) / observed.standard_error, 4.0);
 }
 
 TEST(Comparison, MeanSpreadAndZAgainstThePredictedVariance) {

@@ -35,9 +35,9 @@ TEST(Heuristic, ScoreIsTheClassicLinearEvaluation) {
 }
 
 TEST(Heuristic, PicksTheFlattestBoardWithTheSharedTieBreak) {
-    const Table table = testing::flat_table(4, 20);
+    const StackTable table = testing::flat_table(4, 20);
     const PlacementTable placements(Geometry(4, 20));
-    const auto heuristic = make_policy(parse_policy("heuristic"), placements, table.values);
+    const auto heuristic = make_policy(parse_policy("heuristic"), placements, table);
     const Move i_move = choose(*heuristic, Heights{}, 0, PieceI);
     EXPECT_EQ(i_move.orientation, 0);  // horizontal: bumpiness 0
     const Move o_move = choose(*heuristic, Heights{}, 0, PieceSquare);
@@ -51,8 +51,8 @@ TEST(Heuristic, PicksTheFlattestBoardWithTheSharedTieBreak) {
 TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
     const Geometry geometry(3, 6);
     const PlacementTable placements(geometry);
-    const Table table = testing::flat_table(3, 6);
-    const auto lookahead = make_policy(parse_policy("lookahead 1"), placements, table.values);
+    const StackTable table = testing::flat_table(3, 6);
+    const auto lookahead = make_policy(parse_policy("lookahead 1"), placements, table);
     EXPECT_FALSE(lookahead->deterministic());
     int checked = 0;
     for (BoardId id = 0; id < geometry.states(); ++id) {
@@ -108,8 +108,8 @@ TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
 TEST(RandomPolicy, ChoosesEveryValidPlacementEquallyOften) {
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
-    const Table table = testing::flat_table(4, 20);
-    const auto random_policy = make_policy(parse_policy("random"), placements, table.values);
+    const StackTable table = testing::flat_table(4, 20);
+    const auto random_policy = make_policy(parse_policy("random"), placements, table);
     EXPECT_FALSE(random_policy->deterministic());
     const Heights heights = geometry.parse_heights("2,2,2,2");
     const BoardId id = geometry.encode(heights);

@@ -9,10 +9,12 @@
 #include "communicator.h"
 #include "reference_data.h"
 #include "solver.h"
-#include "table_file.h"
+#include "stack_table.h"
+#include "table_writer.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -36,11 +38,9 @@ std::vector<double> gather_table(const Communicator& comm, const Partition& part
     if (!comm.is_root())
         return {};
     std::vector<double> table(partition.geometry().states());
-    const std::uint64_t chunk = partition.chunk_size();
     for (int r = 0; r < comm.size(); ++r)
-        for (std::uint64_t k = 0; k * chunk < std::uint64_t(counts[r]); ++k)
-            std::memcpy(&table[(k * comm.size() + r) * chunk], &by_rank[offsets[r] + k * chunk],
-                        chunk * sizeof(double));
+        for (std::uint64_t local = 0; local < std::uint64_t(counts[r]); ++local)
+            table[partition.board_id(local, r)] = by_rank[offsets[r] + local];
     return table;
 }
 
@@ -125,6 +125,32 @@ TEST(Solver, CountsEveryConnectionOnce) {
     }
 }
 
+TEST(Partition, BoardIdInvertsLocalIndexOnEveryRank) {
+    const Geometry geometry(5, 6);
+    for (int ranks : {1, 3, 4})
+        for (int lower = 1; lower <= Partition::MaxLowerColumns; ++lower) {
+            std::vector<int> seen(geometry.states(), 0);
+            for (int rank = 0; rank < ranks; ++rank) {
+                const Partition partition(geometry, ranks, rank, lower);
+                for (std::uint64_t local = 0; local < partition.owned_states(); ++local) {
+                    const BoardId id = partition.board_id(local);
+                    ASSERT_LT(id, geometry.states());
+                    ASSERT_EQ(partition.owner(id), rank);
+                    ASSERT_EQ(partition.local_index(id), local);
+                    ++seen[id];
+                }
+            }
+            EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(geometry.states()));
+        }
+}
+
+TEST(Partition, RefusesMoreLowerColumnsThanItsRowWalkHandles) {
+    const Geometry geometry(6, 4);
+    EXPECT_NO_THROW(Partition(geometry, 2, 0, Partition::MaxLowerColumns));
+    EXPECT_THROW(Partition(geometry, 2, 0, Partition::MaxLowerColumns + 1), std::invalid_argument);
+    EXPECT_THROW(Partition(geometry, 2, 0, -1), std::invalid_argument);
+}
+
 TEST(TableFile, ParallelWriteReadsBackBitIdentical) {
     Communicator world(MPI_COMM_WORLD);
     const Geometry geometry(4, 20);
@@ -135,10 +161,7 @@ TEST(TableFile, ParallelWriteReadsBackBitIdentical) {
     std::string path = (std::filesystem::temp_directory_path() / "stack_test_table.h5").string();
     if (world.is_root())
         path += "." + std::to_string(::getpid());
-    unsigned long length = path.size();
-    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, 0, world.get());
-    path.resize(length);
-    MPI_Bcast(path.data(), int(length), MPI_CHAR, 0, world.get());
+    world.broadcast(path);
 
     TableInfo info;
     info.width = 4;
@@ -150,13 +173,24 @@ TEST(TableFile, ParallelWriteReadsBackBitIdentical) {
     info.generator = "test";
     write_table(world, path, info, solution.values, partition.slice());
     if (world.is_root()) {
-        const Table table = read_table(path);
-        std::filesystem::remove(path);
-        EXPECT_TRUE(same_bits(table.values, gathered));
-        EXPECT_EQ(table.info.width, 4);
-        EXPECT_EQ(table.info.connections, 851801u);
-        EXPECT_EQ(table.info.pieces, orientation_table_text());
-        EXPECT_EQ(table.info.schedule, "rows");
+        const StackTable table = StackTable::open(path, {Residency::Resident, 0});
+        std::filesystem::rename(path, path + ".lazy");
+        std::vector<double> read(geometry.states());
+        for (BoardId id = 0; id < geometry.states(); ++id)
+            read[id] = table.value(id);
+        EXPECT_TRUE(same_bits(read, gathered));
+        EXPECT_EQ(table.info().width, 4);
+        EXPECT_EQ(table.info().connections, 851801u);
+        EXPECT_EQ(table.info().pieces, orientation_table_text());
+        EXPECT_EQ(table.info().schedule, "rows");
+        // Opened lazily, a table reads only the blocks of the values asked for.
+        const StackTable lazy = StackTable::open(path + ".lazy", {Residency::Lazy, 0});
+        EXPECT_FALSE(lazy.resident());
+        EXPECT_EQ(lazy.memory_bytes(), 0u);
+        for (BoardId id : {BoardId(0), BoardId(1), BoardId(194480), BoardId(68484)})
+            EXPECT_EQ(lazy.value(id), gathered[id]) << id;
+        EXPECT_EQ(lazy.memory_bytes(), 3 * StackTable::BlockValues * sizeof(double));  // ids 0 and 1 share a block
+        std::filesystem::remove(path + ".lazy");
     }
 }
 

@@ -10,34 +10,35 @@
 
 namespace stack {
 
-TEST(JsonWriter, NestsQuotesAndRoundTrips) {
-    JsonWriter json;
-    json.begin_object().field("name", "a \"b\"\n").field("n", 3).field("x", 0.1).field("flag", true);
-    json.key("list").begin_array().value(1).value(-2.5).value(INFINITY).end_array();
-    json.key("empty").begin_object().end_object().end_object();
-    EXPECT_EQ(json.text(), "{\"name\":\"a \\\"b\\\"\\n\",\"n\":3,\"x\":0.10000000000000001,\"flag\":true,"
-                           "\"list\":[1,-2.5,null],\"empty\":{}}\n");
-}
-
-TEST(JsonWriter, RefusesMalformedDocuments) {
-    JsonWriter value_without_key;
-    value_without_key.begin_object();
-    EXPECT_THROW(value_without_key.value(1), std::logic_error);
-    JsonWriter unfinished;
-    unfinished.begin_array();
-    EXPECT_THROW(unfinished.text(), std::logic_error);
-    JsonWriter mismatched;
-    mismatched.begin_array();
-    EXPECT_THROW(mismatched.end_object(), std::logic_error);
+// The JSON of a game, printed and parsed back, holds the same chain of
+// boards and values as the game itself.
+TEST(GameJson, PrintsAndParsesBackToTheSameGame) {
+    const StackTable table = testing::reference_table();
+    const Geometry& geometry = table.geometry();
+    const PlacementTable placements(geometry);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
+    const ShownGame game = show_game(*policy, table, 0, 7);
+    const Json parsed = Json::parse(json_text(game_json(game, geometry)));
+    ASSERT_EQ(parsed["turns"].size(), game.turns.size());
+    EXPECT_EQ(parsed["pieces_placed"].get<std::uint32_t>(), game.placed);
+    for (std::size_t t = 0; t < game.turns.size(); ++t) {
+        const Json& turn = parsed["turns"][t];
+        EXPECT_EQ(turn["id_before"].get<BoardId>(), game.turns[t].before_id);
+        EXPECT_EQ(turn["value_before"].get<double>(), table.value(game.turns[t].before_id));  // bits survive the text
+        EXPECT_EQ(turn["fits"].get<bool>(), t + 1 < game.turns.size());
+        if (t + 1 < game.turns.size()) {
+            EXPECT_EQ(turn["id_after"].get<BoardId>(), parsed["turns"][t + 1]["id_before"].get<BoardId>());
+        }
+    }
 }
 
 TEST(ShowGame, FramesAddFourCellsOfTheDrawnPieceEachTurn) {
-    const Table table = testing::reference_table();
+    const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     const BoardId start = geometry.encode(geometry.parse_heights("1,0,2,0"));
-    const ShownGame game = show_game(*policy, geometry, table.values, start, 4);
+    const ShownGame game = show_game(*policy, table, start, 4);
     ASSERT_EQ(game.turns.size(), game.placed + 1u);  // the last turn's piece does not fit
     EXPECT_LT(game.turns.back().move.orientation, 0);
     auto count = [](const std::vector<std::string>& well, char letter) {
@@ -53,8 +54,8 @@ TEST(ShowGame, FramesAddFourCellsOfTheDrawnPieceEachTurn) {
         EXPECT_EQ(count(turn.well, '#'), 3);
         for (const auto& [letter, cells] : placed_cells)
             EXPECT_EQ(count(turn.well, letter), cells) << "turn " << turn.number;
-        EXPECT_EQ(turn.value_before, table.values[turn.before_id]);
-        EXPECT_EQ(turn.value_after, table.values[turn.move.successor]);
+        EXPECT_EQ(turn.value_before, table.value(turn.before_id));
+        EXPECT_EQ(turn.value_after, table.value(turn.move.successor));
         EXPECT_EQ(game.turns[t + 1].before_id, turn.move.successor);
         // each drawn column is filled exactly up to the board's height
         const Heights after = geometry.decode(turn.move.successor);
@@ -67,14 +68,14 @@ TEST(ShowGame, FramesAddFourCellsOfTheDrawnPieceEachTurn) {
 }
 
 TEST(ExplainBoard, ListsEveryPlacementBestFirstStartingWithTheTablePolicysChoice) {
-    const Table table = testing::reference_table();
+    const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
     const PlacementTable placements(geometry);
-    const auto policy = make_policy(PolicySpec{}, placements, table.values);
+    const auto policy = make_policy(PolicySpec{}, placements, table);
     const Heights heights = geometry.parse_heights("3,6,8,7");
     const BoardId id = geometry.encode(heights);
-    const Explanation explanation = explain_board(placements, table.values, id);
-    EXPECT_EQ(explanation.value, table.values[id]);
+    const Explanation explanation = explain_board(placements, table, id);
+    EXPECT_EQ(explanation.value, table.value(id));
     std::array<int, PieceCount> valid{};
     for (int o = 0; o < OrientationCount; ++o)
         for (int x = 0; x + Orientations[o].width <= 4; ++x)
@@ -90,7 +91,7 @@ TEST(ExplainBoard, ListsEveryPlacementBestFirstStartingWithTheTablePolicysChoice
         } else {
             EXPECT_EQ(options[0].orientation, chosen.orientation);
             EXPECT_EQ(options[0].column, chosen.column);
-            EXPECT_EQ(options[0].value, table.values[chosen.successor]);
+            EXPECT_EQ(options[0].value, table.value(chosen.successor));
         }
     }
 }

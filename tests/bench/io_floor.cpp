@@ -7,7 +7,8 @@
 #include "bench_options.h"
 #include "communicator.h"
 #include "partition.h"
-#include "table_file.h"
+#include "huge_pages.h"
+#include "table_writer.h"
 
 #include <algorithm>
 #include <cstdio>

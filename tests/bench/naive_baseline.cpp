@@ -5,7 +5,7 @@
 #include "bench_options.h"
 #include "cli.h"
 #include "naive_solver.h"
-#include "table_file.h"
+#include "stack_table.h"
 
 #include <chrono>
 #include <cstdio>
@@ -35,10 +35,12 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(stack::peak_rss_bytes()), solution.values[0]);
         int status = 0;
         if (!compare.empty()) {
-            const stack::Table table = stack::read_table(compare);
-            const bool same = table.values.size() == solution.values.size()
-                              && std::memcmp(table.values.data(), solution.values.data(),
-                                             solution.values.size() * sizeof(double)) == 0;
+            const stack::StackTable table = stack::StackTable::open(compare, {stack::Residency::Resident, 0});
+            bool same = table.geometry().states() == solution.values.size();
+            for (stack::BoardId id = 0; same && id < solution.values.size(); ++id) {
+                const double value = table.value(id);
+                same = std::memcmp(&value, &solution.values[id], sizeof(double)) == 0;
+            }
             std::printf(" bit_identical_to_table=%s", same ? "yes" : "no");
             status = same ? 0 : 1;
         }
