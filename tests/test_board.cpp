@@ -1,4 +1,5 @@
 #include "board.h"
+#include "compositions.h"
 #include "errors.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +50,46 @@ TEST(Board, RejectsBadBoards) {
     EXPECT_THROW(geometry.parse_heights("1,x,3,4"), InputError);
     EXPECT_THROW(geometry.parse_heights("1,2.5,3,4"), InputError);
     EXPECT_THROW(geometry.parse_heights(""), InputError);
+}
+
+}  // namespace stack
+
+namespace stack {
+
+// Walking every id of small wells in order, the boards of each height sum
+// must get ranks 0, 1, 2, ... (so rank order is id order), unrank must give
+// the board back, and count(sum) must be the number of boards of that sum.
+TEST(CompositionCodec, RanksEachSumDenselyInIdOrderAndUnranks) {
+    for (auto [width, height] : {std::pair{1, 5}, {2, 3}, {3, 4}, {4, 6}, {6, 3}}) {
+        const Geometry geometry(width, height);
+        const CompositionCodec codec(width, height);
+        std::vector<std::uint64_t> next_rank(codec.max_sum() + 1, 0);
+        for (BoardId id = 0; id < geometry.states(); ++id) {
+            const Heights heights = geometry.decode(id);
+            const int sum = geometry.height_sum(id);
+            ASSERT_EQ(codec.rank(heights.data()), next_rank[sum]++) << width << "x" << height << " id " << id;
+            Heights back{};
+            codec.unrank(sum, codec.rank(heights.data()), back.data());
+            ASSERT_EQ(back, heights) << width << "x" << height << " id " << id;
+        }
+        for (int sum = 0; sum <= codec.max_sum(); ++sum)
+            EXPECT_EQ(codec.count(sum), next_rank[sum]) << width << "x" << height << " sum " << sum;
+        EXPECT_EQ(codec.count(-1), 0u);
+        EXPECT_EQ(codec.count(codec.max_sum() + 1), 0u);
+        EXPECT_THROW(codec.unrank(0, 1, std::array<int, MaxWidth>{}.data()), std::out_of_range);
+    }
+}
+
+// The classes of a 6x20 well partition its 85,766,121 ids.
+TEST(CompositionCodec, ClassesAddUpToTheWholeWell) {
+    const CompositionCodec codec(6, 20);
+    std::uint64_t total = 0;
+    for (int sum = 0; sum <= codec.max_sum(); ++sum)
+        total += codec.count(sum);
+    EXPECT_EQ(total, Geometry(6, 20).states());
+    EXPECT_EQ(codec.count(0), 1u);
+    EXPECT_EQ(codec.count(1), 6u);
+    EXPECT_EQ(codec.count(120), 1u);
 }
 
 }  // namespace stack
