@@ -32,6 +32,7 @@ Geometry::Geometry(int width, int height) : width_(width), height_(height) {
     if (states_ == 0)
         throw InputError("a " + std::to_string(width) + "x" + std::to_string(height)
                          + " well has (H+1)^W board ids, which does not fit in 64 bits");
+    reciprocal_ = std::uint64_t(((unsigned __int128)1 << 64) / base());
     powers_[0] = 1;
     for (int column = 1; column <= width; ++column)
         powers_[column] = column < width ? powers_[column - 1] * base() : states_;
@@ -46,18 +47,20 @@ BoardId Geometry::encode(const Heights& heights) const {
 
 Heights Geometry::decode(BoardId id) const {
     Heights heights{};
+    std::uint64_t digit = 0;
     for (int column = 0; column < width_; ++column) {
-        heights[column] = static_cast<int>(id % base());
-        id /= base();
+        id = divide_by_base(id, digit);
+        heights[column] = static_cast<int>(digit);
     }
     return heights;
 }
 
 int Geometry::height_sum(BoardId id) const {
     int sum = 0;
+    std::uint64_t digit = 0;
     for (int column = 0; column < width_; ++column) {
-        sum += static_cast<int>(id % base());
-        id /= base();
+        id = divide_by_base(id, digit);
+        sum += static_cast<int>(digit);
     }
     return sum;
 }

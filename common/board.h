@@ -44,9 +44,23 @@ public:
     std::string format_heights(const Heights& heights) const;  // "3,6,8,7"
 
 private:
+    // id / base and id % base without a division: q = the high word of
+    // id * floor(2^64 / base) is the quotient or one less, which the
+    // remainder test corrects (exact for every 64-bit id).
+    std::uint64_t divide_by_base(std::uint64_t id, std::uint64_t& remainder) const {
+        std::uint64_t quotient = std::uint64_t((unsigned __int128)id * reciprocal_ >> 64);
+        remainder = id - quotient * base();
+        if (remainder >= base()) {
+            ++quotient;
+            remainder -= base();
+        }
+        return quotient;
+    }
+
     int width_;
     int height_;
     std::uint64_t states_;
+    std::uint64_t reciprocal_;  // floor(2^64 / (H+1))
     std::array<std::uint64_t, MaxWidth + 1> powers_{};  // [column] -> (H+1)^column
 };
 

@@ -92,6 +92,8 @@ private:
     }
 
     Geometry geometry_;
+    const MatchTable* forward_ = &forward_table();  // held here: the function-local statics cost a guard per call
+    const MatchTable* reverse_ = &reverse_table();
     std::array<std::array<BoardId, MaxWidth>, OrientationCount> offsets_{};  // [orientation][column]
 };
 
@@ -110,7 +112,7 @@ template <bool Reverse, class Visit>
 void PlacementTable::for_each_match(const Heights& heights, const Differences& differences, int x,
                                     Visit&& visit) const {
     const int limit = geometry_.height();
-    const MatchList& matches = (Reverse ? reverse_table() : forward_table())[key(differences, x)];
+    const MatchList& matches = (Reverse ? *reverse_ : *forward_)[key(differences, x)];
     for (int i = 0; i < matches.count; ++i) {
         const int o = matches.orientations[i];
         const Orientation& orientation = Orientations[o];

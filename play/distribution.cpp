@@ -54,7 +54,11 @@ LengthDistribution exact_length_distribution(const Policy& policy, const Geometr
     // than the pass itself.
     std::vector<double> slot_probability(largest_class, 0.0);  // [rank] -> probability so far
     std::vector<BoardId> slot_id(largest_class);                // [rank] -> the board, once touched
+    // Each part's moves, reserved once for the largest layer there can be
+    // (at most 1 GB each), so they never grow by copying.
     std::vector<std::vector<Edge>> parts(threads);
+    for (std::vector<Edge>& edges : parts)
+        edges.reserve(std::min<std::uint64_t>(largest_class * PieceCount / threads + 1024, (1u << 30) / sizeof(Edge)));
     std::vector<double> ends;  // [board of the layer] -> probability that the game ends on it
     std::vector<std::uint64_t> found(threads + 1);
     LengthDistribution result;
@@ -72,11 +76,10 @@ LengthDistribution exact_length_distribution(const Policy& policy, const Geometr
         parallel_ranges(part_count, size, [&](int part, std::uint64_t first, std::uint64_t end) {
             std::vector<Edge>& edges = parts[part];
             edges.clear();
-            Heights heights{};
-            const auto record = [&](std::size_t index, const std::array<Move, PieceCount>& moves) {
+            const auto record = [&](std::size_t index, const Heights& heights,
+                                    const std::array<Move, PieceCount>& moves) {
                 const std::size_t i = first + index;
                 const double share = layer.probability[i] * PieceProbability;
-                heights = geometry.decode(layer.ids[i]);
                 for (const Move& move : moves) {
                     if (move.orientation < 0) {
                         ends[i] += share;

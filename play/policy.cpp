@@ -71,8 +71,10 @@ std::array<Move, PieceCount> Policy::choose_for_each_piece(const Heights& height
 
 void Policy::choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
                                    const BoardMoves& moves_of) const {
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        moves_of(i, choose_for_each_piece(geometry.decode(ids[i]), ids[i]));
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const Heights heights = geometry.decode(ids[i]);
+        moves_of(i, heights, choose_for_each_piece(heights, ids[i]));
+    }
 }
 
 namespace {
@@ -136,6 +138,7 @@ private:
     struct ListedBatch {
         std::vector<Listed> placements;
         std::array<std::uint32_t, 17> starts{};  // [board] -> its first placement; [boards] -> the end
+        std::array<Heights, 16> heights;         // [board]
         std::size_t boards = 0;
     };
 
@@ -145,7 +148,8 @@ private:
         for (std::size_t i = 0; i < ids.size(); ++i) {
             const BoardId id = ids[i];
             batch.starts[i] = count;
-            placements_.for_each_placement(geometry.decode(id), [&](int o, int x, BoardId offset) {
+            batch.heights[i] = geometry.decode(id);
+            placements_.for_each_placement(batch.heights[i], [&](int o, int x, BoardId offset) {
                 table_.prefetch(id + offset);
                 batch.placements[count++] = {id + offset, std::uint8_t(o), std::uint8_t(x)};
             });
@@ -163,7 +167,7 @@ private:
                 const Piece piece = Orientations[placement.orientation].piece;
                 consider(best[piece], best_value[piece], placement.orientation, placement.column, placement.successor);
             }
-            moves_of(first_index + i, best);
+            moves_of(first_index + i, batch.heights[i], best);
         }
     }
 

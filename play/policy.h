@@ -73,11 +73,12 @@ public:
     // one board. The exact length distribution asks this of every board it
     // reaches; the table policy answers in one pass over the placements.
     virtual std::array<Move, PieceCount> choose_for_each_piece(const Heights& heights, BoardId id) const;
-    // The same for many boards at once: calls moves_of(i, moves) for each
-    // ids[i], in order. The table policy lists the placements of a batch of
-    // boards first and prefetches their values, so the scattered reads of
-    // the table overlap.
-    using BoardMoves = std::function<void(std::size_t index, const std::array<Move, PieceCount>& moves)>;
+    // The same for many boards at once: calls moves_of(i, heights, moves)
+    // for each ids[i], in order, with the board's heights. The table policy
+    // lists the placements of a batch of boards first and prefetches their
+    // values, so the scattered reads of the table overlap.
+    using BoardMoves =
+        std::function<void(std::size_t index, const Heights& heights, const std::array<Move, PieceCount>& moves)>;
     virtual void choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
                                        const BoardMoves& moves_of) const;
 };
