@@ -6,8 +6,8 @@
 namespace stack {
 
 CompositionCodec::CompositionCodec(int columns, int height) : columns_(columns), height_(height) {
-    if (columns < 1 || height < 1)
-        throw std::invalid_argument("CompositionCodec needs at least one column and a height of 1 or more");
+    if (columns < 0 || height < 1)
+        throw std::invalid_argument("CompositionCodec needs a height of 1 or more");
     const std::size_t sums = std::size_t(max_sum()) + 1;
     counts_.assign((std::size_t(columns) + 1) * sums, 0);
     counts_[0] = 1;  // no columns: only the sum 0
@@ -46,7 +46,8 @@ void CompositionCodec::unrank(int sum, std::uint64_t rank, int* heights) const {
         rank -= row[value];
         sum -= value;
     }
-    heights[0] = sum;
+    if (columns_ > 0)
+        heights[0] = sum;
 }
 
 }  // namespace stack

@@ -22,6 +22,7 @@ namespace stack {
 
 class CompositionCodec {
 public:
+    // columns >= 0 (no columns: the one empty vector, of sum 0).
     CompositionCodec(int columns, int height);
 
     int columns() const { return columns_; }

@@ -77,6 +77,34 @@ void write_attribute(hid_t location, const char* name, const std::string& value)
     write_scalar(location, name, type, type, &text);
 }
 
+void write_attribute(hid_t location, const char* name, const std::vector<std::int64_t>& values) {
+    const std::string what = std::string("write attribute '") + name + "'";
+    const hsize_t length = values.size();
+    Handle space = dataspace_handle(H5Screate_simple(1, &length, nullptr), what);
+    Handle attribute =
+        attribute_handle(H5Acreate2(location, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT), what);
+    check_hdf5(H5Awrite(attribute, H5T_NATIVE_INT64, values.data()), what);
+}
+
+std::vector<std::int64_t> read_integer_array_attribute(hid_t location, const char* name, std::size_t most) {
+    const std::string label = std::string("attribute '") + name + "'";
+    if (!has_attribute(location, name))
+        throw Hdf5Error(label + " is missing");
+    Handle attribute = attribute_handle(H5Aopen(location, name, H5P_DEFAULT), "open " + label);
+    Handle space = dataspace_handle(H5Aget_space(attribute), "read the shape of " + label);
+    hsize_t length = 0;
+    if (H5Sget_simple_extent_type(space) != H5S_SIMPLE || H5Sget_simple_extent_ndims(space) != 1
+        || H5Sget_simple_extent_dims(space, &length, nullptr) != 1 || length > most)
+        throw Hdf5Error(label + " is not a list of at most " + std::to_string(most) + " integers");
+    Handle type = datatype_handle(H5Aget_type(attribute), "read the type of " + label);
+    if (H5Tget_class(type) != H5T_INTEGER)
+        throw Hdf5Error(label + " is not a list of integers");
+    std::vector<std::int64_t> values(length);
+    if (length > 0)
+        check_hdf5(H5Aread(attribute, H5T_NATIVE_INT64, values.data()), "read " + label);
+    return values;
+}
+
 bool has_attribute(hid_t location, const char* name) { return H5Aexists(location, name) > 0; }
 
 std::int64_t read_integer_attribute(hid_t location, const char* name) {

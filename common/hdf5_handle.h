@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace stack {
 
@@ -79,6 +80,8 @@ void write_attribute(hid_t location, const char* name, const std::string& value)
 inline void write_attribute(hid_t location, const char* name, const char* value) {
     write_attribute(location, name, std::string(value));
 }
+// A one-dimensional int64 array attribute.
+void write_attribute(hid_t location, const char* name, const std::vector<std::int64_t>& values);
 
 bool has_attribute(hid_t location, const char* name);
 // Each throws Hdf5Error naming the attribute when it is missing, is not a
@@ -87,5 +90,7 @@ bool has_attribute(hid_t location, const char* name);
 std::int64_t read_integer_attribute(hid_t location, const char* name);
 std::uint64_t read_unsigned_attribute(hid_t location, const char* name);
 std::string read_string_attribute(hid_t location, const char* name);
+// A one-dimensional integer array (of at most `most` entries).
+std::vector<std::int64_t> read_integer_array_attribute(hid_t location, const char* name, std::size_t most);
 
 }  // namespace stack

@@ -2,16 +2,15 @@
 
 #include "cli.h"
 #include "errors.h"
-#include "pieces.h"
 #include "hdf5_handle.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <bit>
-#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <list>
 #include <mutex>
@@ -38,21 +37,23 @@ Handle open_file(const std::string& path) {
     }
 }
 
-// /values, checked to be a one-dimensional float64 dataset of `states`.
-Handle open_values(hid_t file, const std::string& path, std::uint64_t states) {
-    const std::string name = std::string("/") + ValuesDataset;
-    if (H5Lexists(file, ValuesDataset, H5P_DEFAULT) <= 0)
-        throw InputError("'" + path + "' is not a stacking table: dataset " + name + " is missing");
+// A one-dimensional dataset of `length` elements whose type class and size
+// are checked; `what` describes the expected type.
+Handle open_vector(hid_t file, const std::string& path, const char* name, std::uint64_t length, H5T_class_t type_class,
+                   std::size_t type_size, const std::string& what) {
+    const std::string label = std::string("/") + name;
+    if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
+        throw InputError("'" + path + "' is not a stacking table: dataset " + label + " is missing");
     try {
-        Handle dataset = dataset_handle(H5Dopen2(file, ValuesDataset, H5P_DEFAULT), "open " + name);
-        Handle type = datatype_handle(H5Dget_type(dataset), "read the type of " + name);
-        if (H5Tget_class(type) != H5T_FLOAT || H5Tget_size(type) != sizeof(double))
-            throw InputError("'" + path + "': " + name + " does not hold float64 values");
-        Handle space = dataspace_handle(H5Dget_space(dataset), "read the shape of " + name);
-        hsize_t length = 0;
-        if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, &length, nullptr) != 1
-            || length != states)
-            throw InputError("'" + path + "': " + name + " does not hold (H+1)^W = " + with_commas(states)
+        Handle dataset = dataset_handle(H5Dopen2(file, name, H5P_DEFAULT), "open " + label);
+        Handle type = datatype_handle(H5Dget_type(dataset), "read the type of " + label);
+        if (H5Tget_class(type) != type_class || H5Tget_size(type) != type_size)
+            throw InputError("'" + path + "': " + label + " does not hold " + what + " values");
+        Handle space = dataspace_handle(H5Dget_space(dataset), "read the shape of " + label);
+        hsize_t found = 0;
+        if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, &found, nullptr) != 1
+            || found != length)
+            throw InputError("'" + path + "': " + label + " does not hold " + with_commas(length)
                              + " values in one dimension");
         return dataset;
     } catch (const Hdf5Error& failure) {
@@ -60,103 +61,145 @@ Handle open_values(hid_t file, const std::string& path, std::uint64_t states) {
     }
 }
 
-// Reads values [first, first + count) of /values into `out`.
-void read_values(hid_t dataset, const std::string& path, std::uint64_t first, std::uint64_t count, double* out) {
+// Reads elements [first, first + count) of a one-dimensional dataset as
+// `memory_type` into `out`.
+void read_range(hid_t dataset, const std::string& path, hid_t memory_type, std::uint64_t first, std::uint64_t count,
+                void* out) {
     try {
-        Handle file_space = dataspace_handle(H5Dget_space(dataset), "read the shape of /values");
+        Handle file_space = dataspace_handle(H5Dget_space(dataset), "read the shape");
         const hsize_t start = first, length = count;
-        check_hdf5(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, nullptr, &length, nullptr),
-                   "select values");
+        check_hdf5(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, nullptr, &length, nullptr), "select");
         Handle memory_space = dataspace_handle(H5Screate_simple(1, &length, nullptr), "create memory space");
-        check_hdf5(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, out), "read /values");
+        check_hdf5(H5Dread(dataset, memory_type, memory_space, file_space, H5P_DEFAULT, out), "read /values");
     } catch (const Hdf5Error& failure) {
         throw InputError("'" + path + "' is damaged: " + failure.what());
     }
 }
 
-// Every value must be a number of pieces a game can place.
-void check_values(const double* values, std::uint64_t count, BoardId first, const Geometry& geometry,
-                  const std::string& path) {
-    const double largest = largest_possible_value(geometry);
-    bool all_good = true;
-    for (std::uint64_t i = 0; i < count; ++i)
-        all_good &= values[i] >= 0.0 && values[i] <= largest;  // false for NaN
-    if (all_good)
-        return;
-    for (std::uint64_t i = 0; i < count; ++i)
-        if (!(values[i] >= 0.0 && values[i] <= largest))
-            throw InputError("'" + path + "': the value of board " + geometry.format_heights(geometry.decode(first + i))
-                             + " (id " + std::to_string(first + i) + ") is " + std::to_string(values[i])
-                             + ", not a number of pieces in [0, " + fixed(largest, 0) + "]");
+// A version-2 table's round offsets must be those its shape and classes
+// give: the layout is a function of them.
+void check_round_offsets(hid_t file, const std::string& path, const RoundLayout& layout) {
+    Handle dataset = open_vector(file, path, RoundOffsetsDataset, layout.offsets().size(), H5T_INTEGER, 8,
+                                 "uint64");
+    std::vector<std::uint64_t> offsets(layout.offsets().size());
+    read_range(dataset, path, H5T_NATIVE_UINT64, 0, offsets.size(), offsets.data());
+    if (offsets != layout.offsets())
+        throw InputError("'" + path + "': /round_offsets disagrees with its width, height and residue classes");
 }
 
 }  // namespace
 
+std::uint64_t effective_memory_limit(std::uint64_t requested) {
+    return requested > 0 ? requested : available_memory_bytes() / 4 * 3;
+}
+
 // A read-only mapping of the part of a file that holds a contiguous,
-// unfiltered dataset: the resident values without a copy. HDF5 stores such
-// a dataset's bytes verbatim at H5Dget_offset, little-endian.
+// unfiltered dataset: resident values without a copy. HDF5 stores such a
+// dataset's bytes verbatim at H5Dget_offset, little-endian.
 class StackTable::MappedValues {
 public:
     // Null when the dataset is not stored contiguously, or the file is
     // shorter than the dataset claims (a truncated file: reading it through
     // HDF5 then reports the damage).
-    static std::unique_ptr<MappedValues> map(hid_t dataset, const std::string& path, std::uint64_t count) {
+    static std::unique_ptr<MappedValues> map(hid_t dataset, const std::string& path, std::uint64_t bytes) {
         if constexpr (std::endian::native != std::endian::little)
             return nullptr;
         const haddr_t offset = H5Dget_offset(dataset);
-        if (offset == HADDR_UNDEF || count == 0)
+        if (offset == HADDR_UNDEF || bytes == 0)
             return nullptr;
         const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (descriptor < 0)
             return nullptr;
         struct stat status {};
-        const std::uint64_t bytes = count * sizeof(double);
         const std::uint64_t page = std::uint64_t(sysconf(_SC_PAGESIZE));
         const std::uint64_t start = offset / page * page;
         void* memory = MAP_FAILED;
-        if (::fstat(descriptor, &status) == 0 && std::uint64_t(status.st_size) >= offset + bytes && offset % sizeof(double) == 0)
-            memory = ::mmap(nullptr, offset + bytes - start, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, off_t(start));
+        if (::fstat(descriptor, &status) == 0 && std::uint64_t(status.st_size) >= offset + bytes && offset % 8 == 0)
+            memory = ::mmap(nullptr, offset + bytes - start, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor,
+                            off_t(start));
         ::close(descriptor);
         if (memory == MAP_FAILED)
             return nullptr;
         auto mapped = std::unique_ptr<MappedValues>(new MappedValues);
         mapped->memory_ = memory;
         mapped->length_ = offset + bytes - start;
-        mapped->values_ = reinterpret_cast<const double*>(static_cast<const char*>(memory) + (offset - start));
+        mapped->values_ = static_cast<const char*>(memory) + (offset - start);
         return mapped;
     }
     ~MappedValues() { ::munmap(memory_, length_); }
-    const double* values() const { return values_; }
-    std::uint64_t bytes() const { return length_; }
+    const void* values() const { return values_; }
 
 private:
     MappedValues() = default;
     void* memory_ = nullptr;
     std::uint64_t length_ = 0;
-    const double* values_ = nullptr;
+    const void* values_ = nullptr;
 };
 
-std::uint64_t effective_memory_limit(std::uint64_t requested) {
-    return requested > 0 ? requested : available_memory_bytes() / 4 * 3;
+namespace {
+
+// Converts `count` stored values to double and checks that each is a
+// number of pieces a game can place; `board_at(i)` names the board of the
+// i-th for the message.
+template <class BoardAt>
+void convert_and_check(const void* stored, Precision precision, std::uint64_t count, double* out,
+                       const Geometry& geometry, const std::string& path, BoardAt&& board_at) {
+    const double largest = largest_possible_value(geometry);
+    bool all_good = true;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const double value = precision == Precision::Float64 ? static_cast<const double*>(stored)[i]
+                                                             : double(static_cast<const float*>(stored)[i]);
+        if (out)
+            out[i] = value;
+        all_good &= value >= 0.0 && value <= largest;  // false for NaN
+    }
+    if (all_good)
+        return;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const double value = precision == Precision::Float64 ? static_cast<const double*>(stored)[i]
+                                                             : double(static_cast<const float*>(stored)[i]);
+        if (!(value >= 0.0 && value <= largest)) {
+            const BoardId id = board_at(i);
+            throw InputError("'" + path + "': the value of board " + geometry.format_heights(geometry.decode(id))
+                             + " (id " + std::to_string(id) + ") is " + std::to_string(value)
+                             + ", not a number of pieces in [0, " + fixed(largest, 0) + "]");
+        }
+    }
 }
 
-// The lazy store: blocks of BlockValues values, read on first use, least
-// recently used evicted first once the cache holds `capacity` blocks.
+}  // namespace
+
+// The lazy store: blocks of BlockValues values by position in /values,
+// read on first use (straight from the file when the dataset is contiguous,
+// else through HDF5), converted to double and checked, least recently used
+// evicted first once the cache holds `capacity` blocks.
 class StackTable::LazyValues {
 public:
-    LazyValues(Handle file, Handle dataset, std::string path, const Geometry& geometry, std::uint64_t memory_limit)
-        : file_(std::move(file)), dataset_(std::move(dataset)), path_(std::move(path)), geometry_(geometry),
-          capacity_(std::max<std::uint64_t>(1, memory_limit / (BlockValues * sizeof(double)))) {}
+    // Keeps its own copies of what it needs: the table object may move.
+    LazyValues(Handle file, Handle dataset, const StackTable& table, std::uint64_t memory_limit)
+        : file_(std::move(file)), dataset_(std::move(dataset)), path_(table.path()), geometry_(table.geometry()),
+          layout_(table.layout_), precision_(table.info().precision), stored_states_(table.info().stored_states),
+          capacity_(std::max<std::uint64_t>(1, memory_limit / (BlockValues * sizeof(double)))) {
+        const haddr_t offset = H5Dget_offset(dataset_);
+        if (offset != HADDR_UNDEF && std::endian::native == std::endian::little) {
+            descriptor_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+            data_offset_ = offset;
+        }
+    }
+    ~LazyValues() {
+        if (descriptor_ >= 0)
+            ::close(descriptor_);
+    }
 
-    double value(BoardId id) {
+    double value(std::uint64_t position) {
         const std::lock_guard<std::mutex> lock(mutex_);
-        const std::uint64_t block = id / BlockValues;
+        const std::uint64_t block = position / BlockValues;
         auto found = blocks_.find(block);
         if (found == blocks_.end())
             found = load(block);
         else
             recency_.splice(recency_.begin(), recency_, found->second.position);
-        return found->second.values[id % BlockValues];
+        return found->second.values[position % BlockValues];
     }
 
     std::uint64_t memory_bytes() {
@@ -175,26 +218,50 @@ private:
             blocks_.erase(recency_.back());
             recency_.pop_back();
         }
-        const BoardId first = block * BlockValues;
-        const std::uint64_t count = std::min(BlockValues, geometry_.states() - first);
+        const std::uint64_t first = block * BlockValues;
+        const std::uint64_t count = std::min(BlockValues, stored_states_ - first);
+        const std::size_t size = value_bytes(precision_);
+        std::vector<char> raw(count * size);
+        if (descriptor_ >= 0) {
+            const ssize_t read = ::pread(descriptor_, raw.data(), raw.size(), off_t(data_offset_ + first * size));
+            if (read != ssize_t(raw.size()))
+                throw InputError("'" + path_ + "' is damaged: values " + std::to_string(first) + ".."
+                                 + std::to_string(first + count - 1) + " lie past its end");
+        } else {
+            read_range(dataset_, path_, precision_ == Precision::Float64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT, first,
+                       count, raw.data());
+        }
         std::vector<double> values(count);
-        read_values(dataset_, path_, first, count, values.data());
-        check_values(values.data(), count, first, geometry_, path_);
+        convert_and_check(raw.data(), precision_, count, values.data(), geometry_, path_,
+                          [&](std::uint64_t i) { return board_at(first + i); });
         recency_.push_front(block);
         return blocks_.emplace(block, Block{std::move(values), recency_.begin()}).first;
+    }
+
+    BoardId board_at(std::uint64_t position) const {
+        return layout_ ? geometry_.encode(layout_->board_at(position)) : position;
     }
 
     std::mutex mutex_;
     Handle file_, dataset_;
     std::string path_;
     Geometry geometry_;
+    std::optional<RoundLayout> layout_;
+    Precision precision_;
+    std::uint64_t stored_states_;
+    int descriptor_ = -1;
+    std::uint64_t data_offset_ = 0;
     std::uint64_t capacity_;
     std::unordered_map<std::uint64_t, Block> blocks_;
     std::list<std::uint64_t> recency_;  // most recently used first
 };
 
 StackTable::StackTable(std::string path, TableInfo info)
-    : path_(std::move(path)), info_(std::move(info)), geometry_(info_.width, info_.height) {}
+    : path_(std::move(path)), info_(std::move(info)), geometry_(info_.width, info_.height) {
+    if (info_.format_version >= 2)
+        layout_.emplace(geometry_, info_.residues);
+    held_precision_ = info_.precision;
+}
 
 StackTable::StackTable(StackTable&&) noexcept = default;
 StackTable& StackTable::operator=(StackTable&&) noexcept = default;
@@ -203,23 +270,43 @@ StackTable::~StackTable() = default;
 StackTable StackTable::open(const std::string& path, const TableOpenOptions& options) {
     Handle file = open_file(path);
     StackTable table(path, read_table_info(file, path));
-    Handle dataset = open_values(file, path, table.info_.states);
+    const TableInfo& info = table.info_;
+    if (table.layout_) {
+        if (info.stored_states != table.layout_->stored_states())
+            throw InputError("'" + path + "': its stored_states attribute (" + std::to_string(info.stored_states)
+                             + ") disagrees with its width, height and residue classes");
+        check_round_offsets(file, path, *table.layout_);
+    }
+    const std::size_t size = value_bytes(info.precision);
+    Handle dataset = open_vector(file, path, ValuesDataset, info.stored_states, H5T_FLOAT, size,
+                                 precision_name(info.precision));
     const std::uint64_t limit = effective_memory_limit(options.memory_limit);
-    const std::uint64_t bytes = table.info_.states * sizeof(double);
     const bool resident = options.residency == Residency::Resident
-                          || (options.residency == Residency::Automatic && bytes <= limit);
+                          || (options.residency == Residency::Automatic && info.stored_states * size <= limit);
+    const auto board_at = [&](std::uint64_t position) {
+        return table.layout_ ? table.geometry_.encode(table.layout_->board_at(position)) : position;
+    };
     if (resident) {
-        table.mapped_ = MappedValues::map(dataset, path, table.info_.states);
+        table.mapped_ = MappedValues::map(dataset, path, info.stored_states * size);
+        const void* stored = nullptr;
         if (table.mapped_) {
-            table.resident_values_ = table.mapped_->values();
-        } else {
-            table.values_.resize(table.info_.states);
-            read_values(dataset, path, 0, table.info_.states, table.values_.data());
-            table.resident_values_ = table.values_.data();
+            stored = table.mapped_->values();
+            convert_and_check(stored, info.precision, info.stored_states, nullptr, table.geometry_, path, board_at);
+        } else {  // not contiguous: read it all, as double
+            table.values_.resize(info.stored_states);
+            read_range(dataset, path, H5T_NATIVE_DOUBLE, 0, info.stored_states, table.values_.data());
+            convert_and_check(table.values_.data(), Precision::Float64, info.stored_states, nullptr, table.geometry_,
+                              path, board_at);
+            stored = table.values_.data();
+            table.held_precision_ = Precision::Float64;
         }
-        check_values(table.resident_values_, table.info_.states, 0, table.geometry_, path);
+        table.resident_ = true;
+        if (!table.layout_)
+            table.dense_ = static_cast<const double*>(stored);
+        else
+            table.stored_ = stored;
     } else {
-        table.lazy_ = std::make_unique<LazyValues>(std::move(file), std::move(dataset), path, table.geometry_, limit);
+        table.lazy_ = std::make_unique<LazyValues>(std::move(file), std::move(dataset), table, limit);
     }
     return table;
 }
@@ -228,24 +315,32 @@ StackTable StackTable::in_memory(const Geometry& geometry, HugeVector<double> va
     if (values.size() != geometry.states())
         throw std::invalid_argument("in_memory: the values do not cover the well's (H+1)^W boards");
     TableInfo info;
+    info.format_version = 1;
     info.width = geometry.width();
     info.height = geometry.height();
-    info.states = geometry.states();
+    info.states = info.stored_states = geometry.states();
     info.schedule = "in memory";
     info.pieces = orientation_table_text();
     info.generator = "in memory";
     StackTable table("(in memory)", std::move(info));
     table.values_ = std::move(values);
-    table.resident_values_ = table.values_.data();
+    table.dense_ = table.values_.data();
+    table.resident_ = true;
     return table;
 }
 
 std::uint64_t StackTable::memory_bytes() const {
-    if (!resident_values_)
+    if (!resident_)
         return lazy_->memory_bytes();
-    return mapped_ ? geometry_.states() * sizeof(double) : values_.size() * sizeof(double);
+    return info_.stored_states * value_bytes(held_precision_);
 }
 
-double StackTable::lazy_value(BoardId id) const { return lazy_->value(id); }
+double StackTable::value_elsewhere(BoardId id) const {
+    const std::uint64_t position = position_of(id);
+    if (stored_)
+        return held_precision_ == Precision::Float64 ? static_cast<const double*>(stored_)[position]
+                                                     : double(static_cast<const float*>(stored_)[position]);
+    return lazy_->value(position);
+}
 
 }  // namespace stack

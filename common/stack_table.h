@@ -1,23 +1,23 @@
 // The value-lookup interface: the one way every reader (stackplay, the
 // tools, the tests) gets a value out of a table. A table opened from a file
 // answers two questions, "does the table hold this board?" and "what is the
-// value of this board?"; how the values are laid out in the file and
-// whether they sit in memory is its own business.
+// value of this board?"; how the values are laid out in the file (version 1:
+// id order; version 2: by round and residue class, float64 or float32,
+// table_format.h) and whether they sit in memory is its own business.
 //
 // Residency:
 //   resident  all values are in memory once the table is open (mapped
 //             straight from the file when it stores them contiguously, so
-//             they come from the page cache without a copy), and
-//             value() is one array load, inlined into the caller's loop (no
-//             virtual call: the table policy's hot path costs what it cost
-//             when the player indexed the array itself).
-//   lazy      values are read on first use in blocks of BlockValues and kept
-//             in a cache bounded by the memory limit, least recently used
-//             out first. --show and --explain open tables this way, so they
-//             answer at once on a table of any size; a table larger than the
-//             memory limit is played this way. Lookups take a lock (HDF5
-//             itself is not thread-safe), so they are slower but safe from
-//             the player's threads.
+//             they come from the page cache without a copy). For a version-1
+//             table value() is one array load, inlined into the caller's
+//             loop (no virtual call); a version-2 table adds the O(W) codec.
+//   lazy      values are read on first use in blocks of BlockValues (by
+//             position in the file) and kept in a cache bounded by the
+//             memory limit, least recently used out first. --show and
+//             --explain open tables this way, so they answer at once on a
+//             table of any size; a table larger than the memory limit is
+//             played this way. Lookups take a lock, so they are slower but
+//             safe from the player's threads.
 // Every value read is checked: NaN, infinities, negatives and values above
 // W*H/4 (more pieces than fit) are refused with an InputError naming the
 // board, as are files that are damaged or not tables at all.
@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace stack {
@@ -42,7 +43,7 @@ struct TableOpenOptions {
 
 class StackTable {
 public:
-    static constexpr std::uint64_t BlockValues = 4096;  // values per lazily read block (32 KB)
+    static constexpr std::uint64_t BlockValues = 4096;  // values per lazily read block
 
     // Throws InputError naming the problem when the file is missing, not
     // HDF5, not a table, of another format version, damaged, or its values
@@ -58,38 +59,49 @@ public:
     const TableInfo& info() const { return info_; }
     const Geometry& geometry() const { return geometry_; }
     const std::string& path() const { return path_; }
-    bool resident() const { return resident_values_ != nullptr; }
+    // The version-2 codec, or null for a version-1 table.
+    const RoundLayout* layout() const { return layout_ ? &*layout_ : nullptr; }
+    bool resident() const { return resident_; }
     // Bytes of values held in memory now (all of them when resident).
     std::uint64_t memory_bytes() const;
 
     // Does the table store a value for this board?
-    bool holds(BoardId id) const { return id < geometry_.states(); }
+    bool holds(BoardId id) const {
+        return id < geometry_.states() && (!layout_ || info_.residues.holds_sum(geometry_.height_sum(id)));
+    }
     // The board's value; requires holds(id).
     double value(BoardId id) const {
-        if (resident_values_) [[likely]]
-            return resident_values_[id];
-        return lazy_value(id);
+        if (dense_) [[likely]]
+            return dense_[id];
+        return value_elsewhere(id);
     }
-    // A hint that value(id) will be asked soon: a resident table starts
-    // loading its cache line (callers that look up many scattered boards
-    // prefetch a batch, then read it).
+    // A hint that value(id) will be asked soon: a resident version-1 table
+    // starts loading its cache line (callers that look up many scattered
+    // boards prefetch a batch, then read it).
     void prefetch(BoardId id) const {
-        if (resident_values_)
-            __builtin_prefetch(resident_values_ + id);
+        if (dense_)
+            __builtin_prefetch(dense_ + id);
     }
 
 private:
     class LazyValues;
     class MappedValues;
     StackTable(std::string path, TableInfo info);
-    double lazy_value(BoardId id) const;
+    double value_elsewhere(BoardId id) const;
+    std::uint64_t position_of(BoardId id) const {
+        return layout_ ? layout_->position(geometry_.decode(id)) : id;
+    }
 
     std::string path_;
     TableInfo info_;
     Geometry geometry_;
-    HugeVector<double> values_;                 // resident values read into memory, [board id] -> value
-    std::unique_ptr<MappedValues> mapped_;      // or mapped from the file
-    const double* resident_values_ = nullptr;   // either one, when resident
+    std::optional<RoundLayout> layout_;
+    bool resident_ = false;
+    const double* dense_ = nullptr;            // resident float64 values in id order (version 1)
+    const void* stored_ = nullptr;             // resident values in file order (version 2), of held_precision_
+    Precision held_precision_ = Precision::Float64;
+    HugeVector<double> values_;                // values read into memory (in_memory, or a non-contiguous file)
+    std::unique_ptr<MappedValues> mapped_;     // or mapped from the file
     std::unique_ptr<LazyValues> lazy_;
 };
 

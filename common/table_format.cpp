@@ -1,19 +1,109 @@
 #include "table_format.h"
 
 #include "errors.h"
-#include "pieces.h"
+
+#include <algorithm>
 
 namespace stack {
 
+std::string precision_name(Precision precision) { return precision == Precision::Float64 ? "float64" : "float32"; }
+
+Precision parse_precision(const std::string& text) {
+    if (text == "float64")
+        return Precision::Float64;
+    if (text == "float32")
+        return Precision::Float32;
+    throw InputError("--precision must be float64 or float32, not '" + text + "'");
+}
+
+ResidueSet ResidueSet::of(const std::vector<std::int64_t>& classes) {
+    ResidueSet set;
+    set.mask_ = 0;
+    for (const std::int64_t residue : classes) {
+        if (residue < 0 || residue >= Classes)
+            throw InputError("a residue class of the height sum mod " + std::to_string(Classes) + " is 0.."
+                             + std::to_string(Classes - 1) + ", not " + std::to_string(residue));
+        if (set.has(int(residue)))
+            throw InputError("residue class " + std::to_string(residue) + " is given twice");
+        set.mask_ |= 1u << residue;
+    }
+    if (set.mask_ == 0)
+        throw InputError("a table holds at least one residue class");
+    return set;
+}
+
+std::vector<std::int64_t> ResidueSet::list() const {
+    std::vector<std::int64_t> classes;
+    for (int residue = 0; residue < Classes; ++residue)
+        if (has(residue))
+            classes.push_back(residue);
+    return classes;
+}
+
+std::string ResidueSet::text() const {
+    std::string text;
+    for (const std::int64_t residue : list())
+        text += (text.empty() ? "" : ",") + std::to_string(residue);
+    return text;
+}
+
+RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues)
+    : geometry_(geometry), residues_(residues), rows_(geometry.width() - 1, geometry.height()) {
+    const int height = geometry.height();
+    for (int sum_class = 0; sum_class < ResidueSet::Classes; ++sum_class) {
+        index_[sum_class].assign(height + 1, -1);
+        for (int h0 = 0; h0 <= height; ++h0)
+            if (residues.holds_sum(sum_class + h0))
+                index_[sum_class][h0] = row_length_[sum_class]++;
+    }
+    const int rounds = rows_.max_sum() + 1;
+    offsets_.assign(rounds + 1, 0);
+    for (int sum = 0; sum < rounds; ++sum)
+        offsets_[sum + 1] = offsets_[sum] + rows_.count(sum) * std::uint64_t(row_length(sum));
+}
+
+bool RoundLayout::holds(const Heights& heights) const {
+    int sum = 0;
+    for (int column = 0; column < geometry_.width(); ++column)
+        sum += heights[column];
+    return residues_.holds_sum(sum);
+}
+
+std::uint64_t RoundLayout::position(const Heights& heights) const {
+    int row_sum = 0;
+    for (int column = 1; column < geometry_.width(); ++column)
+        row_sum += heights[column];
+    return offsets_[row_sum] + row_rank(heights, row_sum) * std::uint64_t(row_length(row_sum))
+           + std::uint64_t(index_in_row(row_sum, heights[0]));
+}
+
+Heights RoundLayout::board_at(std::uint64_t position) const {
+    const int sum = int(std::upper_bound(offsets_.begin(), offsets_.end(), position) - offsets_.begin()) - 1;
+    const std::uint64_t within = position - offsets_[sum];
+    const int length = row_length(sum);
+    Heights heights{};
+    rows_.unrank(sum, within / length, heights.data() + 1);
+    const int index = int(within % length);
+    const std::vector<int>& indices = index_[sum % ResidueSet::Classes];
+    heights[0] = int(std::find(indices.begin(), indices.end(), index) - indices.begin());
+    return heights;
+}
+
 void write_table_info(hid_t file, const TableInfo& info) {
+    write_attribute(file, "format_version", info.format_version);
     write_attribute(file, "width", std::int64_t(info.width));
     write_attribute(file, "height", std::int64_t(info.height));
-    write_attribute(file, "format_version", info.format_version);
     write_attribute(file, "schedule", info.schedule);
     write_attribute(file, "states", info.states);
     write_attribute(file, "connections", info.connections);
     write_attribute(file, "pieces", info.pieces);
     write_attribute(file, "generator", info.generator);
+    if (info.format_version >= 2) {
+        write_attribute(file, "layout", RoundsLayout);
+        write_attribute(file, "residue_classes", info.residues.list());
+        write_attribute(file, "precision", precision_name(info.precision));
+        write_attribute(file, "stored_states", info.stored_states);
+    }
 }
 
 TableInfo read_table_info(hid_t file, const std::string& path) {
@@ -22,9 +112,10 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
         if (!has_attribute(file, "format_version"))
             throw InputError("'" + path + "' is not a stacking table: attribute 'format_version' is missing");
         info.format_version = read_integer_attribute(file, "format_version");
-        if (info.format_version != TableFormatVersion)
+        if (info.format_version < OldestTableFormatVersion || info.format_version > TableFormatVersion)
             throw InputError("'" + path + "' has table format version " + std::to_string(info.format_version)
-                             + ", this build reads version " + std::to_string(TableFormatVersion));
+                             + ", this build reads versions " + std::to_string(OldestTableFormatVersion) + " to "
+                             + std::to_string(TableFormatVersion));
         const std::int64_t width = read_integer_attribute(file, "width");
         const std::int64_t height = read_integer_attribute(file, "height");
         if (width < 1 || width > MaxWidth || height < 1 || height > 1000000
@@ -38,6 +129,23 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
         info.connections = read_unsigned_attribute(file, "connections");
         info.pieces = read_string_attribute(file, "pieces");
         info.generator = read_string_attribute(file, "generator");
+        info.stored_states = info.states;
+        if (info.format_version >= 2) {
+            const std::string layout = read_string_attribute(file, "layout");
+            if (layout != RoundsLayout)
+                throw InputError("'" + path + "' has layout '" + layout + "', this build reads '" + RoundsLayout + "'");
+            try {
+                info.residues = ResidueSet::of(read_integer_array_attribute(file, "residue_classes", ResidueSet::Classes));
+            } catch (const InputError& error) {
+                throw InputError("'" + path + "': attribute 'residue_classes': " + error.what());
+            }
+            const std::string precision = read_string_attribute(file, "precision");
+            if (precision != precision_name(Precision::Float64) && precision != precision_name(Precision::Float32))
+                throw InputError("'" + path + "': attribute 'precision' is '" + precision
+                                 + "', not float64 or float32");
+            info.precision = parse_precision(precision);
+            info.stored_states = read_unsigned_attribute(file, "stored_states");
+        }
     } catch (const Hdf5Error& error) {
         throw InputError("'" + path + "' is not a valid stacking table: " + error.what());
     }

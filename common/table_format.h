@@ -1,56 +1,149 @@
 // The table file format, defined here and nowhere else: the names, types
-// and meaning of everything in a table file. The collective writer
-// (table_writer.h, stackgen) and the serial reader (stack_table.h, every
-// other tool) both go through this module.
+// and meaning of everything in a table file, and the codec from a board id
+// to the place of its value. The writers (table_writer.h) and the reader
+// (stack_table.h, every tool) go through this module.
 //
-// Version 1: an HDF5 file with one dataset and attributes on the root group.
-//   /values          float64[(H+1)^W], index = board id, value = expected
-//                    pieces placed under optimal play (0 where no piece fits)
-//   width, height    int64
-//   format_version   int64, 1
-//   schedule         string, how the values were computed: "rows" (stackgen
-//                    0.2 on; "layered" or "jacobi" in 0.1, same values)
-//   states           uint64, (H+1)^W
-//   connections      uint64, valid placements summed over all states
-//   pieces           string, orientation_table_text() of the generator
-//   generator        string, "stackgen <version>"
-// Integers are little-endian, strings variable-length UTF-8, values
-// IEEE-754 binary64 little-endian.
+// Version 2 (written by stackgen 0.5 on): values stored round by round.
+//   /values          float64 or float32[stored_states]: round after round, in
+//                    increasing row sum S (the height sum of columns
+//                    1..W-1); within a round the rows (the boards that
+//                    differ only in column 0) in board-id order; within a row
+//                    the stored column-0 heights h0 ascending. A row stores
+//                    the h0 whose board's height sum is in one of the stored
+//                    residue classes (mod 4).
+//   /round_offsets   uint64[rounds + 1]: where round S starts in /values;
+//                    the last entry is stored_states
+//   attributes       format_version (int64, 2), layout ("rounds"), width,
+//                    height (int64), residue_classes (int64[]: the classes
+//                    of the height sum mod 4 stored), precision ("float64" or
+//                    "float32": computed in float64, rounded once when
+//                    written), states (uint64, (H+1)^W), stored_states
+//                    (uint64), connections (uint64, valid placements over
+//                    the stored boards), schedule, pieces, generator (strings)
+//   The place of board h: round_offsets[S] + rank(h_1..h_{W-1}) * n(S) +
+//   index(S, h0), where rank numbers the rows of round S in id order
+//   (compositions.h) and n(S) is the row length: O(W) lookups.
+//
+// Version 1 (stackgen 0.1-0.4; still read): /values float64[(H+1)^W] in id
+// order, and the attributes above but layout, residue_classes, precision and
+// stored_states.
+//
+// Integers are little-endian, strings variable-length UTF-8, values IEEE-754
+// little-endian.
 #pragma once
 
 #include "board.h"
+#include "compositions.h"
 #include "hdf5_handle.h"
+#include "pieces.h"
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace stack {
 
-constexpr std::int64_t TableFormatVersion = 1;  // the newest version this build reads and writes
+constexpr std::int64_t TableFormatVersion = 2;  // the version stackgen writes, and the newest read
+constexpr std::int64_t OldestTableFormatVersion = 1;
 constexpr const char* ValuesDataset = "values";
+constexpr const char* RoundOffsetsDataset = "round_offsets";
+constexpr const char* RoundsLayout = "rounds";
 
 static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559, "values are IEEE-754 binary64");
-static_assert(sizeof(BoardId) == 8, "board ids index /values with 64-bit offsets");
+static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559, "float32 values are IEEE-754 binary32");
+static_assert(sizeof(BoardId) == 8, "board ids and positions are 64-bit");
+
+enum class Precision : std::uint8_t { Float64, Float32 };
+
+std::string precision_name(Precision precision);  // "float64", "float32"
+// Throws InputError naming the accepted words.
+Precision parse_precision(const std::string& text);
+inline std::size_t value_bytes(Precision precision) { return precision == Precision::Float64 ? 8 : 4; }
+
+// A set of residue classes of the height sum mod 4 (CellsPerPiece). Every
+// placement adds 4 cells, so each class is a problem of its own.
+class ResidueSet {
+public:
+    static constexpr int Classes = CellsPerPiece;
+    static constexpr unsigned AllMask = (1u << Classes) - 1;
+
+    constexpr ResidueSet() = default;  // all classes
+    static ResidueSet of(const std::vector<std::int64_t>& classes);  // throws InputError on a bad or repeated class
+    constexpr bool has(int residue) const { return (mask_ >> residue) & 1u; }
+    constexpr bool holds_sum(int height_sum) const { return has(height_sum % Classes); }
+    int count() const { return __builtin_popcount(mask_); }
+    unsigned mask() const { return mask_; }
+    bool all() const { return mask_ == AllMask; }
+    std::vector<std::int64_t> list() const;
+    std::string text() const;  // "0,1,2,3"
+    bool operator==(const ResidueSet&) const = default;
+
+private:
+    unsigned mask_ = AllMask;
+};
 
 struct TableInfo {
     int width = 0;
     int height = 0;
     std::int64_t format_version = TableFormatVersion;
     std::string schedule;
-    std::uint64_t states = 0;
-    std::uint64_t connections = 0;
+    std::uint64_t states = 0;         // (H+1)^W
+    std::uint64_t stored_states = 0;  // values in /values: (H+1)^W in version 1
+    std::uint64_t connections = 0;    // valid placements over the stored boards
     std::string pieces;
     std::string generator;
+    ResidueSet residues;              // version 1: all
+    Precision precision = Precision::Float64;
 };
 
-// Writes every attribute of `info` onto `file`.
+// Where each board's value lives in a version-2 table (see the top of the
+// file): the codec from board to position, O(W).
+class RoundLayout {
+public:
+    RoundLayout(const Geometry& geometry, ResidueSet residues);
+
+    const Geometry& geometry() const { return geometry_; }
+    ResidueSet residues() const { return residues_; }
+    int rounds() const { return int(offsets_.size()) - 1; }          // (W-1)H + 1 row sums
+    std::uint64_t rows(int sum) const { return rows_.count(sum); }   // rows of round `sum`
+    int row_length(int sum) const { return row_length_[sum % ResidueSet::Classes]; }
+    // The place of h0 within a row of round `sum`, -1 when not stored.
+    int index_in_row(int sum, int h0) const { return index_[sum % ResidueSet::Classes][h0]; }
+    // The rank of a row (columns 1..W-1 of `heights`, summing to `row_sum`)
+    // among the rows of its round, in id order.
+    std::uint64_t row_rank(const Heights& heights, int row_sum) const {
+        return rows_.rank(heights.data() + 1, row_sum);
+    }
+    std::uint64_t round_offset(int sum) const { return offsets_[sum]; }
+    std::uint64_t round_values(int sum) const { return offsets_[sum + 1] - offsets_[sum]; }
+    const std::vector<std::uint64_t>& offsets() const { return offsets_; }
+    std::uint64_t stored_states() const { return offsets_.back(); }
+
+    bool holds(const Heights& heights) const;
+    // Requires holds(heights).
+    std::uint64_t position(const Heights& heights) const;
+    // The board at a position (< stored_states()): the inverse of position.
+    Heights board_at(std::uint64_t position) const;
+
+private:
+    Geometry geometry_;
+    ResidueSet residues_;
+    CompositionCodec rows_;  // W-1 columns
+    std::array<int, ResidueSet::Classes> row_length_{};
+    std::array<std::vector<int>, ResidueSet::Classes> index_;  // [sum mod 4][h0] -> index in the row, -1
+    std::vector<std::uint64_t> offsets_;                       // [S] -> first value of round S; [rounds] -> total
+};
+
+// Writes every attribute of `info` (for its format version) onto `file`.
 void write_table_info(hid_t file, const TableInfo& info);
 
 // Reads and checks the attributes: throws InputError naming `path` and the
 // problem when one is missing or of the wrong type or shape, when the
-// format version is not one this build reads, or when the shape is invalid
-// or disagrees with the states count.
+// format version is not one this build reads, when the shape is invalid or
+// disagrees with the states count, or when the piece set is not this
+// build's tetrominoes.
 TableInfo read_table_info(hid_t file, const std::string& path);
 
 // The largest value any board can have: every piece placed fills 4 of the

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 
 namespace stack {
@@ -52,6 +53,53 @@ void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info,
 }
 
 }  // namespace
+
+std::uint64_t create_round_table(const std::string& path, const TableInfo& info, const RoundLayout& layout) {
+    silence_hdf5_error_printing();
+    // No object times: the same table is the same bytes, whenever and on
+    // however many ranks it is made.
+    Handle file_create = property_handle(H5Pcreate(H5P_FILE_CREATE), "create file property list");
+    check_hdf5(H5Pset_obj_track_times(file_create, false), "untrack times");
+    Handle file = file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_create, H5P_DEFAULT), "create " + path);
+    write_table_info(file, info);
+    const hsize_t rounds = layout.offsets().size();
+    Handle offsets_space = dataspace_handle(H5Screate_simple(1, &rounds, nullptr), "create round offsets space");
+    Handle offsets_create = property_handle(H5Pcreate(H5P_DATASET_CREATE), "create dataset property list");
+    check_hdf5(H5Pset_obj_track_times(offsets_create, false), "untrack times");
+    Handle offsets = dataset_handle(H5Dcreate2(file, RoundOffsetsDataset, H5T_STD_U64LE, offsets_space, H5P_DEFAULT,
+                                               offsets_create, H5P_DEFAULT),
+                                    "create /round_offsets");
+    check_hdf5(H5Dwrite(offsets, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, layout.offsets().data()),
+               "write /round_offsets");
+    // The values' extent is allocated now, contiguous and unfilled: the
+    // ranks write into it directly.
+    const hsize_t stored = std::max<hsize_t>(layout.stored_states(), 1);
+    Handle space = dataspace_handle(H5Screate_simple(1, &stored, nullptr), "create values space");
+    Handle create = property_handle(H5Pcreate(H5P_DATASET_CREATE), "create dataset property list");
+    check_hdf5(H5Pset_layout(create, H5D_CONTIGUOUS), "set contiguous layout");
+    check_hdf5(H5Pset_obj_track_times(create, false), "untrack times");
+    check_hdf5(H5Pset_alloc_time(create, H5D_ALLOC_TIME_EARLY), "allocate early");
+    check_hdf5(H5Pset_fill_time(create, H5D_FILL_TIME_NEVER), "disable fill values");
+    const hid_t type = info.precision == Precision::Float64 ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
+    Handle values = dataset_handle(H5Dcreate2(file, ValuesDataset, type, space, H5P_DEFAULT, create, H5P_DEFAULT),
+                                   "create /values");
+    const haddr_t offset = H5Dget_offset(values);
+    if (offset == HADDR_UNDEF)
+        throw Hdf5Error("/values of " + path + " has no place in the file");
+    values.close("close /values");
+    offsets.close("close /round_offsets");
+    file.close("close " + path);
+    return offset;
+}
+
+void finish_round_table(const std::string& path, const TableInfo& info) {
+    silence_hdf5_error_printing();
+    Handle file = file_handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "reopen " + path);
+    Handle attribute = attribute_handle(H5Aopen(file, "connections", H5P_DEFAULT), "open attribute 'connections'");
+    check_hdf5(H5Awrite(attribute, H5T_NATIVE_UINT64, &info.connections), "write attribute 'connections'");
+    attribute.close("close attribute 'connections'");
+    file.close("close " + path);
+}
 
 std::string temporary_name_for(const std::string& path, long process_id) {
     const std::filesystem::path target(path);

@@ -1,6 +1,14 @@
-// Writing a table file: collective over the ranks of stackgen, each rank
-// writing its own block-cyclic slice of /values with MPI-IO. The format
-// itself is defined in table_format.h.
+// Writing table files; the format itself is defined in table_format.h.
+//
+// Version 2 (stackgen) is written in three steps around the solve, with
+// HDF5 doing only the metadata: create_round_table() makes the file on one
+// rank (attributes, /round_offsets, and /values allocated contiguously),
+// the ranks then write the values straight into /values' extent, round by
+// round (gen/round_writer.h), and finish_round_table() records what is
+// known only at the end (the connections).
+//
+// Version 1 can still be written, collectively, for tests and tools that
+// need a table in the old layout: write_table().
 #pragma once
 
 #include "communicator.h"
@@ -12,8 +20,15 @@
 
 namespace stack {
 
-// Where one rank's values go: block_count blocks of block_size values, the
-// i-th at file index (first_block + i * block_stride) * block_size.
+// Creates a version-2 table at `path` (serial: call on one rank) and
+// returns the byte offset of /values in it. Throws Hdf5Error.
+std::uint64_t create_round_table(const std::string& path, const TableInfo& info, const RoundLayout& layout);
+// Rewrites the attributes that change at the end (connections). Serial.
+void finish_round_table(const std::string& path, const TableInfo& info);
+
+// Where one rank's values go in a version-1 table: block_count blocks of
+// block_size values, the i-th at file index (first_block + i *
+// block_stride) * block_size.
 struct BlockCyclicSlice {
     std::uint64_t first_block = 0;
     std::uint64_t block_stride = 1;
@@ -21,11 +36,11 @@ struct BlockCyclicSlice {
     std::uint64_t block_size = 0;
 };
 
-// Collective over `comm`: every rank passes the same info and its own slice.
-// The file is written under a temporary name beside `path` and renamed into
-// place only after every rank has finished. Throws on every rank when
-// writing failed on any rank; the target is then untouched and no temporary
-// file remains.
+// Collective over `comm`: every rank passes the same info (format version
+// 1) and its own slice. The file is written under a temporary name beside
+// `path` and renamed into place only after every rank has finished. Throws
+// on every rank when writing failed on any rank; the target is then
+// untouched and no temporary file remains.
 void write_table(const Communicator& comm, const std::string& path, const TableInfo& info,
                  std::span<const double> local_values, const BlockCyclicSlice& slice);
 

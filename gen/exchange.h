@@ -1,24 +1,20 @@
-// The exchange of row values between ranks.
+// The exchange of row values between ranks, round by round.
 //
 // The solver computes one row sum per round, from the top down, and a row of
-// sum S reads rows of sums S+1 .. S+4 (see solver.h). Right after the round
-// of sum S, every rank sends the rows of that sum that other ranks will read
-// (whole rows of H+1 values) and keeps what it receives for the next four
-// rounds, in four slots that rotate (slot S mod 4).
-//
-// The plan is built once, before the first round: each rank tests its own
-// rows against the placements that lead to them from another rank (the
-// predecessor test of placement.h) and lists, per sum and destination, the
-// rows to send, in increasing id order. One MPI_Alltoallv then tells every
-// receiver the ids it will get. After that only values travel: one
-// MPI_Alltoallv per round, into buffers that are reused. A receiver finds a
-// ghost row with a cursor that only moves forward, since the solver walks
-// its rows, and so their successors under any one placement, in increasing
-// id order.
+// sum S reads rows of sums S+1 .. S+4 (band.h). Right after the round of sum
+// S, every rank finds the rows of that round that other ranks will read --
+// the placement rule run in reverse (partition.h), on the placements whose
+// predecessor lives on another rank -- and sends them, whole rows with their
+// first ids, in one MPI_Alltoallv for the ids and one for the values. What a
+// rank receives it keeps until the round of S-4 is done. A receiver finds a
+// ghost row by its first id with a cursor that only moves forward: the
+// solver walks its rows in id order, so the successors of any one placement
+// come in id order too; and a whole remote slice is a run of consecutive
+// ghost rows, since its owner sends all of its rows or none.
 #pragma once
 
+#include "band.h"
 #include "communicator.h"
-#include "huge_pages.h"
 #include "partition.h"
 #include "placement.h"
 
@@ -27,7 +23,8 @@
 
 namespace stack {
 
-// Forward-only lookup of ghost rows of one (sum, source rank) by first id.
+// Forward-only lookup of the ghost rows of one (round, source rank) by
+// first id.
 class GhostCursor {
 public:
     GhostCursor() = default;
@@ -56,45 +53,50 @@ private:
 struct ExchangeRecord {
     std::uint64_t rows_sent = 0;
     std::uint64_t rows_received = 0;
-    double seconds = 0;  // pack + MPI_Alltoallv
+    std::uint64_t bytes_sent = 0;  // ids and values
+    double seconds = 0;            // finding the rows, packing, MPI_Alltoallv
+    double find_seconds = 0;       // of which finding the rows
 };
 
 class Exchange {
 public:
-    // Builds the plan for every round; collective over `comm`.
     Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
-             const RowRules& rules);
+             const PlacementRules& rules);
 
-    // After the round of `sum`: sends the owned rows of that sum that other
-    // ranks read (from `values`, indexed locally) and receives theirs.
-    ExchangeRecord run(int sum, const HugeVector<double>& values);
-
-    // The ghost rows of `sum` received from `source`; valid until the
-    // exchange of sum - 4.
+    // After the round of `sum`: sends the owned rows of that round that
+    // other ranks read and receives theirs. Collective.
+    ExchangeRecord run(const RoundStore& round);
+    // The ghost rows of round `sum` received from `source`; valid until
+    // drop(sum).
     GhostCursor cursor(int sum, int source) const;
-
-    double plan_seconds() const { return plan_seconds_; }
-    std::size_t buffer_bytes() const;  // plan and buffers, at their largest
+    // Frees the ghosts of a round no longer read.
+    void drop(int sum);
+    std::uint64_t bytes() const { return bytes_; }
 
 private:
-    // Per sum: rows grouped by the other rank, counts and offsets in rows.
-    struct RowLists {
-        std::vector<int> counts, offsets;  // [rank]
-        std::vector<std::uint64_t> rows;   // send: first local index; receive: first id
+    struct Ghosts {
+        std::vector<int> counts, offsets;  // [source] in rows
+        std::vector<BoardId> ids;          // first ids, by source, ascending
+        std::vector<double> values;        // rows, in the same order
     };
-    void plan_sends();
-    void share_plan();
+    void find_sends(const RoundStore& round);
 
     const Communicator& comm_;
     const Partition& partition_;
     const PlacementTable& placements_;
-    const RowRules& rules_;
-    std::size_t row_length_;                     // H+1 values
-    std::vector<RowLists> sends_, receives_;     // [sum]
-    std::vector<std::vector<double>> slots_;     // [sum % 4] -> received rows
-    std::vector<double> send_buffer_;
-    std::vector<int> value_counts_, value_offsets_, receive_value_counts_, receive_value_offsets_;  // [rank]
-    double plan_seconds_ = 0;
+    const PlacementRules& rules_;
+    std::vector<Ghosts> ghosts_;                          // [sum]
+    std::vector<Ghosts> spare_;                           // buffers of dropped rounds, reused
+    std::vector<BoardId> send_ids_;
+    std::vector<double> send_values_;
+    struct SendRow {
+        std::uint64_t local;  // row index in the round
+        BoardId id;           // its first id
+    };
+    std::vector<std::vector<SendRow>> send_rows_;         // [destination] -> rows, ascending
+    std::vector<std::uint64_t> marked_;                   // [destination] -> the last row marked for it
+    std::array<bool, MaxWidth> remote_column_{};          // [x] -> some predecessor at x lives elsewhere
+    std::uint64_t bytes_ = 0;
 };
 
 }  // namespace stack

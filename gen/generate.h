@@ -1,8 +1,9 @@
-// stackgen as a library call: check the request, solve, write, report.
+// stackgen as a library call: check the request, solve round by round while
+// writing finished rounds, report.
 #pragma once
 
 #include "communicator.h"
-#include "solver.h"
+#include "table_format.h"
 
 #include <string>
 
@@ -11,7 +12,9 @@ namespace stack {
 struct GenerateOptions {
     int width = 0;
     int height = 0;
-    std::string output;  // empty: stack_<W>x<H>.h5
+    std::string output;        // empty: stack_<W>x<H>.h5
+    ResidueSet residues;       // the classes of the height sum mod 4 to compute (default all)
+    Precision precision = Precision::Float64;
     bool progress = false;
     bool quiet = false;        // no summary
     bool round_table = false;  // one summary line per round
@@ -20,9 +23,10 @@ struct GenerateOptions {
 
 std::string default_output_name(int width, int height);
 
-// Throws CollectiveError (or InputError, raised identically on every rank)
-// when the request cannot be met: a bad shape, a table larger than the
-// memory of the ranks on a node, or a failed write.
+// Throws InputError (raised identically on every rank) when the request
+// cannot be met: a bad shape, a band larger than the memory of the ranks on
+// a node, a table larger than the free disk; CollectiveError when writing
+// failed.
 void generate(const Communicator& comm, const GenerateOptions& options);
 
 }  // namespace stack

@@ -3,6 +3,9 @@
 #include "errors.h"
 #include "generate.h"
 #include "board.h"
+#include "table_format.h"
+
+#include <vector>
 
 #include <unistd.h>
 
@@ -25,6 +28,10 @@ int main(int argc, char** argv) {
             ("width", po::value<std::string>(), "well width W (columns, 1..16), required")
             ("height", po::value<std::string>(), "well height H (rows, >= 1), required")
             ("output", po::value<std::string>(&options.output), "table file (default stack_<W>x<H>.h5)")
+            ("residue", po::value<std::vector<std::string>>(),
+             "compute only boards whose height sum mod 4 is R (0..3; repeat for several; default all four)")
+            ("precision", po::value<std::string>()->default_value("float64"),
+             "values in the file: float64, or float32 (computed in float64, rounded once when written)")
             ("progress", "print one progress line per round on stderr (default: only on a terminal)")
             ("round-table", "add one line per round to the summary (states, balance, time)")
             ("quiet", "print no summary")
@@ -45,6 +52,13 @@ int main(int argc, char** argv) {
         options.height = stack::parse_int_option("height", variables["height"].as<std::string>(), 1, 1000000);
         options.progress = variables.count("progress") || isatty(STDERR_FILENO);
         options.json = variables.count("json") > 0;
+        options.precision = stack::parse_precision(variables["precision"].as<std::string>());
+        if (variables.count("residue")) {
+            std::vector<std::int64_t> classes;
+            for (const std::string& text : variables["residue"].as<std::vector<std::string>>())
+                classes.push_back(stack::parse_int_option("residue", text, 0, stack::ResidueSet::Classes - 1));
+            options.residues = stack::ResidueSet::of(classes);
+        }
         options.quiet = variables.count("quiet") > 0;
         options.round_table = variables.count("round-table") > 0;
         stack::generate(comm, options);

@@ -6,9 +6,9 @@
 
 namespace stack {
 
-// Bigger chunks keep more placements inside a rank and write as fewer,
-// longer pieces; smaller ones balance the rounds better. Three lower columns
-// when that still leaves at least ChunksPerRank chunks per rank, else two.
+// Bigger chunks keep more placements inside a slice and a rank; smaller
+// ones balance the rounds better. Three lower columns when that still
+// leaves at least ChunksPerRank chunks per rank, else two.
 int Partition::default_lower_columns(const Geometry& geometry, int ranks) {
     constexpr std::uint64_t ChunksPerRank = 64;
     if (geometry.width() > 3 && geometry.states() / geometry.place_value(3) >= ChunksPerRank * std::uint64_t(ranks))
@@ -17,56 +17,58 @@ int Partition::default_lower_columns(const Geometry& geometry, int ranks) {
 }
 
 Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_columns)
-    : geometry_(geometry), ranks_(ranks), rank_(rank) {
+    : geometry_(geometry), ranks_(ranks), rank_(rank),
+      lower_columns_(lower_columns > 0 ? std::min(lower_columns, geometry.width())
+                                       : default_lower_columns(geometry, ranks)),
+      lower_(std::max(lower_columns_ - 1, 0), geometry.height()) {
     if (lower_columns < 0 || lower_columns > MaxLowerColumns)
         throw std::invalid_argument("a partition has 1.." + std::to_string(MaxLowerColumns)
                                     + " lower columns per chunk, not " + std::to_string(lower_columns));
-    lower_columns_ = lower_columns > 0 ? std::min(lower_columns, geometry.width())
-                                       : default_lower_columns(geometry, ranks);
     chunk_size_ = geometry.place_value(lower_columns_);
     chunk_count_ = geometry.states() / chunk_size_;
     owned_chunks_ = std::uint64_t(rank) < chunk_count_ ? (chunk_count_ - rank + ranks - 1) / ranks : 0;
     upper_sums_.resize(owned_chunks_);
     for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local)
-        upper_sums_[chunk_local] =
-            static_cast<std::uint32_t>(geometry.height_sum(board_id(chunk_local * chunk_size_)));
+        upper_sums_[chunk_local] = static_cast<std::uint32_t>(geometry.height_sum(chunk_first(chunk_local)));
 }
 
-std::uint64_t Partition::max_owned_states() const { return (chunk_count_ + ranks_ - 1) / ranks_ * chunk_size_; }
-
-std::uint64_t Partition::count_rows(int sum) const {
-    std::uint64_t count = 0;
-    for_each_row(sum, [&](BoardId, std::uint64_t, const Heights&) { ++count; });
-    return count;
+std::vector<std::uint64_t> Partition::owned_rows_per_round() const {
+    std::vector<std::uint64_t> rows(rounds(), 0);
+    for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local)
+        for (int lower_sum = 0; lower_sum <= lower_.max_sum(); ++lower_sum)
+            rows[upper_sums_[chunk_local] + lower_sum] += lower_.count(lower_sum);
+    return rows;
 }
 
-RowRules::RowRules(const Partition& partition) {
+PlacementRules::PlacementRules(const Partition& partition) {
     const Geometry& geometry = partition.geometry();
     const std::uint64_t ranks = partition.ranks();
     const std::uint64_t rank = partition.rank();
+    const int lower = partition.lower_columns();
     for (int o = 0; o < OrientationCount; ++o) {
         const Orientation& orientation = Orientations[o];
         for (int x = 0; x + orientation.width <= geometry.width(); ++x) {
-            // Split the offset digit by digit: column 0, columns below L
+            PlacementRule& rule = rules_[o][x];
+            // Split the cells digit by digit: column 0, the lower columns
             // (inside the chunk) and the chunk's own digits.
-            std::uint64_t column0 = 0, inside = 0, chunks = 0;
+            std::uint64_t delta = 0;
             for (int k = 0; k < orientation.width; ++k) {
                 const int column = x + k;
                 if (column == 0)
-                    column0 = orientation.added[k];
-                else if (column < partition.lower_columns())
-                    inside += orientation.added[k] * geometry.place_value(column);
+                    rule.column0_added = orientation.added[k];
+                else if (column < lower)
+                    rule.lower_added[column - 1] = orientation.added[k];
                 else
-                    chunks += orientation.added[k] * geometry.place_value(column - partition.lower_columns());
+                    delta += orientation.added[k] * geometry.place_value(column - lower);
+                if (column > 0)
+                    rule.row_offset += orientation.added[k] * geometry.place_value(column);
             }
-            RowRule& rule = rules_[o][x];
             rule.piece = orientation.piece;
-            rule.column0_added = static_cast<std::uint8_t>(column0);
-            rule.sum_step = static_cast<std::uint8_t>(CellsPerPiece - column0);
-            rule.successor_owner = static_cast<int>((rank + chunks) % ranks);
-            rule.predecessor_owner = static_cast<int>((rank + ranks - chunks % ranks) % ranks);
-            rule.row_offset = chunks * partition.chunk_size() + inside;
-            rule.local_shift = (rank + chunks) / ranks * partition.chunk_size() + inside;
+            rule.whole_slice = x >= lower && x > 0;
+            rule.sum_step = static_cast<std::uint8_t>(CellsPerPiece - rule.column0_added);
+            rule.successor_owner = static_cast<int>((rank + delta) % ranks);
+            rule.predecessor_owner = static_cast<int>((rank + ranks - delta % ranks) % ranks);
+            rule.chunk_shift = (rank + delta) / ranks;
         }
     }
 }

@@ -1,22 +1,29 @@
-// How ranks split the id space, and the rows the solver works on.
+// How ranks split the id space, and the units the solver works on.
 //
-// A row is the H+1 consecutive ids that differ only in column 0; it is named
-// by its first id (h0 = 0) and its "row sum", the height sum of columns
-// 1..W-1. Ids are cut into chunks of Q = (H+1)^L consecutive ids, L <= 3
-// "lower" columns (see default_lower_columns): a chunk fixes the heights of
-// columns L..W-1 (the "upper" columns) and holds Q / (H+1) rows. Chunks are
-// dealt to ranks cyclically (chunk c -> rank c mod P), so every round (one
-// row sum) spreads evenly: contiguous id blocks would give the ranks owning
-// high digits only the tall stacks (48% per-round efficiency on 6x20 at 64
-// ranks, against 99% here).
+// A row is the H+1 boards that differ only in column 0; its "row sum" is
+// the height sum of columns 1..W-1, and one round of the solver computes
+// one row sum. Ids are cut into chunks of Q = (H+1)^L consecutive ids (L <=
+// 3 "lower" columns, see default_lower_columns): a chunk fixes the heights
+// of columns L..W-1 (the "upper" columns). Chunks are dealt to ranks
+// cyclically (chunk c -> rank c mod P), which spreads every round evenly:
+// contiguous blocks would give the ranks owning high digits only the tall
+// stacks.
 //
-// A rank stores its chunks back to back: local index = (c / P) * Q + id % Q,
-// so each row is H+1 contiguous values, and the file layout is block-cyclic.
+// A slice is the rows of one chunk in one round: the lower columns 1..L-1
+// take every composition of what the upper columns leave of the row sum,
+// so a slice holds up to H+1 rows (L = 3), in id order. A placement that
+// touches only upper columns fits every row of a slice or none, and maps the
+// slice onto the slice of another chunk in round S+4 with the same rows in
+// the same order: the solver applies it to the whole slice at once.
+//
+// A rank keeps each round's rows in local order: its chunks ascending, each
+// chunk's slice in id order. That is also the order of the rows in the
+// file (id order), restricted to the rank's chunks.
 #pragma once
 
 #include "board.h"
+#include "compositions.h"
 #include "placement.h"
-#include "table_writer.h"
 
 #include <array>
 #include <cstdint>
@@ -27,7 +34,7 @@ namespace stack {
 class Partition {
 public:
     // lower_columns 0 picks default_lower_columns(); tests force 1..3. The
-    // row walk handles at most MaxLowerColumns: more throw
+    // slice walk handles at most MaxLowerColumns: more throw
     // std::invalid_argument.
     static constexpr int MaxLowerColumns = 3;
     Partition(const Geometry& geometry, int ranks, int rank, int lower_columns = 0);
@@ -40,27 +47,32 @@ public:
     std::uint64_t chunk_size() const { return chunk_size_; }        // Q
     std::uint64_t chunk_count() const { return chunk_count_; }      // (H+1)^W / Q
     std::uint64_t owned_chunks() const { return owned_chunks_; }
-    std::uint64_t owned_states() const { return owned_chunks_ * chunk_size_; }
-    std::uint64_t max_owned_states() const;                         // over all ranks
     int max_row_sum() const { return (geometry_.width() - 1) * geometry_.height(); }
+    int rounds() const { return max_row_sum() + 1; }
 
     int owner(BoardId id) const { return static_cast<int>(id / chunk_size_ % ranks_); }
-    std::uint64_t local_index(BoardId id) const {
-        return id / chunk_size_ / ranks_ * chunk_size_ + id % chunk_size_;
+    // The first id of an owned chunk.
+    BoardId chunk_first(std::uint64_t chunk_local) const {
+        return (chunk_local * ranks_ + std::uint64_t(rank_)) * chunk_size_;
     }
-    // The inverse of local_index on rank `owner` (this rank by default).
-    BoardId board_id(std::uint64_t local_index, int owner) const {
-        return (local_index / chunk_size_ * ranks_ + std::uint64_t(owner)) * chunk_size_ + local_index % chunk_size_;
+    int upper_sum(std::uint64_t chunk_local) const { return upper_sums_[chunk_local]; }
+    // Rows of the slice of an owned chunk in round `sum` (0 when none).
+    std::uint64_t slice_rows(std::uint64_t chunk_local, int sum) const {
+        return lower_.count(sum - upper_sums_[chunk_local]);
     }
-    BoardId board_id(std::uint64_t local_index) const { return board_id(local_index, rank_); }
-    BlockCyclicSlice slice() const { return {std::uint64_t(rank_), std::uint64_t(ranks_), owned_chunks_, chunk_size_}; }
-
-    // Calls visit(first_id, first_local_index, heights) for every owned row
-    // of row sum `sum`, in increasing id order; heights[0] is 0.
+    // The rank of a row within its slice: its lower columns' composition
+    // rank (0 with fewer than 3 lower columns: a slice is one row then).
+    std::uint64_t row_in_slice(const Heights& heights, int lower_sum) const {
+        return lower_columns_ == 3 ? std::uint64_t(heights[2] - (lower_sum > geometry_.height() ? lower_sum - geometry_.height() : 0)) : 0;
+    }
+    // Calls visit(row, heights) for each row of a slice whose lower
+    // columns sum to `lower_sum`, in id order; `heights` holds the slice's
+    // upper columns on entry, and each row's lower columns (heights[0] 0).
     template <class Visit>
-    void for_each_row(int sum, Visit&& visit) const;
+    void for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& visit) const;
 
-    std::uint64_t count_rows(int sum) const;
+    // Rows this rank holds in each round: [sum] -> rows.
+    std::vector<std::uint64_t> owned_rows_per_round() const;
 
 private:
     Geometry geometry_;
@@ -70,39 +82,38 @@ private:
     std::uint64_t chunk_size_;
     std::uint64_t chunk_count_;
     std::uint64_t owned_chunks_;
+    CompositionCodec lower_;                  // columns 1..L-1
     std::vector<std::uint32_t> upper_sums_;   // [owned chunk] -> height sum of columns L..W-1
 };
 
 template <class Visit>
-void Partition::for_each_row(int sum, Visit&& visit) const {
+void Partition::for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& visit) const {
     const int height = geometry_.height();
-    const std::uint64_t base = geometry_.base();
-    // Columns 1..L-1 share what the upper columns leave of the row sum (W = 1
-    // has one row, sum 0); by increasing id, h2 is the slower digit.
-    const int second_max = lower_columns_ >= 2 ? height : 0;
-    const int third_max = lower_columns_ == 3 ? height : 0;
-    for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local) {
-        const int rest = sum - static_cast<int>(upper_sums_[chunk_local]);
-        if (rest < 0 || rest > second_max + third_max)
-            continue;
-        const BoardId chunk_first = board_id(chunk_local * chunk_size_);
-        Heights heights = geometry_.decode(chunk_first);
-        const int third_low = rest - second_max > 0 ? rest - second_max : 0;
-        const int third_high = rest < third_max ? rest : third_max;
-        for (int third = third_low; third <= third_high; ++third) {
-            const int second = rest - third;
-            if (lower_columns_ >= 2)
-                heights[1] = second;
-            if (lower_columns_ == 3)
-                heights[2] = third;
-            const std::uint64_t offset = (std::uint64_t(third) * base + std::uint64_t(second)) * base;
-            visit(chunk_first + offset, chunk_local * chunk_size_ + offset, heights);
+    heights[0] = 0;
+    if (lower_columns_ <= 1) {  // the chunk is one row
+        if (lower_sum == 0)
+            visit(std::uint64_t(0), const_cast<const Heights&>(heights));
+        return;
+    }
+    if (lower_columns_ == 2) {
+        if (lower_sum >= 0 && lower_sum <= height) {
+            heights[1] = lower_sum;
+            visit(std::uint64_t(0), const_cast<const Heights&>(heights));
         }
+        return;
+    }
+    // Two lower columns: by increasing id, h2 is the slower digit.
+    const int low = lower_sum > height ? lower_sum - height : 0;
+    const int high = lower_sum < height ? lower_sum : height;
+    for (int second = low; second <= high; ++second) {
+        heights[1] = lower_sum - second;
+        heights[2] = second;
+        visit(std::uint64_t(second - low), const_cast<const Heights&>(heights));
     }
 }
 
-// The placements a row takes: the one rule the row kernel (forward: a
-// row's successors) and the exchange plan (reverse: its predecessors) both
+// The placements a row takes: the one rule the slice kernel (forward: a
+// row's successors) and the exchange (reverse: its predecessors) both
 // follow. visit(o, x, h0) for each:
 //   - at a column x >= 1, a placement whose surface matches holds for every
 //     h0 of the row at once (h0 = -1);
@@ -110,12 +121,12 @@ void Partition::for_each_row(int sum, Visit&& visit) const {
 //     h1 - h0 = surface[0]; each step in [-2, 2] is tried once, with h0
 //     inside [0, H];
 //   - the vertical I at column 0 stays in its own row and is left to the
-//     row kernel, which finishes a row from the top for it.
-// Columns whose `include[x]` is false are skipped. heights[0] is ignored.
+//     kernel, which finishes a row from the top for it.
+// Only columns x with first <= x < last are tried. heights[0] is ignored.
 template <bool Reverse, class Visit>
-void for_each_row_placement(const PlacementTable& placements, Heights heights, Visit&& visit,
-                            const std::array<bool, MaxWidth>& include) {
+void for_each_row_placement(const PlacementTable& placements, Heights heights, int first, int last, Visit&& visit) {
     const int width = placements.geometry().width(), height = placements.geometry().height();
+    last = last < width ? last : width;
     heights[0] = heights[1];
     PlacementTable::Differences differences = placements.differences(heights);
     const auto at = [&](int x, auto&& each) {
@@ -124,10 +135,9 @@ void for_each_row_placement(const PlacementTable& placements, Heights heights, V
         else
             placements.for_each_placement_at(heights, differences, x, each);
     };
-    for (int x = 1; x < width; ++x)
-        if (include[x])
-            at(x, [&](int o, int, BoardId) { visit(o, x, -1); });
-    for (int step = -2; step <= 2 && width > 1 && include[0]; ++step) {
+    for (int x = first > 1 ? first : 1; x < last; ++x)
+        at(x, [&](int o, int, BoardId) { visit(o, x, -1); });
+    for (int step = -2; step <= 2 && width > 1 && first == 0; ++step) {
         const int h0 = heights[1] - step;
         if (h0 < 0 || h0 > height)
             continue;
@@ -140,37 +150,31 @@ void for_each_row_placement(const PlacementTable& placements, Heights heights, V
     }
 }
 
-template <bool Reverse, class Visit>
-void for_each_row_placement(const PlacementTable& placements, const Heights& heights, Visit&& visit) {
-    std::array<bool, MaxWidth> all;
-    all.fill(true);
-    for_each_row_placement<Reverse>(placements, heights, visit, all);
-}
-
-// One (orientation, column) seen from a row of one rank. Placing it on the
-// row's state h0 leads to the successor row `row_offset` further on, at
-// column-0 height h0 + column0_added; that row's owner and (when it is owned
-// here) its local position follow from (orientation, column) alone, because
-// valid placements never carry from one digit to the next. For a placement
-// at column 0 that is wider than one column, h0 is fixed by the surface
-// (h1 - h0 == surface[0]); the vertical I at column 0 stays in its row.
-struct RowRule {
+// One (orientation, column) seen from a row of one rank. Placing it on a
+// row of chunk c leads to a row of chunk c + delta, with the lower columns
+// raised by lower_added and column 0 by column0_added; valid placements
+// never carry from one digit to the next, so the successor's owner and,
+// when it is owned here, its local chunk follow from (orientation, column)
+// alone.
+struct PlacementRule {
     Piece piece = PieceI;
-    std::uint8_t column0_added = 0;  // cells added to column 0 (0 when column > 0)
-    std::uint8_t sum_step = 0;       // successor row sum - row sum (= 4 - column0_added)
+    bool whole_slice = false;         // touches only upper columns (x >= L)
+    std::uint8_t column0_added = 0;   // cells added to column 0
+    std::uint8_t sum_step = 0;        // successor row sum - row sum (= 4 - column0_added)
+    std::array<std::uint8_t, 2> lower_added{};  // cells added to columns 1 and 2 (when lower)
     int successor_owner = 0;
     int predecessor_owner = 0;
-    BoardId row_offset = 0;          // successor row's first id - this row's
-    std::uint64_t local_shift = 0;   // successor row's first local index - this row's, when owned here
+    std::uint64_t chunk_shift = 0;    // successor's local chunk - this one's, when owned here
+    BoardId row_offset = 0;           // successor row's first id - this row's
 };
 
-class RowRules {
+class PlacementRules {
 public:
-    explicit RowRules(const Partition& partition);
-    const RowRule& operator()(int orientation, int column) const { return rules_[orientation][column]; }
+    explicit PlacementRules(const Partition& partition);
+    const PlacementRule& operator()(int orientation, int column) const { return rules_[orientation][column]; }
 
 private:
-    std::array<std::array<RowRule, MaxWidth>, OrientationCount> rules_{};  // [orientation][column]
+    std::array<std::array<PlacementRule, MaxWidth>, OrientationCount> rules_{};  // [orientation][column]
 };
 
 }  // namespace stack

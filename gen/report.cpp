@@ -15,7 +15,7 @@ ProgressPrinter::ProgressPrinter(bool enabled, std::vector<std::uint64_t> states
     start_ = MPI_Wtime();
 }
 
-void ProgressPrinter::operator()(std::size_t round, std::size_t rounds, const RoundRecord& record) {
+void ProgressPrinter::operator()(std::size_t round, std::size_t rounds, const RoundReport& report) {
     if (!enabled_)
         return;
     done_states_ += states_per_round_[round];
@@ -24,21 +24,19 @@ void ProgressPrinter::operator()(std::size_t round, std::size_t rounds, const Ro
     const double elapsed = MPI_Wtime() - start_;
     const double rate = elapsed > 0 ? done_states_ / elapsed : 0;
     const double eta = rate > 0 ? (total_states_ - done_states_) / rate : 0;
-    std::fprintf(stderr, "round %3zu/%zu  row sum %3d  %14s states  %5.1f%% done  %8.2f M states/s  ETA %6.1f s\n",
-                 round + 1, rounds, record.sum, with_commas(states_per_round_[round]).c_str(),
-                 100.0 * done_states_ / total_states_, rate / 1e6, eta);
+    std::fprintf(stderr,
+                 "round %3zu/%zu  row sum %3d  %14s states  %5.1f%% done  %8.2f M states/s  band %s  ETA %6.1f s\n",
+                 round + 1, rounds, report.compute.sum, with_commas(states_per_round_[round]).c_str(),
+                 total_states_ ? 100.0 * done_states_ / total_states_ : 100.0, rate / 1e6,
+                 human_bytes(double(report.compute.band_bytes)).c_str(), eta);
     std::fflush(stderr);
 }
 
-std::vector<std::uint64_t> global_states_per_round(const Communicator& comm, const Partition& partition) {
-    const std::size_t rounds = std::size_t(partition.max_row_sum()) + 1;
-    std::vector<std::uint64_t> local(rounds), global(rounds);
-    for (std::size_t round = 0; round < rounds; ++round)
-        local[round] = partition.count_rows(partition.max_row_sum() - int(round)) * partition.geometry().base();
-    check_mpi(MPI_Allreduce(local.data(), global.data(), static_cast<int>(local.size()), MPI_UINT64_T, MPI_SUM,
-                            comm.get()),
-              "MPI_Allreduce");
-    return global;
+std::vector<std::uint64_t> states_per_round(const RoundLayout& layout) {
+    std::vector<std::uint64_t> states(layout.rounds());
+    for (std::size_t round = 0; round < states.size(); ++round)
+        states[round] = layout.round_values(layout.rounds() - 1 - int(round));
+    return states;
 }
 
 namespace {
@@ -50,43 +48,49 @@ std::vector<double> gather(const Communicator& comm, double value) {
     return all;
 }
 
-double mean(const std::vector<double>& values) {
-    return std::accumulate(values.begin(), values.end(), 0.0) / values.size();
-}
-
+double most(const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); }
+double total(const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); }
 double balance(const std::vector<double>& values) {
-    const double most = *std::max_element(values.begin(), values.end());
-    return most > 0 ? mean(values) / most : 1.0;
+    return most(values) > 0 ? total(values) / values.size() / most(values) : 1.0;
 }
 
 }  // namespace
 
 Json summary_json(const Communicator& comm, const SummaryInputs& in) {
-    const Solution& solution = *in.solution;
-    // Per-round numbers gathered over ranks: states (the partition's balance)
-    // and compute seconds (the balance actually achieved).
-    std::vector<std::vector<double>> round_states, round_seconds;
-    double received = 0, exchange = 0, compute = 0;
-    for (const RoundRecord& record : solution.rounds) {
-        round_states.push_back(gather(comm, double(record.states)));
-        round_seconds.push_back(gather(comm, record.compute_seconds));
-        received += record.rows_received;
-        exchange += record.exchange_seconds;
-        compute += record.compute_seconds;
+    const std::vector<RoundReport>& rounds = *in.rounds;
+    // Per-round numbers gathered over ranks: states (the partition's
+    // balance), compute seconds (the balance achieved), bytes moved, memory.
+    struct Gathered {
+        std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds;
+    };
+    std::vector<Gathered> per_round;
+    double compute = 0, exchange = 0, find = 0, redistribute = 0, exchanged = 0, redistributed = 0;
+    for (const RoundReport& round : rounds) {
+        per_round.push_back({gather(comm, double(round.compute.states)), gather(comm, round.compute.compute_seconds),
+                             gather(comm, round.compute.exchange.seconds),
+                             gather(comm, double(round.compute.exchange.bytes_sent)),
+                             gather(comm, double(round.compute.band_bytes)),
+                             gather(comm, double(round.write.bytes_written)), gather(comm, round.write.seconds)});
+        compute += round.compute.compute_seconds;
+        exchange += round.compute.exchange.seconds;
+        find += round.compute.exchange.find_seconds;
+        redistribute += round.write.seconds;
+        exchanged += double(round.compute.exchange.bytes_sent);
+        redistributed += double(round.write.bytes_redistributed);
     }
-    const std::vector<double> plan_all = gather(comm, solution.plan_seconds), exchange_all = gather(comm, exchange),
-                              compute_all = gather(comm, compute), received_all = gather(comm, received),
+    const std::vector<double> compute_all = gather(comm, compute), exchange_all = gather(comm, exchange),
+                              find_all = gather(comm, find),
+                              redistribute_all = gather(comm, redistribute), exchanged_all = gather(comm, exchanged),
+                              redistributed_all = gather(comm, redistributed),
                               rss_all = gather(comm, double(peak_rss_bytes())),
-                              buffer_all = gather(comm, double(solution.exchange_bytes));
+                              band_all = gather(comm, double(in.peak_band_bytes)),
+                              writer_all = gather(comm, in.writer_busy_seconds);
     if (!comm.is_root())
         return nullptr;
 
     const Geometry& geometry = in.partition->geometry();
-    const double states = double(geometry.states());
-    const auto most = [](const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); };
-    const auto total = [](const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); };
-    const double values_received = total(received_all) * double(geometry.base());
-
+    const RoundLayout& layout = *in.layout;
+    const double stored = double(layout.stored_states());
     Json per_piece = Json::object();
     for (int piece = 0; piece < PieceCount; ++piece)
         per_piece[std::string(piece_name(Piece(piece)))] = in.connections[piece];
@@ -94,54 +98,69 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
     // each round), i.e. the efficiency of the rounds taken together; and the
     // worst round among those holding at least 1% of the states.
     double all_states = 0, largest_shares = 0, worst_states = 1, worst_time = 1;
-    for (const std::vector<double>& shares : round_states) {
-        all_states += total(shares);
-        largest_shares += most(shares) * comm.size();
+    for (const Gathered& round : per_round) {
+        all_states += total(round.states);
+        largest_shares += most(round.states) * comm.size();
     }
-    Json rounds = Json::array();
-    for (std::size_t round = 0; round < round_states.size(); ++round) {
-        if (total(round_states[round]) * 100 >= all_states) {
-            worst_states = std::min(worst_states, balance(round_states[round]));
-            worst_time = std::min(worst_time, balance(round_seconds[round]));
+    Json round_table = Json::array();
+    for (std::size_t round = 0; round < per_round.size(); ++round) {
+        const Gathered& g = per_round[round];
+        if (total(g.states) * 100 >= all_states) {
+            worst_states = std::min(worst_states, balance(g.states));
+            worst_time = std::min(worst_time, balance(g.compute));
         }
-        if (in.round_table)
-            rounds.push_back({{"round", round + 1},
-                              {"sum", solution.rounds[round].sum},
-                              {"states", std::uint64_t(total(round_states[round]))},
-                              {"state_balance", balance(round_states[round])},
-                              {"time_balance", balance(round_seconds[round])},
-                              {"compute_seconds_max", most(round_seconds[round])}});
+        if (in.round_table) {
+            const double seconds = most(g.compute) + most(g.exchange_seconds) + most(g.write_seconds);
+            round_table.push_back({{"round", round + 1},
+                                   {"sum", rounds[round].compute.sum},
+                                   {"states", std::uint64_t(total(g.states))},
+                                   {"state_balance", balance(g.states)},
+                                   {"time_balance", balance(g.compute)},
+                                   {"compute_seconds_max", most(g.compute)},
+                                   {"exchange_seconds_max", most(g.exchange_seconds)},
+                                   {"redistribute_seconds_max", most(g.write_seconds)},
+                                   {"states_per_second", seconds > 0 ? total(g.states) / seconds : 0.0},
+                                   {"bytes_exchanged", std::uint64_t(total(g.exchanged))},
+                                   {"band_bytes_max", std::uint64_t(most(g.band))},
+                                   {"bytes_written", std::uint64_t(total(g.written))}});
+        }
     }
+    const double connections = double(std::accumulate(in.connections.begin(), in.connections.end(), std::uint64_t(0)));
     Json summary = {
         {"generator", std::string("stackgen ") + project_version()},
         {"width", geometry.width()},
         {"height", geometry.height()},
         {"ranks", comm.size()},
+        {"residue_classes", layout.residues().list()},
+        {"precision", precision_name(in.precision)},
         {"states", geometry.states()},
-        {"connections", std::accumulate(in.connections.begin(), in.connections.end(), std::uint64_t(0))},
+        {"stored_states", layout.stored_states()},
+        {"connections", std::uint64_t(connections)},
         {"connections_per_piece", per_piece},
-        {"rounds", solution.rounds.size()},
-        {"empty_board_value", in.empty_board_value},
+        {"rounds", rounds.size()},
+        {"empty_board_value", in.empty_board_computed ? Json(in.empty_board_value) : Json(nullptr)},
         {"seconds",
          {{"setup", in.times.setup_seconds},
-          {"plan", most(plan_all)},
           {"compute", most(compute_all)},
           {"exchange", most(exchange_all)},
+          {"exchange_find", most(find_all)},
+          {"redistribute", most(redistribute_all)},
           {"rounds", in.times.rounds_seconds},
-          {"write", in.times.write_seconds},
+          {"write_wait", in.times.write_wait_seconds},
+          {"writer_busy", most(writer_all)},
           {"total", in.times.total_seconds}}},
-        {"compute_ns_per_state_per_rank", most(compute_all) * 1e9 * comm.size() / states},
-        {"write_bytes_per_second", states * sizeof(double) / std::max(in.times.write_seconds, 1e-9)},
-        {"values_exchanged", std::uint64_t(values_received)},
-        {"values_exchanged_per_state", values_received / states},
-        {"bytes_exchanged_per_state", values_received * sizeof(double) / states},
-        {"exchange_memory_bytes_max", most(buffer_all)},
+        {"compute_ns_per_state_per_rank", stored > 0 ? most(compute_all) * 1e9 * comm.size() / stored : 0.0},
+        {"bytes_exchanged", std::uint64_t(total(exchanged_all))},
+        {"bytes_exchanged_per_state", stored > 0 ? total(exchanged_all) / stored : 0.0},
+        {"bytes_redistributed", std::uint64_t(total(redistributed_all))},
+        {"band_bytes_max", std::uint64_t(most(band_all))},
         {"peak_rss_bytes", {{"max", most(rss_all)}, {"mean", total(rss_all) / comm.size()}, {"total", total(rss_all)}}},
-        {"state_balance", all_states / largest_shares},
+        {"state_balance", largest_shares > 0 ? all_states / largest_shares : 1.0},
         {"worst_round", {{"state_balance", worst_states}, {"time_balance", worst_time}}},
+        {"file_bytes", in.file_bytes},
         {"output", in.output}};
     if (in.round_table)
-        summary["round_table"] = std::move(rounds);
+        summary["round_table"] = std::move(round_table);
     return summary;
 }
 
@@ -155,29 +174,40 @@ std::string summary_text(const Json& s) {
     const auto number = [&](const char* key) { return s[key].get<double>(); };
     const auto seconds = [&](const char* phase) { return s["seconds"][phase].get<double>(); };
     const int ranks = s["ranks"].get<int>();
+    std::string classes;
+    for (const Json& residue : s["residue_classes"])
+        classes += (classes.empty() ? "" : ",") + std::to_string(residue.get<int>());
     add("%s: %dx%d well, %d rank%s\n", s["generator"].get<std::string>().c_str(), s["width"].get<int>(),
         s["height"].get<int>(), ranks, ranks == 1 ? "" : "s");
-    add("  states              %s\n", with_commas(s["states"].get<std::uint64_t>()).c_str());
+    add("  states              %s  (stored: %s, height sum mod 4 in {%s}, %s)\n",
+        with_commas(s["states"].get<std::uint64_t>()).c_str(), with_commas(s["stored_states"].get<std::uint64_t>()).c_str(),
+        classes.c_str(), s["precision"].get<std::string>().c_str());
     std::string pieces;
     for (const auto& [name, count] : s["connections_per_piece"].items())
         pieces += (pieces.empty() ? "" : ", ") + name + " " + with_commas(count.get<std::uint64_t>());
     add("  connections         %s  (%s)\n", with_commas(s["connections"].get<std::uint64_t>()).c_str(), pieces.c_str());
     add("  rounds              %zu  (one per row sum, the height sum of columns 1..W-1)\n",
         s["rounds"].get<std::size_t>());
-    add("  V(empty board)      %.15f\n", number("empty_board_value"));
+    if (s["empty_board_value"].is_null())
+        add("  V(empty board)      not computed (class 0 not among the residue classes)\n");
+    else
+        add("  V(empty board)      %.15f\n", number("empty_board_value"));
     add("  time setup          %8.3f s\n", seconds("setup"));
-    add("  time plan           %8.3f s  (max over ranks; listing the rows to exchange)\n", seconds("plan"));
     add("  time compute        %8.3f s  (max over ranks; %.1f ns per state per rank)\n", seconds("compute"),
         number("compute_ns_per_state_per_rank"));
-    add("  time exchange       %8.3f s  (max over ranks; pack + MPI_Alltoallv)\n", seconds("exchange"));
-    add("  time rounds         %8.3f s  (wall, plan + compute + exchange)\n", seconds("rounds"));
-    add("  time write          %8.3f s  (%s/s)\n", seconds("write"), human_bytes(number("write_bytes_per_second")).c_str());
+    add("  time exchange       %8.3f s  (max over ranks; finding the rows others read (%.3f s), packing, sending)\n",
+        seconds("exchange"), seconds("exchange_find"));
+    add("  time redistribute   %8.3f s  (max over ranks; gathering each file segment for its writer)\n",
+        seconds("redistribute"));
+    add("  time rounds         %8.3f s  (wall)\n", seconds("rounds"));
+    add("  time write          %8.3f s  (writer threads busy, overlapping the rounds; %.3f s waited at the end)\n",
+        seconds("writer_busy"), seconds("write_wait"));
     add("  time total          %8.3f s\n", seconds("total"));
-    add("  values exchanged    %s  (%.3f per state, %.2f bytes per state, %s)\n",
-        with_commas(s["values_exchanged"].get<std::uint64_t>()).c_str(), number("values_exchanged_per_state"),
-        number("bytes_exchanged_per_state"),
-        human_bytes(number("bytes_exchanged_per_state") * s["states"].get<double>()).c_str());
-    add("  exchange memory     max %s per rank (plan and buffers)\n", human_bytes(number("exchange_memory_bytes_max")).c_str());
+    add("  bytes exchanged     %s  (%.2f per stored state)\n", human_bytes(number("bytes_exchanged")).c_str(),
+        number("bytes_exchanged_per_state"));
+    add("  bytes redistributed %s\n", human_bytes(number("bytes_redistributed")).c_str());
+    add("  band memory         max %s per rank (rounds S..S+4 and their ghost rows)\n",
+        human_bytes(number("band_bytes_max")).c_str());
     const Json& rss = s["peak_rss_bytes"];
     add("  peak RSS per rank   max %s, mean %s, total %s\n", human_bytes(rss["max"].get<double>()).c_str(),
         human_bytes(rss["mean"].get<double>()).c_str(), human_bytes(rss["total"].get<double>()).c_str());
@@ -185,14 +215,21 @@ std::string summary_text(const Json& s) {
         100 * number("state_balance"));
     add("  worst round         %.1f%% states, %.1f%% compute time (rounds with >= 1%% of the states)\n",
         100 * s["worst_round"]["state_balance"].get<double>(), 100 * s["worst_round"]["time_balance"].get<double>());
-    add("  output              %s\n", s["output"].get<std::string>().c_str());
+    add("  output              %s (%s)\n", s["output"].get<std::string>().c_str(),
+        human_bytes(number("file_bytes")).c_str());
     if (s.contains("round_table")) {
-        text += "\n  round  sum      states (all ranks)  state balance  time balance  compute max\n";
+        text += "\n  round  sum      states (all ranks)  state bal  time bal   compute  exchange  redistr."
+                "    M states/s  exchanged     band max    written\n";
         for (const Json& round : s["round_table"])
-            add("  %5zu  %3d  %18s  %12.1f%%  %11.1f%%  %9.4f s\n", round["round"].get<std::size_t>(),
-                round["sum"].get<int>(), with_commas(round["states"].get<std::uint64_t>()).c_str(),
-                100 * round["state_balance"].get<double>(), 100 * round["time_balance"].get<double>(),
-                round["compute_seconds_max"].get<double>());
+            add("  %5zu  %3d  %18s  %8.1f%%  %7.1f%%  %7.3f s %7.3f s %7.3f s  %12.2f  %9s  %9s  %9s\n",
+                round["round"].get<std::size_t>(), round["sum"].get<int>(),
+                with_commas(round["states"].get<std::uint64_t>()).c_str(), 100 * round["state_balance"].get<double>(),
+                100 * round["time_balance"].get<double>(), round["compute_seconds_max"].get<double>(),
+                round["exchange_seconds_max"].get<double>(), round["redistribute_seconds_max"].get<double>(),
+                round["states_per_second"].get<double>() / 1e6,
+                human_bytes(round["bytes_exchanged"].get<double>()).c_str(),
+                human_bytes(round["band_bytes_max"].get<double>()).c_str(),
+                human_bytes(round["bytes_written"].get<double>()).c_str());
     }
     return text;
 }

@@ -1,10 +1,11 @@
 // What stackgen tells its user: progress lines on stderr while the rounds
-// run, and the summary on stdout at the end. Rank 0 prints; the functions
-// that gather per-rank numbers are collective.
+// run, and the summary on stdout at the end (text, or JSON with --json).
+// Rank 0 prints; the functions that gather per-rank numbers are collective.
 #pragma once
 
 #include "communicator.h"
 #include "json.h"
+#include "round_writer.h"
 #include "solver.h"
 
 #include <cstdint>
@@ -13,10 +14,16 @@
 
 namespace stack {
 
+// One round as the summary reports it, this rank's share.
+struct RoundReport {
+    RoundRecord compute;
+    WriteRecord write;
+};
+
 struct PhaseTimes {
     double setup_seconds = 0;
-    double rounds_seconds = 0;  // wall time of the plan and the round loop
-    double write_seconds = 0;
+    double rounds_seconds = 0;  // wall time of the round loop (compute, exchange, redistribution)
+    double write_wait_seconds = 0;  // waiting at the end for the last writes
     double total_seconds = 0;
 };
 
@@ -25,7 +32,7 @@ struct PhaseTimes {
 class ProgressPrinter {
 public:
     ProgressPrinter(bool enabled, std::vector<std::uint64_t> states_per_round);
-    void operator()(std::size_t round, std::size_t rounds, const RoundRecord& record);
+    void operator()(std::size_t round, std::size_t rounds, const RoundReport& report);
 
 private:
     bool enabled_;
@@ -35,22 +42,28 @@ private:
     double start_ = 0;
 };
 
-// Global states computed by each round (Allreduce of per-rank counts).
-std::vector<std::uint64_t> global_states_per_round(const Communicator& comm, const Partition& partition);
+// Global states computed by each round, from the layout.
+std::vector<std::uint64_t> states_per_round(const RoundLayout& layout);
 
 struct SummaryInputs {
     const Partition* partition = nullptr;
-    const Solution* solution = nullptr;
-    PieceCounts connections{};  // over all ranks
+    const RoundLayout* layout = nullptr;
+    const std::vector<RoundReport>* rounds = nullptr;
+    PieceCounts connections{};          // over all ranks
+    bool empty_board_computed = false;  // class 0 computed
     double empty_board_value = 0;
+    std::uint64_t peak_band_bytes = 0;  // this rank
+    double writer_busy_seconds = 0;     // this rank's writer thread
+    Precision precision = Precision::Float64;
+    std::uint64_t file_bytes = 0;
     PhaseTimes times;
     std::string output;
     bool round_table = false;  // one line per round
 };
 
-// Collective: gathers per-round timings and peak memory into the summary,
-// on rank 0 (null elsewhere). Every number stackgen reports is in it; the
-// text summary is rendered from it.
+// Collective: gathers per-round timings and memory into the summary, on
+// rank 0 (null elsewhere). Every number stackgen reports is in it; the text
+// summary is rendered from it.
 Json summary_json(const Communicator& comm, const SummaryInputs& inputs);
 std::string summary_text(const Json& summary);
 

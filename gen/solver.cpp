@@ -1,5 +1,6 @@
 #include "solver.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <utility>
@@ -17,54 +18,61 @@ constexpr bool vertical_i_is_the_only_one_column_orientation() {
             return false;
     return Orientations[VerticalI].piece == PieceI && Orientations[VerticalI].added[0] == CellsPerPiece;
 }
-static_assert(vertical_i_is_the_only_one_column_orientation(), "the row kernel special-cases the vertical I");
-
-// The kernel finishes a row in blocks of 4 heights from the top; its arrays
-// start this many entries below h0 = 0 so the last block may reach h0 = -3.
-constexpr int Pad = CellsPerPiece - 1;
+static_assert(vertical_i_is_the_only_one_column_orientation(), "the slice kernel special-cases the vertical I");
 
 }  // namespace
 
-// Computes rows in two steps, a few rows apart so that memory keeps up:
-// prepare() lists a row's placements as updates with the address of the
-// successor values they read and prefetches those; compute() then applies
-// them. The successor rows of one round lie one per chunk all over the
-// values array, too far apart for the hardware prefetcher.
+// Computes slices in two steps, a few slices apart so that memory keeps
+// up: prepare() lists a slice's placements as updates with the address of
+// the successor values they read, and prefetches those; compute() then
+// applies them and finishes the rows. The successor slices of one round lie
+// one per chunk all over the band, too far apart for the hardware
+// prefetcher.
 //
-// Layout of best_: [piece][Pad + h0], stride_ apart, -1 meaning "no
+// Layout of best_: [piece][row * n + index], stride_ apart, -1 meaning "no
 // placement yet" (1 + -1 adds exactly 0 to the sum).
-class RoundRunner::RowKernel {
+class RoundRunner::SliceKernel {
 public:
-    static constexpr int Lookahead = 4;  // rows prepared ahead of the one computed
+    static constexpr int Lookahead = 2;  // slices prepared ahead of the one computed
 
-    RowKernel(const Partition& partition, const PlacementTable& placements, const RowRules& rules)
-        : placements_(placements), rules_(rules), rank_(partition.rank()), width_(partition.geometry().width()),
-          height_(partition.geometry().height()) {
-        stride_ = (height_ + 1 + Pad + 3) / 4 * 4;
+    SliceKernel(const Partition& partition, const PlacementTable& placements, const PlacementRules& rules,
+                const RoundLayout& layout)
+        : partition_(partition), placements_(placements), rules_(rules), layout_(layout),
+          rank_(partition.rank()), width_(partition.geometry().width()), height_(partition.geometry().height()),
+          lower_(partition.lower_columns()), classes_(layout.residues().count()) {
+        const std::size_t most_rows = lower_ == 3 ? std::size_t(height_) + 1 : 1;
+        stride_ = most_rows * std::size_t(height_ + 1);
         best_.resize(std::size_t(PieceCount) * stride_);
-        out_.resize(stride_);
-        // Columns 1..W-1, and column 0 once per step h1 - h0 in [-2, 2].
-        const int most = (width_ - 1 + 5) * PlacementTable::most_placements_at_one_column();
-        for (PreparedRow& row : ring_)
-            row.updates.resize(most);
+        const std::size_t most = std::size_t(width_ + (width_ + 5) * most_rows) * PlacementTable::most_placements_at_one_column();
+        for (PreparedSlice& slice : ring_)
+            slice.updates.resize(most);
     }
 
     // Points the ghost cursors at the rows the round of `sum` reads.
-    void begin_round(int sum, const Exchange& exchange, double* values) {
-        values_ = values;
+    void begin_round(int sum, Band& band, const Exchange& exchange) {
+        sum_ = sum;
+        band_ = &band;
+        row_length_ = layout_.row_length(sum);
         prepared_ = computed_ = 0;
+        for (int step = 1; step <= CellsPerPiece; ++step)
+            if (band.holds(sum + step)) {
+                const RoundStore& round = band[sum + step];
+                successor_rounds_[step] = {round.values.data(), round.slice_start.data(), std::uint64_t(round.row_length)};
+            } else {
+                successor_rounds_[step] = {};
+            }
         for (int o = 0; o < OrientationCount; ++o)
             for (int x = 0; x + Orientations[o].width <= width_; ++x) {
-                const RowRule& rule = rules_(o, x);
+                const PlacementRule& rule = rules_(o, x);
                 if (rule.successor_owner != rank_)
                     cursors_[o][x] = exchange.cursor(sum + rule.sum_step, rule.successor_owner);
             }
     }
-    // Rows in increasing id order; each is computed Lookahead rows later.
-    void add_row(BoardId first, std::uint64_t first_local, const Heights& heights) {
+    // Slices in increasing chunk order; each is computed Lookahead later.
+    void add_slice(std::uint64_t chunk) {
         if (prepared_ - computed_ == Lookahead)
             compute(ring_[computed_++ % Lookahead]);
-        prepare(ring_[prepared_++ % Lookahead], first, first_local, heights);
+        prepare(ring_[prepared_++ % Lookahead], chunk);
     }
     void end_round() {
         while (computed_ < prepared_)
@@ -73,160 +81,236 @@ public:
     const PieceCounts& counts() const { return counts_; }
 
 private:
-    // One placement of a prepared row: the whole row when h0 < 0 (source is
-    // the successor row), else the state h0 alone (source is its successor).
+    // One update: best[piece][target .. target + length) takes the max with
+    // source[0 .. length): a whole slice, a row, or one state.
     struct Update {
         const double* source;
-        std::int32_t h0;
+        std::uint32_t target;
+        std::uint32_t length;
         Piece piece;
+        bool copy;  // the piece's first whole-slice update: copies instead of taking the max
     };
-    struct PreparedRow {
-        std::uint64_t first_local = 0;
-        int count = 0;
+    struct PreparedSlice {
+        double* out = nullptr;
+        std::uint32_t rows = 0;
+        std::uint32_t count = 0;
+        std::uint8_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
         std::vector<Update> updates;
     };
+    // Where the rows of round sum_ + step live, for the rules that stay on
+    // this rank: looked up once a round, not once a placement.
+    struct SuccessorRound {
+        const double* values = nullptr;
+        const std::uint64_t* slice_start = nullptr;
+        std::uint64_t row_length = 0;
+    };
 
-    double* best(int piece) { return best_.data() + std::size_t(piece) * stride_ + Pad; }
-    const double* successor_row(int o, int x, BoardId first, std::uint64_t first_local) {
-        const RowRule& rule = rules_(o, x);
-        if (rule.successor_owner == rank_)
-            return values_ + first_local + rule.local_shift;
-        return cursors_[o][x].find(first + rule.row_offset);
+    // The first row of the successor slice (or the successor row) of a
+    // placement from `chunk`, in the band or among the ghosts.
+    const double* successor(const PlacementRule& rule, int o, int x, std::uint64_t chunk, std::uint64_t row_in_slice,
+                            BoardId row_id) {
+        if (rule.successor_owner != rank_)
+            return cursors_[o][x].find(row_id + rule.row_offset);
+        const SuccessorRound& target = successor_rounds_[rule.sum_step];
+        return target.values + (target.slice_start[chunk + rule.chunk_shift] + row_in_slice) * target.row_length;
     }
-    void prepare(PreparedRow& row, BoardId first, std::uint64_t first_local, const Heights& heights);
-    void compute(const PreparedRow& row);
-    void finish_row(double* row);
+    // Into the second-level cache: a slice's sources would crowd the first.
+    static void prefetch(const double* source, std::uint32_t length) {
+        for (std::uint32_t i = 0; i < length; i += 8)
+            __builtin_prefetch(source + i, 0, 2);
+        __builtin_prefetch(source + length - 1, 0, 2);
+    }
+    void add(PreparedSlice& slice, const double* source, std::uint32_t target, std::uint32_t length, Piece piece,
+             bool whole_slice = false) {
+        prefetch(source, length);
+        const bool copy = whole_slice && !(slice.covered >> piece & 1);
+        if (whole_slice)
+            slice.covered |= std::uint8_t(1u << piece);
+        slice.updates[slice.count++] = {source, target, length, piece, copy};
+        counts_[piece] += length;
+    }
+    void prepare(PreparedSlice& slice, std::uint64_t chunk);
+    void compute(const PreparedSlice& slice);
+    template <int Classes>
+    void finish_rows(const PreparedSlice& slice);
 
+    const Partition& partition_;
     const PlacementTable& placements_;
-    const RowRules& rules_;
-    int rank_, width_, height_;
-    int stride_ = 0;
-    double* values_ = nullptr;
-    std::vector<double> best_;  // [piece][Pad + h0] -> best successor value
-    std::vector<double> out_;   // [Pad + h0] -> the row's values
-    std::array<PreparedRow, Lookahead> ring_;
+    const PlacementRules& rules_;
+    const RoundLayout& layout_;
+    int rank_, width_, height_, lower_, classes_;
+    int sum_ = 0, row_length_ = 0;
+    Band* band_ = nullptr;
+    std::size_t stride_ = 0;
+    std::vector<double> best_;  // [piece][row * n + index] -> best successor value
+    std::array<PreparedSlice, Lookahead> ring_;
     std::uint64_t prepared_ = 0, computed_ = 0;
     PieceCounts counts_{};
     std::array<std::array<GhostCursor, MaxWidth>, OrientationCount> cursors_{};  // [orientation][column]
+    std::array<SuccessorRound, CellsPerPiece + 1> successor_rounds_{};           // [sum step]
 };
 
-void RoundRunner::RowKernel::prepare(PreparedRow& row, BoardId first, std::uint64_t first_local, const Heights& heights) {
-    const int top = height_;
-    row.first_local = first_local;
-    row.count = 0;
-    for_each_row_placement<false>(placements_, heights, [&](int o, int x, int h0) {
-        const Piece piece = Orientations[o].piece;
-        const double* source = successor_row(o, x, first, first_local);
-        if (h0 < 0) {  // the whole row: one max over the successor row
-            for (int line = 0; line <= top; line += 8)
-                __builtin_prefetch(source + line);
-            __builtin_prefetch(source + top);
-            counts_[piece] += top + 1;
-        } else {       // one state, whose h0 the step fixes
-            source += h0 + rules_(o, 0).column0_added;
-            __builtin_prefetch(source);
-            ++counts_[piece];
-        }
-        row.updates[row.count++] = {source, h0, piece};
+void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk) {
+    const RoundStore& round = (*band_)[sum_];
+    const std::uint64_t first_row = round.slice_start[chunk];
+    const std::uint32_t rows = std::uint32_t(round.slice_start[chunk + 1] - first_row);
+    const std::uint32_t n = std::uint32_t(row_length_);
+    const Geometry& geometry = partition_.geometry();
+    const BoardId chunk_first = partition_.chunk_first(chunk);
+    const int lower_sum = sum_ - partition_.upper_sum(chunk);
+    slice.out = const_cast<double*>(round.row(first_row));
+    slice.rows = rows;
+    slice.count = 0;
+    slice.covered = 0;
+    Heights heights = geometry.decode(chunk_first);
+
+    // Placements in the upper columns: the whole slice at once.
+    BoardId first_row_id = 0;
+    partition_.for_each_row_of_slice(heights, lower_sum, [&](std::uint64_t row, const Heights& row_heights) {
+        if (row == 0)
+            first_row_id = geometry.encode(row_heights);
     });
-    if (top >= CellsPerPiece)
-        counts_[PieceI] += top - CellsPerPiece + 1;  // the vertical I at column 0, h0 <= H-4
-    double* target = values_ + first_local;
-    for (int line = 0; line <= top; line += 8)
-        __builtin_prefetch(target + line, 1);
-    __builtin_prefetch(target + top, 1);
+    const PlacementTable::Differences differences = placements_.differences(heights);
+    for (int x = std::max(lower_, 1); x < width_; ++x)
+        placements_.for_each_placement_at(heights, differences, x, [&](int o, int, BoardId) {
+            add(slice, successor(rules_(o, x), o, x, chunk, 0, first_row_id), 0, rows * n, Orientations[o].piece, true);
+        });
+
+    // Placements at the lower columns and column 0: row by row.
+    partition_.for_each_row_of_slice(heights, lower_sum, [&](std::uint64_t row, const Heights& row_heights) {
+        const BoardId row_id = geometry.encode(row_heights);
+        const std::uint32_t row_start = std::uint32_t(row) * n;
+        for_each_row_placement<false>(placements_, row_heights, 0, lower_, [&](int o, int x, int h0) {
+            const PlacementRule& rule = rules_(o, x);
+            const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
+            Heights after = row_heights;
+            after[2] += rule.lower_added[1];
+            const std::uint64_t successor_row = partition_.row_in_slice(after, successor_lower_sum);
+            if (h0 < 0) {  // the whole row: its successor row has the same stored h0
+                add(slice, successor(rule, o, x, chunk, successor_row, row_id), row_start, n, rule.piece);
+                return;
+            }
+            const int index = layout_.index_in_row(sum_, h0);  // one state, whose h0 the step fixes
+            if (index < 0)
+                return;  // a residue class not computed
+            const int successor_sum = sum_ + rule.sum_step;
+            const double* source = successor(rule, o, x, chunk, successor_row, row_id)
+                                   + layout_.index_in_row(successor_sum, h0 + rule.column0_added);
+            add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
+        });
+        if (n > std::uint32_t(classes_))
+            counts_[PieceI] += n - classes_;  // the vertical I at column 0, h0 <= H-4
+    });
+    for (std::uint32_t i = 0; i < rows * n; i += 8)
+        __builtin_prefetch(slice.out + i, 1);
 }
 
-void RoundRunner::RowKernel::compute(const PreparedRow& row) {
-    const int top = height_;
-    std::fill(best_.begin(), best_.end(), -1.0);
-    for (int i = 0; i < row.count; ++i) {
-        const Update& update = row.updates[i];
-        double* target = best(update.piece);
-        if (update.h0 < 0) {
-            for (int h = 0; h <= top; ++h)
-                target[h] = target[h] > update.source[h] ? target[h] : update.source[h];
-        } else {
-            const double value = *update.source;
-            target[update.h0] = target[update.h0] > value ? target[update.h0] : value;
+void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
+    const std::uint32_t n = std::uint32_t(row_length_), size = slice.rows * n;
+    for (int piece = 0; piece < PieceCount; ++piece)
+        if (!(slice.covered >> piece & 1))
+            std::fill_n(best_.data() + piece * stride_, size, -1.0);
+    for (std::uint32_t u = 0; u < slice.count; ++u) {
+        const Update& update = slice.updates[u];
+        double* target = best_.data() + update.piece * stride_ + update.target;
+        if (update.copy) {
+            std::memcpy(target, update.source, update.length * sizeof(double));
+            continue;
+        }
+        if (update.length == 1) {
+            target[0] = target[0] > update.source[0] ? target[0] : update.source[0];
+            continue;
+        }
+        for (std::uint32_t i = 0; i < update.length; ++i)
+            target[i] = target[i] > update.source[i] ? target[i] : update.source[i];
+    }
+    switch (classes_) {
+    case 1: finish_rows<1>(slice); break;
+    case 2: finish_rows<2>(slice); break;
+    case 3: finish_rows<3>(slice); break;
+    default: finish_rows<4>(slice); break;
+    }
+}
+
+// Each row from the top, Classes states at a time: h0 + 4 is Classes places
+// further, so a block's vertical I reads the block above it, already final,
+// and the block's states are independent of each other.
+template <int Classes>
+void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
+    const int n = row_length_;
+    double* vertical = best_.data() + PieceI * stride_;
+    for (std::uint32_t row = 0; row < slice.rows; ++row) {
+        double* out = slice.out + std::size_t(row) * n;
+        const double* best_row = best_.data() + std::size_t(row) * n;
+        double* vertical_row = vertical + std::size_t(row) * n;
+        for (int base = n - Classes; base > -Classes; base -= Classes) {
+            const int first = base > 0 ? base : 0;
+            for (int i = first; i < base + Classes; ++i)
+                if (i + Classes < n)
+                    vertical_row[i] = vertical_row[i] > out[i + Classes] ? vertical_row[i] : out[i + Classes];
+            for (int i = first; i < base + Classes; ++i)
+                out[i] = value_from_best(best_row + i, stride_);
         }
     }
-    finish_row(values_ + row.first_local);
 }
 
-// From the top, 4 heights at a time: a block's vertical I reads the block
-// above it, already final. Each state's value is value_from_best() of its
-// column of best_ (value.h).
-void RoundRunner::RowKernel::finish_row(double* row) {
-    const int top = height_;
-    double* vertical = best(PieceI);
-    double* out = out_.data() + Pad;
-    for (int base = top - 3; base > -CellsPerPiece; base -= CellsPerPiece) {
-        if (base + CellsPerPiece <= top)
-            for (int i = 0; i < CellsPerPiece; ++i) {
-                const double above = out[base + i + CellsPerPiece];
-                vertical[base + i] = vertical[base + i] > above ? vertical[base + i] : above;
-            }
-        for (int i = 0; i < CellsPerPiece; ++i)
-            out[base + i] = value_from_best(best_.data() + Pad + base + i, stride_);
-    }
-    std::memcpy(row, out, std::size_t(top + 1) * sizeof(double));
-}
-
-RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition)
-    : partition_(partition), placements_(partition.geometry()), rules_(partition),
-      exchange_(comm, partition, placements_, rules_),
-      kernel_(std::make_unique<RowKernel>(partition, placements_, rules_)) {
-    solution_.values.resize(partition.owned_states());  // every value is written before it is read
-    solution_.plan_seconds = exchange_.plan_seconds();
-}
+RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout)
+    : comm_(comm), partition_(partition), layout_(layout), placements_(partition.geometry()), rules_(partition),
+      band_(partition, layout), exchange_(comm, partition, placements_, rules_),
+      kernel_(std::make_unique<SliceKernel>(partition, placements_, rules_, layout)) {}
 
 RoundRunner::~RoundRunner() = default;
 
-std::size_t RoundRunner::round_count() const { return std::size_t(partition_.max_row_sum()) + 1; }
-
-int RoundRunner::round_sum(std::size_t round) const { return partition_.max_row_sum() - static_cast<int>(round); }
+const PieceCounts& RoundRunner::connections() const { return kernel_->counts(); }
 
 RoundRecord RoundRunner::compute(std::size_t round) {
+    band_.open(round_sum(round));
+    return compute_again(round);
+}
+
+RoundRecord RoundRunner::compute_again(std::size_t round) {
     RoundRecord record;
     record.sum = round_sum(round);
     const double start = MPI_Wtime();
-    kernel_->begin_round(record.sum, exchange_, solution_.values.data());
-    partition_.for_each_row(record.sum, [&](BoardId first, std::uint64_t first_local, const Heights& heights) {
-        kernel_->add_row(first, first_local, heights);
-        record.states += partition_.geometry().base();
-    });
+    RoundStore& store = band_[record.sum];
+    kernel_->begin_round(record.sum, band_, exchange_);
+    for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
+        if (store.slice_start[chunk + 1] != store.slice_start[chunk])
+            kernel_->add_slice(chunk);
     kernel_->end_round();
+    record.states = store.values.size();
     record.compute_seconds = MPI_Wtime() - start;
     return record;
 }
 
-ExchangeRecord RoundRunner::exchange(std::size_t round) { return exchange_.run(round_sum(round), solution_.values); }
+ExchangeRecord RoundRunner::exchange(std::size_t round) { return exchange_.run(band_[round_sum(round)]); }
+
+void RoundRunner::release(std::size_t round) {
+    const int sum = round_sum(round);
+    peak_band_bytes_ = std::max(peak_band_bytes_, band_bytes());
+    band_.close(sum + CellsPerPiece);
+    exchange_.drop(sum + CellsPerPiece);
+}
 
 RoundRecord RoundRunner::run(std::size_t round) {
     RoundRecord record = compute(round);
-    const ExchangeRecord exchanged = exchange(round);
-    record.rows_sent = exchanged.rows_sent;
-    record.rows_received = exchanged.rows_received;
-    record.exchange_seconds = exchanged.seconds;
-    solution_.rounds.push_back(record);
+    record.exchange = exchange(round);
+    record.band_bytes = band_bytes();
+    release(round);
     return record;
 }
 
-Solution RoundRunner::finish() && {
-    solution_.connections = kernel_->counts();
-    solution_.exchange_bytes = exchange_.buffer_bytes();
-    return std::move(solution_);
-}
-
-Solution solve(const Communicator& comm, const Partition& partition, const RoundObserver& observer) {
-    RoundRunner runner(comm, partition);
+PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+                  const std::function<void(const RoundStore&)>& on_round) {
+    RoundRunner runner(comm, partition, layout);
     for (std::size_t round = 0; round < runner.round_count(); ++round) {
-        const RoundRecord record = runner.run(round);
-        if (observer)
-            observer(round, runner.round_count(), record);
+        runner.compute(round);
+        runner.exchange(round);
+        if (on_round)
+            on_round(runner.store(runner.round_sum(round)));
+        runner.release(round);
     }
-    return std::move(runner).finish();
+    return runner.connections();
 }
 
 }  // namespace stack

@@ -1,22 +1,25 @@
 // The value rounds.
 //
-// The solver works on rows (partition.h): the H+1 states that differ only in
-// column 0. A placement that does not touch column 0 fits the whole row or
-// none of it and leads to another row, the same column-0 height, so it costs
-// one element-wise max over H+1 values. A wider placement at column 0 has
-// its h0 fixed by its surface (h1 - h0 = surface[0]): one scalar update. The
-// vertical I at column 0 stays in the row, at h0 + 4, so a row is finished
-// from the top down.
+// The solver works on slices (partition.h): the rows of one chunk in one
+// round, a row being the states that differ only in column 0 (those of the
+// computed residue classes). A placement that touches only upper columns
+// fits the whole slice or none of it and leads to the slice of another
+// chunk in round S+4, with the same rows in the same order: one element-wise
+// max over the slice. A placement at a lower column x >= 1 fits a whole row
+// or none of it (one max over the row); a wider placement at column 0 has
+// its h0 fixed by its surface (one scalar update). The vertical I at column
+// 0 stays in its row, at h0 + 4, so a row is finished from the top down.
 //
 // Placements add 4 cells, of which 0..3 to column 0, so a row of sum S (the
 // height sum of columns 1..W-1) reads rows of sums S+1 .. S+4, plus itself.
-// One round computes one row sum, from (W-1)*H down to 0: (W-1)*H+1 rounds,
-// each state once, from exact successor values. The value of a state is
-// V = (1/7) * sum over pieces in enum order of (1 + best successor), exactly
-// the order of value.h, so the bits do not depend on the layout or the
+// One round computes one row sum, from (W-1)*H down to 0, each state once,
+// from exact successor values, and only the band of rounds S..S+4 is in
+// memory (band.h). The value of a state is value_from_best() (value.h), so
+// the bits do not depend on the layout, the residue classes computed or the
 // number of ranks.
 #pragma once
 
+#include "band.h"
 #include "communicator.h"
 #include "exchange.h"
 #include "partition.h"
@@ -30,55 +33,74 @@
 namespace stack {
 
 struct RoundRecord {
-    int sum = 0;                      // the row sum computed
-    std::uint64_t states = 0;         // computed by this rank
-    std::uint64_t rows_sent = 0;      // to other ranks, after the round
-    std::uint64_t rows_received = 0;  // from other ranks, after the round
+    int sum = 0;                  // the row sum computed
+    std::uint64_t states = 0;     // computed by this rank
     double compute_seconds = 0;
-    double exchange_seconds = 0;
-};
-
-struct Solution {
-    HugeVector<double> values;  // [local index] -> V
-    PieceCounts connections{};   // valid placements over owned states, per piece
-    std::vector<RoundRecord> rounds;
-    double plan_seconds = 0;
-    std::size_t exchange_bytes = 0;  // plan and buffers, at their largest
+    ExchangeRecord exchange;      // of this round's rows, after it
+    std::uint64_t band_bytes = 0; // rounds and ghosts held, at the round's end
 };
 
 // The state of one solve, run one round at a time (collective over `comm`).
 class RoundRunner {
 public:
-    RoundRunner(const Communicator& comm, const Partition& partition);
+    RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout);
     ~RoundRunner();
 
-    std::size_t round_count() const;
-    int round_sum(std::size_t round) const;
-    // Computes the round's owned rows, then exchanges them.
-    RoundRecord run(std::size_t round);
-    // The compute part alone, for benchmarks: computing a round again gives
-    // the same values as long as its inputs are still there (always on one
-    // rank; with several, until the exchanges of the next rounds).
+    std::size_t round_count() const { return std::size_t(partition_.rounds()); }
+    int round_sum(std::size_t round) const { return partition_.max_row_sum() - static_cast<int>(round); }
+    // Lays out the round and computes its owned slices.
     RoundRecord compute(std::size_t round);
-    // The exchange part alone: sends the round's rows again.
+    // Sends the round's rows that other ranks read; receives theirs.
     ExchangeRecord exchange(std::size_t round);
-    // The values and counts after the last round.
-    Solution finish() &&;
+    // After the round and whatever else reads it this round (the writer):
+    // drops the round that no later round reads.
+    void release(std::size_t round);
+    // compute + exchange + release.
+    RoundRecord run(std::size_t round);
+    // The compute part again, for benchmarks: a round computed again gives
+    // the same values as long as the rounds it reads are still held.
+    RoundRecord compute_again(std::size_t round);
+
+    const RoundStore& store(int sum) const { return band_[sum]; }
+    bool holds(int sum) const { return band_.holds(sum); }
+    std::uint64_t band_bytes() const { return band_.bytes() + exchange_.bytes(); }
+    std::uint64_t peak_band_bytes() const { return peak_band_bytes_; }
+    const PieceCounts& connections() const;
 
 private:
-    class RowKernel;
+    class SliceKernel;
+    const Communicator& comm_;
     const Partition& partition_;
+    const RoundLayout& layout_;
     PlacementTable placements_;
-    RowRules rules_;
+    PlacementRules rules_;
+    Band band_;
     Exchange exchange_;
-    std::unique_ptr<RowKernel> kernel_;
-    Solution solution_;
+    std::unique_ptr<SliceKernel> kernel_;
+    std::uint64_t peak_band_bytes_ = 0;
 };
 
-// Called on every rank after each round with that rank's record.
-using RoundObserver = std::function<void(std::size_t round, std::size_t rounds, const RoundRecord& record)>;
+// Calls visit(heights, values) for every row of a round held by this rank,
+// in local order: `heights` with heights[0] = 0, `values` the row's stored
+// values (layout.index_in_row gives each h0's place).
+template <class Visit>
+void for_each_row_of_round(const Partition& partition, const RoundStore& round, Visit&& visit) {
+    for (std::uint64_t chunk = 0; chunk < partition.owned_chunks(); ++chunk) {
+        const std::uint64_t first = round.slice_start[chunk];
+        if (round.slice_start[chunk + 1] == first)
+            continue;
+        Heights heights = partition.geometry().decode(partition.chunk_first(chunk));
+        partition.for_each_row_of_slice(heights, round.sum - partition.upper_sum(chunk),
+                                        [&](std::uint64_t row, const Heights& row_heights) {
+                                            visit(row_heights, round.row(first + row));
+                                        });
+    }
+}
 
-// All rounds; collective over `comm`.
-Solution solve(const Communicator& comm, const Partition& partition, const RoundObserver& observer = {});
+// All rounds, without a file: calls on_round(store) for each finished round
+// before it is released; collective over `comm`. Returns the connections
+// counted on this rank.
+PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+                  const std::function<void(const RoundStore&)>& on_round = {});
 
 }  // namespace stack

@@ -43,6 +43,17 @@ expect_error 2 'needs about .* available' gen --width 9 --height 20 --output "$w
 expect_error 2 "unrecognised option '--heigth'" gen --width 4 --heigth 20 --output "$work/a.h5"
 expect_error 2 "unrecognised option '--schedule'" gen --width 4 --height 4 --schedule jacobi --output "$work/a.h5"
 expect_error 2 '--height is required' gen --width 4 --output "$work/a.h5"
+expect_error 2 "--residue must be a whole number in \[0, 3\], not '4'" gen --width 4 --height 4 --residue 4 --output "$work/a.h5"
+expect_error 2 "--residue must be a whole number in \[0, 3\], not '-1'" gen --width 4 --height 4 --residue -1 --output "$work/a.h5"
+expect_error 2 "residue class 2 is given twice" gen --width 4 --height 4 --residue 2 --residue 2 --output "$work/a.h5"
+expect_error 2 "--precision must be float64 or float32, not 'float16'" gen --width 4 --height 4 --precision float16 --output "$work/a.h5"
+# A table larger than the free disk: a 1 MB file system of its own.
+if unshare -m true 2> /dev/null; then
+    expect_error 2 "the table needs 1.4 MB of disk but /mnt has only 1.0 MB free" \
+        unshare -m sh -c "mount -t tmpfs -o size=1m tmpfs /mnt && exec '$stackgen' --width 5 --height 10 --output /mnt/t.h5"
+else
+    echo "FAIL: cannot make a mount namespace for the disk check (unshare -m)"; failures=$((failures + 1))
+fi
 expect_error any 'stackgen: error: create .*/missing/.*unable to create file' gen --width 3 --height 4 --output "$work/missing/t.h5"
 [ -e "$work/a.h5" ] && { echo "FAIL: a failed run left $work/a.h5"; failures=$((failures + 1)); }
 [ -n "$(ls -A "$work" | grep -v -e '^good.h5$' -e '^out$' -e '^err$')" ] && {
@@ -114,16 +125,18 @@ expect_error 2 "attribute 'generator' is a fixed-length string, expected a varia
 craft pieces_integer "del f.attrs['pieces']; f.attrs['pieces'] = np.int64(7)"
 expect_error 2 "attribute 'pieces' is not a variable-length string" play_file "$work/pieces_integer.h5"
 craft newer "f.attrs['format_version'] = np.int64(99)"
-expect_error 2 "has table format version 99, this build reads version 1" play_file "$work/newer.h5"
+expect_error 2 "has table format version 99, this build reads versions 1 to 2" play_file "$work/newer.h5"
 craft shape "f.attrs['height'] = np.int64(5)"
 expect_error 2 "its states attribute \(125\) does not match its width and height" play_file "$work/shape.h5"
 craft values_2d "v = f['values'][...]; del f['values']; f['values'] = v.reshape(5, 25)"
-expect_error 2 "/values does not hold \(H\+1\)\^W = 125 values in one dimension" play_file "$work/values_2d.h5"
+expect_error 2 "/values does not hold 125 values in one dimension" play_file "$work/values_2d.h5"
 craft values_int "v = f['values'][...]; del f['values']; f['values'] = v.astype('<i8')"
 expect_error 2 "/values does not hold float64 values" play_file "$work/values_int.h5"
+# /values holds round after round (row sum 0, 1, 2, ...), rows in id order:
+# value 17 of a 3x4 table is board 2,2,0 (id 12).
 craft nan "f['values'][17] = np.nan"
-expect_error 2 "the value of board 2,3,0 \(id 17\) is nan, not a number of pieces in \[0, 3\]" play_file "$work/nan.h5"
-expect_error 2 "the value of board 2,3,0 \(id 17\) is nan" play_file "$work/nan.h5" --explain --board 2,3,0
+expect_error 2 "the value of board 2,2,0 \(id 12\) is nan, not a number of pieces in \[0, 3\]" play_file "$work/nan.h5"
+expect_error 2 "the value of board 2,2,0 \(id 12\) is nan" play_file "$work/nan.h5" --explain --board 2,2,0
 craft infinite "f['values'][3] = np.inf"
 expect_error 2 "the value of board 3,0,0 \(id 3\) is inf" play_file "$work/infinite.h5"
 craft negative "f['values'][0] = -0.5"

@@ -4,7 +4,7 @@
 #                                     stackgen --json (default 4x20) at NP ranks;
 #                                     checks the connection count (and V(empty) on
 #                                     4x20)
-#   e2e.sh same A B                   tables bit-identical
+#   e2e.sh same A B                   tables bit-identical, and byte-identical files
 #   e2e.sh naive TABLE W H            table bit-identical to the naive baseline
 #   e2e.sh reference A                table equals the published 4x20 values
 #   e2e.sh play TABLE EXP ARGS...     stackplay --check passes, with the z-test,
@@ -54,7 +54,10 @@ if (width, height) == (4, 20):  # the reference's published V(empty)
 PYTHON
     [ -f "$out" ] || { echo "FAIL: $out was not written"; exit 1; }
     ;;
-same) "$table_diff" "$1" "$2" ;;
+same)  # the same values, and the same bytes: no rank count or time shows in a table
+    "$table_diff" "$1" "$2"
+    cmp "$1" "$2" || { echo "FAIL: $1 and $2 differ as files"; exit 1; }
+    ;;
 naive) "$BIN/tests/bench/naive_baseline" --width "$2" --height "$3" --compare "$1" ;;
 reference) "$table_diff" --reference "$1" ;;
 play)

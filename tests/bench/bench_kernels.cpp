@@ -43,16 +43,29 @@ void BM_StateValue(benchmark::State& state) {
 }
 BENCHMARK(BM_StateValue);
 
-// All rounds of a solve on one rank; items = states.
+// All rounds of a solve on one rank, without a file; items = states.
 void BM_Solve(benchmark::State& state) {
     const Geometry geometry(int(state.range(0)), 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
+    const RoundLayout layout(geometry, ResidueSet());
     for (auto _ : state)
-        benchmark::DoNotOptimize(solve(self, partition).values.data());
+        benchmark::DoNotOptimize(solve(self, partition, layout));
     state.SetItemsProcessed(state.iterations() * std::int64_t(geometry.states()));
 }
-BENCHMARK(BM_Solve)->Arg(4)->Arg(5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Solve)->Arg(4)->Arg(5)->Arg(6)->Unit(benchmark::kMillisecond);
+
+// The same for residue class 0 alone; items = states of the class.
+void BM_SolveClass0(benchmark::State& state) {
+    const Geometry geometry(int(state.range(0)), 20);
+    Communicator self(MPI_COMM_SELF);
+    const Partition partition(geometry, 1, 0);
+    const RoundLayout layout(geometry, ResidueSet::of({0}));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(solve(self, partition, layout));
+    state.SetItemsProcessed(state.iterations() * std::int64_t(layout.stored_states()));
+}
+BENCHMARK(BM_SolveClass0)->Arg(6)->Unit(benchmark::kMillisecond);
 
 // The naive exact single-thread baseline (tests/naive_solver.h) on the same
 // shapes; items = states.
@@ -64,50 +77,54 @@ void BM_NaiveSolve(benchmark::State& state) {
 }
 BENCHMARK(BM_NaiveSolve)->Arg(4)->Arg(5)->Unit(benchmark::kMillisecond);
 
-// The largest round of a 6x20 solve on one rank (the row kernel), computed
-// again and again after the rounds before it; items = states of that round.
+// The largest round of a 6x20 solve on one rank (the slice kernel),
+// computed again and again after the rounds before it; items = states of
+// that round.
 void BM_OneRound(benchmark::State& state) {
     const Geometry geometry(6, 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    RoundRunner runner(self, partition);
+    const RoundLayout layout(geometry, ResidueSet());
+    RoundRunner runner(self, partition, layout);
     std::size_t largest = 0;
     for (std::size_t round = 0; round < runner.round_count(); ++round)
-        if (partition.count_rows(runner.round_sum(round)) > partition.count_rows(runner.round_sum(largest)))
+        if (layout.round_values(runner.round_sum(round)) > layout.round_values(runner.round_sum(largest)))
             largest = round;
     for (std::size_t round = 0; round < largest; ++round)
         runner.run(round);
+    runner.compute(largest);
     std::uint64_t states = 0;
     for (auto _ : state)
-        states += runner.compute(largest).states;
+        states += runner.compute_again(largest).states;
     state.SetItemsProcessed(std::int64_t(states));
 }
 BENCHMARK(BM_OneRound)->Unit(benchmark::kMillisecond);
 
-// Pack + MPI_Alltoallv + unpack of the largest round of a 5x20 solve, on
-// every rank of MPI_COMM_WORLD (run under mpirun -n 2); bytes = values
-// received by rank 0. A fixed iteration count keeps the ranks in step.
+// Finding, packing and sending the rows others read after the largest
+// round of a 5x20 solve, on every rank of MPI_COMM_WORLD (run under mpirun
+// -n 2); bytes = bytes sent by rank 0. A fixed iteration count keeps the
+// ranks in step.
 void BM_ExchangeRound(benchmark::State& state) {
     Communicator world(MPI_COMM_WORLD);
     if (world.size() < 2) {
         state.SkipWithError("needs 2 or more ranks: mpirun -n 2 stack_bench --benchmark_filter=Exchange");
         return;
     }
-    const Partition partition(Geometry(5, 20), world.size(), world.rank());
-    RoundRunner runner(world, partition);
+    const Geometry geometry(5, 20);
+    const Partition partition(geometry, world.size(), world.rank());
+    const RoundLayout layout(geometry, ResidueSet());
+    RoundRunner runner(world, partition, layout);
     std::size_t largest = 0;
-    for (std::size_t round = 0; round < runner.round_count(); ++round) {
-        runner.run(round);
-        if (partition.count_rows(runner.round_sum(round)) > partition.count_rows(runner.round_sum(largest)))
+    for (std::size_t round = 0; round < runner.round_count(); ++round)
+        if (layout.round_values(runner.round_sum(round)) > layout.round_values(runner.round_sum(largest)))
             largest = round;
-    }
-    // Every rank must exchange the same round: rank 0's choice.
-    unsigned long chosen = largest;
-    MPI_Bcast(&chosen, 1, MPI_UNSIGNED_LONG, 0, world.get());
-    std::uint64_t received = 0;
+    for (std::size_t round = 0; round < largest; ++round)
+        runner.run(round);
+    runner.compute(largest);
+    std::uint64_t sent = 0;
     for (auto _ : state)
-        received += runner.exchange(chosen).rows_received;
-    state.SetBytesProcessed(std::int64_t(received * partition.geometry().base() * sizeof(double)));
+        sent += runner.exchange(largest).bytes_sent;
+    state.SetBytesProcessed(std::int64_t(sent));
 }
 BENCHMARK(BM_ExchangeRound)->Iterations(200)->Unit(benchmark::kMicrosecond);
 
@@ -131,8 +148,18 @@ BENCHMARK(BM_PlayerMove);
 void BM_ExactDistribution(benchmark::State& state) {
     static const StackTable table = [] {
         Communicator self(MPI_COMM_SELF);
-        const Partition partition(Geometry(6, 20), 1, 0);
-        return StackTable::in_memory(partition.geometry(), solve(self, partition).values);
+        const Geometry geometry(6, 20);
+        const Partition partition(geometry, 1, 0);
+        const RoundLayout layout(geometry, ResidueSet());
+        HugeVector<double> values(geometry.states());
+        solve(self, partition, layout, [&](const RoundStore& round) {
+            for_each_row_of_round(partition, round, [&](const Heights& heights, const double* row) {
+                const BoardId first = geometry.encode(heights);
+                for (int h0 = 0; h0 <= geometry.height(); ++h0)
+                    values[first + h0] = row[layout.index_in_row(round.sum, h0)];
+            });
+        });
+        return StackTable::in_memory(geometry, std::move(values));
     }();
     const PlacementTable placements(table.geometry());
     const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table);

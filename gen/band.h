@@ -1,0 +1,72 @@
+// The band: the rounds a rank holds in memory.
+//
+// Round S reads only rounds S..S+4 (a placement adds 4 cells, 0..3 of them
+// to column 0), so once round S is finished, round S+4 can go. A rank keeps
+// each round's rows in local order (partition.h) in one array: a row is the
+// round's stored column-0 heights (all H+1, or those of the computed residue
+// classes, table_format.h), and slice_start locates each chunk's slice.
+#pragma once
+
+#include "huge_pages.h"
+#include "partition.h"
+#include "table_format.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace stack {
+
+struct RoundStore {
+    int sum = -1;
+    int row_length = 0;                       // values per row
+    std::vector<std::uint64_t> slice_start;   // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
+    HugeVector<double> values;                // [row * row_length + index in row]
+
+    // Lays out round `sum` for this rank, in the arrays of `reused` (a
+    // closed round's, or empty; their contents are overwritten before they
+    // are read).
+    RoundStore(const Partition& partition, const RoundLayout& layout, int sum, RoundStore reused);
+    RoundStore() = default;
+
+    std::uint64_t rows() const { return slice_start.back(); }
+    double* row(std::uint64_t index) { return values.data() + index * row_length; }
+    const double* row(std::uint64_t index) const { return values.data() + index * row_length; }
+    std::uint64_t bytes() const {
+        return values.capacity() * sizeof(double) + slice_start.capacity() * sizeof(std::uint64_t);
+    }
+};
+
+// The rounds in memory, by row sum. The arrays of closed rounds are kept
+// for the next rounds to reuse, each sized for the largest round at once:
+// memory a process touches for the first time costs far more than memory
+// it reuses (on this project's virtual machines, up to 2 ns a byte), and
+// the band turns over the whole table.
+class Band {
+public:
+    // The most rounds held at once: S..S+4 while S computes.
+    static constexpr int MostRounds = CellsPerPiece + 1;
+
+    Band(const Partition& partition, const RoundLayout& layout);
+    // Values in this rank's largest round (from the partition alone).
+    std::uint64_t largest_round_values() const { return largest_round_values_; }
+
+    // Lays out round `sum` (it must not be held yet).
+    RoundStore& open(int sum);
+    // Frees round `sum` (a no-op when not held).
+    void close(int sum);
+    bool holds(int sum) const { return sum >= 0 && sum < int(rounds_.size()) && rounds_[sum].sum == sum; }
+    RoundStore& operator[](int sum) { return rounds_[sum]; }
+    const RoundStore& operator[](int sum) const { return rounds_[sum]; }
+    // Held by open rounds and spare arrays.
+    std::uint64_t bytes() const;
+
+private:
+    const Partition& partition_;
+    const RoundLayout& layout_;
+    std::vector<RoundStore> rounds_;  // [sum]; sum == -1 when not held
+    std::vector<RoundStore> spare_;   // closed rounds, their arrays to reuse
+    std::uint64_t largest_round_values_ = 0;
+
+};
+
+}  // namespace stack

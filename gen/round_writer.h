@@ -1,0 +1,110 @@
+// Writing finished rounds into the table file while the next ones compute.
+//
+// In the file a round's rows stand in id order (table_format.h), and each
+// rank owns every P-th chunk, so a rank's rows are scattered all over the
+// round. Rather than ask MPI-IO or HDF5 for one write with a hundred
+// thousand pieces per round (HDF5's selections grow quadratically there),
+// the writer does the two-phase exchange itself: the round is cut into
+// segments of consecutive rows, each rank gathers one segment from every
+// rank (MPI_Alltoallv of the values, with a header per piece saying where
+// it goes), and writes that one contiguous segment with pwrite at the
+// dataset's place in the file. A round larger than ranks x SegmentBytes
+// goes in several such groups, which bounds the memory. The writes run on a
+// thread of their own, so they overlap the next rounds' compute, and go
+// around the page cache (O_DIRECT) where the file system allows: the disk
+// then moves the bytes while both cores compute, instead of a core copying
+// them into freshly allocated cache pages. Only the partial pages at a
+// segment's two ends go through the cache. HDF5 has made the file and
+// allocated the dataset before, and adds the last attributes after
+// (table_writer.h).
+#pragma once
+
+#include "band.h"
+#include "communicator.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace stack {
+
+struct WriteRecord {
+    std::uint64_t bytes_written = 0;      // by this rank, for this round
+    std::uint64_t bytes_redistributed = 0; // sent to other ranks
+    double seconds = 0;                   // redistributing and queueing (the writes themselves overlap)
+};
+
+class RoundWriter {
+public:
+    static constexpr std::uint64_t SegmentBytes = std::uint64_t(16) << 20;
+
+    // Collective. `data_offset` is the byte offset of /values in `path`.
+    RoundWriter(const Communicator& comm, const Partition& partition, const RoundLayout& layout, Precision precision,
+                const std::string& path, std::uint64_t data_offset);
+    ~RoundWriter();
+    RoundWriter(const RoundWriter&) = delete;
+    RoundWriter& operator=(const RoundWriter&) = delete;
+
+    // Collective: sends the round's values to the ranks that write them and
+    // queues this rank's segments.
+    WriteRecord write(const RoundStore& round);
+    // Waits for every queued write; throws if any failed.
+    void finish();
+    // Bytes held by queued writes and buffers now.
+    std::uint64_t buffer_bytes() const;
+    double writer_busy_seconds() const { return busy_seconds_; }
+
+private:
+    struct Piece {
+        std::uint64_t file_row;   // the row's rank in the round
+        std::uint64_t local_row;  // its index in this rank's round store
+        std::uint64_t rows;
+    };
+    // A segment to write: `length` bytes at file offset `offset`, held at
+    // data() in a page-aligned buffer, placed so that the file's page
+    // boundaries fall on the buffer's.
+    struct Job {
+        std::vector<char> buffer;  // DirectAlignment more than needed
+        std::uint64_t offset = 0;
+        std::uint64_t length = 0;
+        char* data() {
+            const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(buffer.data());
+            const std::uintptr_t aligned = (base + DirectAlignment - 1) / DirectAlignment * DirectAlignment;
+            return reinterpret_cast<char*>(aligned) + offset % DirectAlignment;
+        }
+    };
+    static constexpr std::uint64_t DirectAlignment = 4096;
+    void write_job(Job& job);
+    void queue(Job job);
+    std::vector<char> spare_bytes();  // a buffer a finished write gave back
+    void run_writer();
+    void convert(const double* values, std::uint64_t count, char* out) const;
+
+    const Communicator& comm_;
+    const Partition& partition_;
+    const RoundLayout& layout_;
+    Precision precision_;
+    std::uint64_t data_offset_;
+    int descriptor_ = -1;         // buffered
+    int direct_descriptor_ = -1;  // O_DIRECT, or -1 where the file system refuses it
+    std::string path_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Job> jobs_;
+    std::vector<std::vector<char>> spare_;  // buffers of finished writes, reused (fresh memory is slow)
+    std::vector<std::uint64_t> headers_, headers_received_;
+    std::vector<char> values_, values_received_;
+    std::uint64_t queued_bytes_ = 0;
+    bool stopping_ = false;
+    std::exception_ptr failure_;
+    double busy_seconds_ = 0;
+    std::thread writer_;
+};
+
+}  // namespace stack
