@@ -111,6 +111,8 @@ public:
     int row_length(int sum) const { return row_length_[sum % ResidueSet::Classes]; }
     // The place of h0 within a row of round `sum`, -1 when not stored.
     int index_in_row(int sum, int h0) const { return index_[sum % ResidueSet::Classes][h0]; }
+    // The same for every h0 of a round at once: [h0] -> index, -1.
+    const int* row_indices(int sum) const { return index_[sum % ResidueSet::Classes].data(); }
     // The rank of a row (columns 1..W-1 of `heights`, summing to `row_sum`)
     // among the rows of its round, in id order.
     std::uint64_t row_rank(const Heights& heights, int row_sum) const {

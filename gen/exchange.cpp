@@ -21,49 +21,61 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
     for (int o = 0; o < OrientationCount; ++o)
         for (int x = 0; x + Orientations[o].width <= width; ++x)
             remote_column_[x] = remote_column_[x] || rules(o, x).predecessor_owner != comm.rank();
+    for (int x = 0; x < std::min(partition.lower_columns(), width); ++x)
+        lower_remote_ = lower_remote_ || remote_column_[x];
 }
 
 // The owned rows of the round that some placement on another rank reads:
 // placements wholly in upper columns test a whole slice at once, the others
 // each row (only columns where a predecessor can live elsewhere).
-void Exchange::find_sends(const RoundStore& round) {
-    const int me = comm_.rank(), width = partition_.geometry().width(), lower = partition_.lower_columns();
+void Exchange::begin_sends(const int* stored_index) {
+    stored_index_ = stored_index;
     for (std::vector<SendRow>& rows : send_rows_)
         rows.clear();
     std::fill(marked_.begin(), marked_.end(), ~std::uint64_t(0));
-    const Geometry& geometry = partition_.geometry();
-    const auto mark = [&](int destination, std::uint64_t row, const Heights& heights) {
-        if (destination != me && marked_[destination] != row) {
-            marked_[destination] = row;
-            send_rows_[destination].push_back({row, geometry.encode(heights)});
+}
+
+void Exchange::find_slice(const Heights& upper_heights) {
+    slice_destinations_.clear();
+    if (comm_.size() == 1)
+        return;
+    const int me = comm_.rank(), width = partition_.geometry().width();
+    const PlacementTable::Differences differences = placements_.differences(upper_heights);
+    for (int x = std::max(partition_.lower_columns(), 1); x < width; ++x)
+        if (remote_column_[x])
+            placements_.for_each_predecessor_at(upper_heights, differences, x, [&](int o, int, BoardId) {
+                if (rules_(o, x).predecessor_owner != me)
+                    slice_destinations_.push_back(rules_(o, x).predecessor_owner);
+            });
+}
+
+void Exchange::find_row(std::uint64_t local_row, const Heights& row_heights,
+                        const PlacementTable::Differences& differences) {
+    if (comm_.size() == 1)
+        return;
+    const int me = comm_.rank();
+    bool encoded = false;
+    BoardId id = 0;
+    const auto mark = [&](int destination) {
+        if (destination != me && marked_[destination] != local_row) {
+            if (!encoded) {
+                id = partition_.geometry().encode(row_heights);
+                encoded = true;
+            }
+            marked_[destination] = local_row;
+            send_rows_[destination].push_back({local_row, id});
         }
     };
-    std::vector<int> slice_destinations;
-    for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk) {
-        const std::uint64_t first_row = round.slice_start[chunk], rows = round.slice_start[chunk + 1] - first_row;
-        if (rows == 0)
-            continue;
-        Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
-        // Whole-slice predecessors: upper columns only.
-        slice_destinations.clear();
-        const PlacementTable::Differences differences = placements_.differences(heights);
-        for (int x = std::max(lower, 1); x < width; ++x)
-            if (remote_column_[x])
-                placements_.for_each_predecessor_at(heights, differences, x, [&](int o, int, BoardId) {
-                    if (rules_(o, x).predecessor_owner != me)
-                        slice_destinations.push_back(rules_(o, x).predecessor_owner);
-                });
-        partition_.for_each_row_of_slice(heights, round.sum - partition_.upper_sum(chunk), [&](std::uint64_t row,
-                                                                                                const Heights& row_heights) {
-            const std::uint64_t local = first_row + row;
-            for (const int destination : slice_destinations)
-                mark(destination, local, row_heights);
-            for_each_row_placement<true>(placements_, row_heights, 0, lower, [&](int o, int x, int) {
+    for (const int destination : slice_destinations_)
+        mark(destination);
+    if (lower_remote_)
+        for_each_row_placement<true>(
+            placements_, row_heights, differences, 0, partition_.lower_columns(),
+            [&](int o, int x, int) {
                 if (remote_column_[x])
-                    mark(rules_(o, x).predecessor_owner, local, row_heights);
-            });
-        });
-    }
+                    mark(rules_(o, x).predecessor_owner);
+            },
+            [&](int h0) { return stored_index_[h0] >= 0; });
 }
 
 ExchangeRecord Exchange::run(const RoundStore& round) {
@@ -71,8 +83,6 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
     if (comm_.size() == 1)
         return record;
     const double start = MPI_Wtime();
-    find_sends(round);
-    record.find_seconds = MPI_Wtime() - start;
     const int ranks = comm_.size();
     const std::size_t length = round.row_length;
     std::vector<int> send_counts(ranks), send_offsets(ranks), receive_counts(ranks), receive_offsets(ranks);

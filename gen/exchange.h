@@ -54,8 +54,7 @@ struct ExchangeRecord {
     std::uint64_t rows_sent = 0;
     std::uint64_t rows_received = 0;
     std::uint64_t bytes_sent = 0;  // ids and values
-    double seconds = 0;            // finding the rows, packing, MPI_Alltoallv
-    double find_seconds = 0;       // of which finding the rows
+    double seconds = 0;            // packing, MPI_Alltoallv (the rows are found during the round)
 };
 
 class Exchange {
@@ -63,8 +62,16 @@ public:
     Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
              const PlacementRules& rules);
 
-    // After the round of `sum`: sends the owned rows of that round that
-    // other ranks read and receives theirs. Collective.
+    // The rows other ranks read are found while the solver walks a round,
+    // sharing its walk: begin_sends() before the round, then for each slice
+    // find_slice() on its upper columns, and find_row() for each of its
+    // rows, in id order.
+    // `stored_index[h0]` is the round's index_in_row (-1: not stored).
+    void begin_sends(const int* stored_index);
+    void find_slice(const Heights& upper_heights);
+    void find_row(std::uint64_t local_row, const Heights& row_heights, const PlacementTable::Differences& differences);
+    // After the round: sends the rows found and receives the other ranks'.
+    // Collective.
     ExchangeRecord run(const RoundStore& round);
     // The ghost rows of round `sum` received from `source`; valid until
     // drop(sum).
@@ -79,7 +86,6 @@ private:
         std::vector<BoardId> ids;          // first ids, by source, ascending
         std::vector<double> values;        // rows, in the same order
     };
-    void find_sends(const RoundStore& round);
 
     const Communicator& comm_;
     const Partition& partition_;
@@ -96,6 +102,9 @@ private:
     std::vector<std::vector<SendRow>> send_rows_;         // [destination] -> rows, ascending
     std::vector<std::uint64_t> marked_;                   // [destination] -> the last row marked for it
     std::array<bool, MaxWidth> remote_column_{};          // [x] -> some predecessor at x lives elsewhere
+    bool lower_remote_ = false;                           // some row-level predecessor lives elsewhere
+    std::vector<int> slice_destinations_;                 // of the current slice
+    const int* stored_index_ = nullptr;                   // of the round
     std::uint64_t bytes_ = 0;
 };
 

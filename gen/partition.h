@@ -123,23 +123,27 @@ void Partition::for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& v
 //   - the vertical I at column 0 stays in its own row and is left to the
 //     kernel, which finishes a row from the top for it.
 // Only columns x with first <= x < last are tried. heights[0] is ignored.
-template <bool Reverse, class Visit>
-void for_each_row_placement(const PlacementTable& placements, Heights heights, int first, int last, Visit&& visit) {
+// `stored(h0)` says whether the row stores that state: column-0 placements
+// for states it does not store (a residue class not computed) are skipped
+// before they are looked up.
+template <bool Reverse, class Visit, class Stored>
+void for_each_row_placement(const PlacementTable& placements, Heights heights,
+                            PlacementTable::Differences differences, int first, int last, Visit&& visit,
+                            Stored&& stored) {
     const int width = placements.geometry().width(), height = placements.geometry().height();
     last = last < width ? last : width;
-    heights[0] = heights[1];
-    PlacementTable::Differences differences = placements.differences(heights);
     const auto at = [&](int x, auto&& each) {
         if constexpr (Reverse)
             placements.for_each_predecessor_at(heights, differences, x, each);
         else
             placements.for_each_placement_at(heights, differences, x, each);
     };
+    heights[0] = heights[1];
     for (int x = first > 1 ? first : 1; x < last; ++x)
         at(x, [&](int o, int, BoardId) { visit(o, x, -1); });
     for (int step = -2; step <= 2 && width > 1 && first == 0; ++step) {
         const int h0 = heights[1] - step;
-        if (h0 < 0 || h0 > height)
+        if (h0 < 0 || h0 > height || !stored(h0))
             continue;
         heights[0] = h0;
         differences[0] = PlacementTable::clipped_difference(step);
@@ -148,6 +152,25 @@ void for_each_row_placement(const PlacementTable& placements, Heights heights, i
                 visit(o, 0, h0);
         });
     }
+}
+
+// The same, computing the row's differences itself.
+template <bool Reverse, class Visit>
+void for_each_row_placement(const PlacementTable& placements, const Heights& heights, int first, int last,
+                            Visit&& visit) {
+    Heights level = heights;
+    level[0] = level[1];
+    for_each_row_placement<Reverse>(placements, heights, placements.differences(level), first, last, visit,
+                                    [](int) { return true; });
+}
+
+// A slice's rows differ only in the lower columns: d[x] for x >= L is the
+// slice's, and a row needs only its own d[1..L-1] set (d[0] is the step,
+// which the rule above tries).
+inline void set_row_differences(const Heights& heights, int lower_columns, int width,
+                                PlacementTable::Differences& differences) {
+    for (int column = 1; column < lower_columns && column + 1 < width; ++column)
+        differences[column] = PlacementTable::clipped_difference(heights[column + 1] - heights[column]);
 }
 
 // One (orientation, column) seen from a row of one rank. Placing it on a

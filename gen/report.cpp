@@ -64,7 +64,7 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds;
     };
     std::vector<Gathered> per_round;
-    double compute = 0, exchange = 0, find = 0, redistribute = 0, exchanged = 0, redistributed = 0;
+    double compute = 0, exchange = 0, redistribute = 0, exchanged = 0, redistributed = 0;
     for (const RoundReport& round : rounds) {
         per_round.push_back({gather(comm, double(round.compute.states)), gather(comm, round.compute.compute_seconds),
                              gather(comm, round.compute.exchange.seconds),
@@ -73,13 +73,11 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
                              gather(comm, double(round.write.bytes_written)), gather(comm, round.write.seconds)});
         compute += round.compute.compute_seconds;
         exchange += round.compute.exchange.seconds;
-        find += round.compute.exchange.find_seconds;
         redistribute += round.write.seconds;
         exchanged += double(round.compute.exchange.bytes_sent);
         redistributed += double(round.write.bytes_redistributed);
     }
     const std::vector<double> compute_all = gather(comm, compute), exchange_all = gather(comm, exchange),
-                              find_all = gather(comm, find),
                               redistribute_all = gather(comm, redistribute), exchanged_all = gather(comm, exchanged),
                               redistributed_all = gather(comm, redistributed),
                               rss_all = gather(comm, double(peak_rss_bytes())),
@@ -143,7 +141,6 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
          {{"setup", in.times.setup_seconds},
           {"compute", most(compute_all)},
           {"exchange", most(exchange_all)},
-          {"exchange_find", most(find_all)},
           {"redistribute", most(redistribute_all)},
           {"rounds", in.times.rounds_seconds},
           {"write_wait", in.times.write_wait_seconds},
@@ -193,10 +190,11 @@ std::string summary_text(const Json& s) {
     else
         add("  V(empty board)      %.15f\n", number("empty_board_value"));
     add("  time setup          %8.3f s\n", seconds("setup"));
-    add("  time compute        %8.3f s  (max over ranks; %.1f ns per state per rank)\n", seconds("compute"),
-        number("compute_ns_per_state_per_rank"));
-    add("  time exchange       %8.3f s  (max over ranks; finding the rows others read (%.3f s), packing, sending)\n",
-        seconds("exchange"), seconds("exchange_find"));
+    add("  time compute        %8.3f s  (max over ranks, finding the rows others read included; %.1f ns per state "
+        "per rank)\n",
+        seconds("compute"), number("compute_ns_per_state_per_rank"));
+    add("  time exchange       %8.3f s  (max over ranks; packing and sending the rows others read)\n",
+        seconds("exchange"));
     add("  time redistribute   %8.3f s  (max over ranks; gathering each file segment for its writer)\n",
         seconds("redistribute"));
     add("  time rounds         %8.3f s  (wall)\n", seconds("rounds"));

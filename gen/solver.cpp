@@ -48,10 +48,16 @@ public:
             slice.updates.resize(most);
     }
 
-    // Points the ghost cursors at the rows the round of `sum` reads.
-    void begin_round(int sum, Band& band, const Exchange& exchange) {
+    // Points the ghost cursors at the rows the round of `sum` reads, and
+    // starts finding the rows of the round that others read.
+    void begin_round(int sum, Band& band, Exchange& exchange) {
         sum_ = sum;
         band_ = &band;
+        exchange_ = &exchange;
+        row_index_ = layout_.row_indices(sum);
+        for (int step = 1; step <= CellsPerPiece; ++step)
+            successor_index_[step] = layout_.row_indices(sum + step);
+        exchange.begin_sends(row_index_);
         row_length_ = layout_.row_length(sum);
         prepared_ = computed_ = 0;
         for (int step = 1; step <= CellsPerPiece; ++step)
@@ -141,6 +147,7 @@ private:
     int rank_, width_, height_, lower_, classes_;
     int sum_ = 0, row_length_ = 0;
     Band* band_ = nullptr;
+    Exchange* exchange_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<double> best_;  // [piece][row * n + index] -> best successor value
     std::array<PreparedSlice, Lookahead> ring_;
@@ -148,6 +155,8 @@ private:
     PieceCounts counts_{};
     std::array<std::array<GhostCursor, MaxWidth>, OrientationCount> cursors_{};  // [orientation][column]
     std::array<SuccessorRound, CellsPerPiece + 1> successor_rounds_{};           // [sum step]
+    const int* row_index_ = nullptr;                                             // [h0] -> index in a row of this round
+    std::array<const int*, CellsPerPiece + 1> successor_index_{};                // [sum step] -> the same there
 };
 
 void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk) {
@@ -171,16 +180,23 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
             first_row_id = geometry.encode(row_heights);
     });
     const PlacementTable::Differences differences = placements_.differences(heights);
+    exchange_->find_slice(heights);
     for (int x = std::max(lower_, 1); x < width_; ++x)
         placements_.for_each_placement_at(heights, differences, x, [&](int o, int, BoardId) {
             add(slice, successor(rules_(o, x), o, x, chunk, 0, first_row_id), 0, rows * n, Orientations[o].piece, true);
         });
 
     // Placements at the lower columns and column 0: row by row.
+    const BoardId lower_unit1 = geometry.place_value(std::min(1, width_ - 1)),
+                  lower_unit2 = geometry.place_value(std::min(2, width_ - 1));
     partition_.for_each_row_of_slice(heights, lower_sum, [&](std::uint64_t row, const Heights& row_heights) {
-        const BoardId row_id = geometry.encode(row_heights);
+        const BoardId row_id = chunk_first + (lower_ >= 2 ? row_heights[1] * lower_unit1 : 0)
+                               + (lower_ >= 3 ? row_heights[2] * lower_unit2 : 0);
         const std::uint32_t row_start = std::uint32_t(row) * n;
-        for_each_row_placement<false>(placements_, row_heights, 0, lower_, [&](int o, int x, int h0) {
+        PlacementTable::Differences row_differences = differences;
+        set_row_differences(row_heights, lower_, width_, row_differences);
+        exchange_->find_row(first_row + row, row_heights, row_differences);
+        for_each_row_placement<false>(placements_, row_heights, row_differences, 0, lower_, [&](int o, int x, int h0) {
             const PlacementRule& rule = rules_(o, x);
             const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
             Heights after = row_heights;
@@ -190,14 +206,11 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
                 add(slice, successor(rule, o, x, chunk, successor_row, row_id), row_start, n, rule.piece);
                 return;
             }
-            const int index = layout_.index_in_row(sum_, h0);  // one state, whose h0 the step fixes
-            if (index < 0)
-                return;  // a residue class not computed
-            const int successor_sum = sum_ + rule.sum_step;
+            const int index = row_index_[h0];  // one state, whose h0 the step fixes
             const double* source = successor(rule, o, x, chunk, successor_row, row_id)
-                                   + layout_.index_in_row(successor_sum, h0 + rule.column0_added);
+                                   + successor_index_[rule.sum_step][h0 + rule.column0_added];
             add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
-        });
+        }, [&](int h0) { return row_index_[h0] >= 0; });
         if (n > std::uint32_t(classes_))
             counts_[PieceI] += n - classes_;  // the vertical I at column 0, h0 <= H-4
     });

@@ -27,7 +27,28 @@ struct Edge {
     double probability;
 };
 
+std::uint64_t largest_class(const CompositionCodec& ranking) {
+    std::uint64_t largest = 0;
+    for (int sum = 0; sum <= ranking.max_sum(); ++sum)
+        largest = std::max(largest, ranking.count(sum));
+    return largest;
+}
+
+// Each part's moves are reserved once for the largest layer there can be,
+// at most 1 GB each.
+std::uint64_t edges_reserved(std::uint64_t largest, int threads) {
+    return std::min<std::uint64_t>(largest * PieceCount / threads + 1024, (std::uint64_t(1) << 30) / sizeof(Edge));
+}
+
 }  // namespace
+
+std::uint64_t exact_distribution_bytes(const Geometry& geometry, int threads) {
+    threads = std::max(threads, 1);
+    const std::uint64_t largest = largest_class(CompositionCodec(geometry.width(), geometry.height()));
+    return largest * (sizeof(double) + sizeof(BoardId))                  // the slots
+           + 2 * largest * (sizeof(BoardId) + sizeof(double))            // this layer and the next
+           + std::uint64_t(threads) * edges_reserved(largest, threads) * sizeof(Edge);
+}
 
 // Every board of a layer has the same height sum, so the next layer's
 // boards are ranked densely by CompositionCodec, in id order. Each layer
@@ -47,18 +68,15 @@ LengthDistribution exact_length_distribution(const Policy& policy, const Geometr
         throw std::logic_error("the exact length distribution needs a deterministic policy");
     threads = std::max(threads, 1);
     const CompositionCodec ranking(geometry.width(), geometry.height());
-    std::uint64_t largest_class = 0;
-    for (int sum = 0; sum <= ranking.max_sum(); ++sum)
-        largest_class = std::max(largest_class, ranking.count(sum));
+    const std::uint64_t largest = largest_class(ranking);
     // Buffers live across layers: fresh pages from the kernel cost more
     // than the pass itself.
-    std::vector<double> slot_probability(largest_class, 0.0);  // [rank] -> probability so far
-    std::vector<BoardId> slot_id(largest_class);                // [rank] -> the board, once touched
-    // Each part's moves, reserved once for the largest layer there can be
-    // (at most 1 GB each), so they never grow by copying.
+    std::vector<double> slot_probability(largest, 0.0);  // [rank] -> probability so far
+    std::vector<BoardId> slot_id(largest);                // [rank] -> the board, once touched
+    // Each part's moves, reserved once, so they never grow by copying.
     std::vector<std::vector<Edge>> parts(threads);
     for (std::vector<Edge>& edges : parts)
-        edges.reserve(std::min<std::uint64_t>(largest_class * PieceCount / threads + 1024, (1u << 30) / sizeof(Edge)));
+        edges.reserve(edges_reserved(largest, threads));
     std::vector<double> ends;  // [board of the layer] -> probability that the game ends on it
     std::vector<std::uint64_t> found(threads + 1);
     LengthDistribution result;

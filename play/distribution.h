@@ -33,4 +33,9 @@ struct LengthDistribution {
 LengthDistribution exact_length_distribution(const Policy& policy, const Geometry& geometry, BoardId start,
                                              int threads = 1);
 
+// About the most memory the pass can need on a well: a slot for every
+// board of the largest height-sum class, a layer and the next, and the
+// moves of a layer.
+std::uint64_t exact_distribution_bytes(const Geometry& geometry, int threads);
+
 }  // namespace stack

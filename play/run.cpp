@@ -30,18 +30,27 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-BoardId resolve_start(const PlayOptions& options, const Geometry& geometry) {
+// The start board, which the table must hold: a table of some residue
+// classes holds only the boards whose height sum is in them (and every game
+// from such a board stays in its class).
+BoardId resolve_start(const PlayOptions& options, const StackTable& table) {
+    const Geometry& geometry = table.geometry();
     if (options.start_heights && options.start_id)
         throw InputError("give either --start (or --board) or --start-id, not both");
+    BoardId start = 0;  // the empty well
     if (options.start_heights)
-        return geometry.encode(geometry.parse_heights(*options.start_heights));
+        start = geometry.encode(geometry.parse_heights(*options.start_heights));
     if (options.start_id) {
         if (*options.start_id >= geometry.states())
             throw InputError("--start-id " + std::to_string(*options.start_id) + " is outside the table's ids [0, "
                              + std::to_string(geometry.states()) + ")");
-        return *options.start_id;
+        start = *options.start_id;
     }
-    return 0;  // the empty well
+    if (!table.holds(start))
+        throw InputError("the table holds the boards whose height sum mod 4 is in {" + table.info().residues.text()
+                         + "}; board " + geometry.format_heights(geometry.decode(start)) + " has height sum "
+                         + std::to_string(geometry.height_sum(start)));
+    return start;
 }
 
 // Everything one run of games measured and predicted.
@@ -55,6 +64,7 @@ struct RunReport {
     double optimal_value = 0;  // the table's value of the start: optimal play's expectation
     RunTotals totals;
     std::optional<LengthDistribution> predicted;  // for deterministic policies
+    std::string skipped;                          // why the exact distribution was not computed
     Comparison comparison;                        // against the table value (table policy) or `predicted`
     ChiSquareTest chi_square;
     double observed_mean = 0, observed_deviation = 0, observed_error = 0;
@@ -71,7 +81,8 @@ std::string short_number(double value) {
 }
 
 void evaluate_check(RunReport& report) {
-    if (report.is_table_policy && std::abs(report.predicted->mean - report.optimal_value) > MeanTolerance)
+    if (report.predicted && report.is_table_policy
+        && std::abs(report.predicted->mean - report.optimal_value) > MeanTolerance)
         report.failures.push_back("the exact mean differs from the table's value by "
                                   + short_number(report.predicted->mean - report.optimal_value));
     if (report.comparison.p_value < report.check_level)
@@ -91,7 +102,7 @@ void print_text(const RunReport& report) {
                 geometry.width(), geometry.height(), with_commas(geometry.states()).c_str(),
                 report.table->info().generator.c_str(), geometry.format_heights(geometry.decode(report.start)).c_str(),
                 static_cast<unsigned long long>(report.start), report.policy.c_str());
-    if (report.predicted)
+    if (report.predicted || report.is_table_policy)
         std::printf("Exp: %.4f | Avg: %.4f | Best: %u\n", report.comparison.expected, report.observed_mean,
                     totals.best);
     else
@@ -119,6 +130,11 @@ void print_text(const RunReport& report) {
         std::printf("chi-square %.3f on %d degrees of freedom (%d bins of >= 5 expected games), p = %.4g\n",
                     report.chi_square.statistic, report.chi_square.degrees_of_freedom, report.chi_square.bins,
                     report.chi_square.p_value);
+    } else if (!report.skipped.empty()) {
+        std::printf("exact distribution: skipped: %s\n", report.skipped.c_str());
+        std::printf("ran instead: z = (Avg - Exp) / (observed SD / sqrt(games)) = %+.3f, p = %.4g (no chi-square "
+                    "test: it needs the exact distribution)\n",
+                    report.comparison.z, report.comparison.p_value);
     }
     std::printf("table load %.3f s (%s%s), games %.3f s, %s games/s, %s moves/s\n", report.load_seconds,
                 human_bytes(double(report.table->memory_bytes())).c_str(),
@@ -160,6 +176,13 @@ void print_json(const RunReport& report) {
                         {"standard_error", report.observed_error},
                         {"best", report.totals.best},
                         {"lengths", report.totals.lengths}};
+    if (!report.skipped.empty()) {
+        json["predicted"] = nullptr;
+        json["distribution_skipped"] = report.skipped;
+        json["z_test"] = {{"z", report.comparison.z},
+                          {"p_value", report.comparison.p_value},
+                          {"variance", "observed"}};
+    }
     if (report.predicted) {
         const LengthDistribution& predicted = *report.predicted;
         json["predicted"] = {{"mean", predicted.mean},
@@ -195,7 +218,7 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     report.table = &table;
     report.policy = policy_name(options.policy);
     report.is_table_policy = options.policy.kind == PolicyKind::Table;
-    report.start = resolve_start(options, geometry);
+    report.start = resolve_start(options, table);
     report.threads = threads;
     report.seed = options.seed;
     report.load_seconds = load_seconds;
@@ -209,7 +232,22 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     report.observed_deviation = observed.standard_deviation;
     report.observed_error = observed.standard_error;
 
-    if (policy->deterministic()) {
+    // The exact distribution when it fits the memory limit; else, for the
+    // table policy, the z-test of the mean against the table's value with
+    // the games' own variance.
+    const std::uint64_t need = exact_distribution_bytes(geometry, threads);
+    const std::uint64_t limit = effective_memory_limit(options.memory_limit);
+    const bool fits = need <= limit;
+    if (policy->deterministic() && !fits) {
+        report.skipped = "its largest layer needs about " + human_bytes(double(need)) + ", more than the memory limit of "
+                         + human_bytes(double(limit)) + " (--memory-limit)";
+        if (!report.is_table_policy && options.check)
+            throw InputError("--check with the " + policy_name(options.policy)
+                             + " policy needs the exact distribution, and " + report.skipped);
+        report.comparison = compare(report.totals, report.optimal_value,
+                                    report.observed_deviation * report.observed_deviation);
+    }
+    if (policy->deterministic() && fits) {
         const auto distribution_start = std::chrono::steady_clock::now();
         report.predicted = exact_length_distribution(*policy, geometry, report.start, threads);
         report.distribution_seconds = seconds_since(distribution_start);
@@ -232,7 +270,7 @@ int run_show(const PlayOptions& options, const StackTable& table) {
     const Geometry& geometry = table.geometry();
     const PlacementTable placements(geometry);
     const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table);
-    const ShownGame game = show_game(*policy, table, resolve_start(options, geometry), options.seed);
+    const ShownGame game = show_game(*policy, table, resolve_start(options, table), options.seed);
     if (options.json) {
         Json json = header_json(table, "show");
         json["policy"] = policy_name(options.policy);
@@ -249,7 +287,7 @@ int run_show(const PlayOptions& options, const StackTable& table) {
 int run_explain(const PlayOptions& options, const StackTable& table) {
     const Geometry& geometry = table.geometry();
     const PlacementTable placements(geometry);
-    const Explanation explanation = explain_board(placements, table, resolve_start(options, geometry));
+    const Explanation explanation = explain_board(placements, table, resolve_start(options, table));
     if (options.json) {
         Json json = header_json(table, "explain");
         json["board"] = explanation_json(explanation, geometry);
