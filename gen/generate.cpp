@@ -132,7 +132,6 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     PieceCounts connections{};
     bool empty_board_computed = false;
     double empty_board_value = 0, writer_busy = 0;
-    std::uint64_t peak_band = 0;
     try {
         RoundRunner runner(comm, partition, layout);
         RoundWriter writer(comm, partition, layout, options.precision, temporary, data_offset);
@@ -144,7 +143,9 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
             report.compute = runner.compute(round);
             report.compute.exchange = runner.exchange(round);
             report.write = writer.write(runner.store(runner.round_sum(round)));
-            report.compute.band_bytes = runner.band_bytes() + writer.buffer_bytes();
+            report.compute.rounds_bytes = runner.rounds_bytes();
+            report.compute.ghost_bytes = runner.ghost_bytes();
+            report.compute.writer_bytes = writer.buffer_bytes();
             runner.release(round);
             progress(round, runner.round_count(), report);
             reports.push_back(report);
@@ -154,7 +155,6 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         writer.finish();
         times.write_wait_seconds = MPI_Wtime() - wait_start;
         writer_busy = writer.writer_busy_seconds();
-        peak_band = runner.peak_band_bytes();
         check_mpi(MPI_Allreduce(runner.connections().data(), connections.data(), PieceCount, MPI_UINT64_T, MPI_SUM,
                                 comm.get()),
                   "MPI_Allreduce");
@@ -192,7 +192,6 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         summary.connections = connections;
         summary.empty_board_computed = empty_board_computed;
         summary.empty_board_value = empty_board_value;
-        summary.peak_band_bytes = peak_band;
         summary.writer_busy_seconds = writer_busy;
         summary.precision = options.precision;
         summary.file_bytes = file_bytes;

@@ -28,7 +28,7 @@ void ProgressPrinter::operator()(std::size_t round, std::size_t rounds, const Ro
                  "round %3zu/%zu  row sum %3d  %14s states  %5.1f%% done  %8.2f M states/s  band %s  ETA %6.1f s\n",
                  round + 1, rounds, report.compute.sum, with_commas(states_per_round_[round]).c_str(),
                  total_states_ ? 100.0 * done_states_ / total_states_ : 100.0, rate / 1e6,
-                 human_bytes(double(report.compute.band_bytes)).c_str(), eta);
+                 human_bytes(double(report.compute.band_bytes())).c_str(), eta);
     std::fflush(stderr);
 }
 
@@ -63,14 +63,19 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
     struct Gathered {
         std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds;
     };
+    double rounds_peak = 0, ghosts_peak = 0, writer_peak = 0, band_peak = 0;  // this rank
     std::vector<Gathered> per_round;
     double compute = 0, exchange = 0, redistribute = 0, exchanged = 0, redistributed = 0;
     for (const RoundReport& round : rounds) {
         per_round.push_back({gather(comm, double(round.compute.states)), gather(comm, round.compute.compute_seconds),
                              gather(comm, round.compute.exchange.seconds),
                              gather(comm, double(round.compute.exchange.bytes_sent)),
-                             gather(comm, double(round.compute.band_bytes)),
+                             gather(comm, double(round.compute.band_bytes())),
                              gather(comm, double(round.write.bytes_written)), gather(comm, round.write.seconds)});
+        rounds_peak = std::max(rounds_peak, double(round.compute.rounds_bytes));
+        ghosts_peak = std::max(ghosts_peak, double(round.compute.ghost_bytes));
+        writer_peak = std::max(writer_peak, double(round.compute.writer_bytes));
+        band_peak = std::max(band_peak, double(round.compute.band_bytes()));
         compute += round.compute.compute_seconds;
         exchange += round.compute.exchange.seconds;
         redistribute += round.write.seconds;
@@ -81,7 +86,8 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
                               redistribute_all = gather(comm, redistribute), exchanged_all = gather(comm, exchanged),
                               redistributed_all = gather(comm, redistributed),
                               rss_all = gather(comm, double(peak_rss_bytes())),
-                              band_all = gather(comm, double(in.peak_band_bytes)),
+                              band_all = gather(comm, band_peak), rounds_all = gather(comm, rounds_peak),
+                              ghosts_all = gather(comm, ghosts_peak), writer_all_bytes = gather(comm, writer_peak),
                               writer_all = gather(comm, in.writer_busy_seconds);
     if (!comm.is_root())
         return nullptr;
@@ -151,6 +157,10 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"bytes_exchanged_per_state", stored > 0 ? total(exchanged_all) / stored : 0.0},
         {"bytes_redistributed", std::uint64_t(total(redistributed_all))},
         {"band_bytes_max", std::uint64_t(most(band_all))},
+        {"band_parts_max",
+         {{"rounds", std::uint64_t(most(rounds_all))},
+          {"ghosts", std::uint64_t(most(ghosts_all))},
+          {"writer", std::uint64_t(most(writer_all_bytes))}}},
         {"peak_rss_bytes", {{"max", most(rss_all)}, {"mean", total(rss_all) / comm.size()}, {"total", total(rss_all)}}},
         {"state_balance", largest_shares > 0 ? all_states / largest_shares : 1.0},
         {"worst_round", {{"state_balance", worst_states}, {"time_balance", worst_time}}},
@@ -204,8 +214,10 @@ std::string summary_text(const Json& s) {
     add("  bytes exchanged     %s  (%.2f per stored state)\n", human_bytes(number("bytes_exchanged")).c_str(),
         number("bytes_exchanged_per_state"));
     add("  bytes redistributed %s\n", human_bytes(number("bytes_redistributed")).c_str());
-    add("  band memory         max %s per rank (rounds S..S+4 and their ghost rows)\n",
-        human_bytes(number("band_bytes_max")).c_str());
+    const Json& parts = s["band_parts_max"];
+    add("  band memory         max %s per rank (rounds S..S+4 %s, ghost rows %s, writer %s, each at its peak)\n",
+        human_bytes(number("band_bytes_max")).c_str(), human_bytes(parts["rounds"].get<double>()).c_str(),
+        human_bytes(parts["ghosts"].get<double>()).c_str(), human_bytes(parts["writer"].get<double>()).c_str());
     const Json& rss = s["peak_rss_bytes"];
     add("  peak RSS per rank   max %s, mean %s, total %s\n", human_bytes(rss["max"].get<double>()).c_str(),
         human_bytes(rss["mean"].get<double>()).c_str(), human_bytes(rss["total"].get<double>()).c_str());

@@ -52,7 +52,6 @@ struct SummaryInputs {
     PieceCounts connections{};          // over all ranks
     bool empty_board_computed = false;  // class 0 computed
     double empty_board_value = 0;
-    std::uint64_t peak_band_bytes = 0;  // this rank
     double writer_busy_seconds = 0;     // this rank's writer thread
     Precision precision = Precision::Float64;
     std::uint64_t file_bytes = 0;

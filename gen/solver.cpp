@@ -300,7 +300,6 @@ ExchangeRecord RoundRunner::exchange(std::size_t round) { return exchange_.run(b
 
 void RoundRunner::release(std::size_t round) {
     const int sum = round_sum(round);
-    peak_band_bytes_ = std::max(peak_band_bytes_, band_bytes());
     band_.close(sum + CellsPerPiece);
     exchange_.drop(sum + CellsPerPiece);
 }
@@ -308,7 +307,8 @@ void RoundRunner::release(std::size_t round) {
 RoundRecord RoundRunner::run(std::size_t round) {
     RoundRecord record = compute(round);
     record.exchange = exchange(round);
-    record.band_bytes = band_bytes();
+    record.rounds_bytes = rounds_bytes();
+    record.ghost_bytes = ghost_bytes();
     release(round);
     return record;
 }

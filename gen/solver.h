@@ -37,7 +37,10 @@ struct RoundRecord {
     std::uint64_t states = 0;     // computed by this rank
     double compute_seconds = 0;
     ExchangeRecord exchange;      // of this round's rows, after it
-    std::uint64_t band_bytes = 0; // rounds and ghosts held, at the round's end
+    std::uint64_t rounds_bytes = 0;  // band arrays held at the round's end (rounds S..S+4 and spares)
+    std::uint64_t ghost_bytes = 0;   // ghost rows held then
+    std::uint64_t writer_bytes = 0;  // the writer's buffers then (set by its caller)
+    std::uint64_t band_bytes() const { return rounds_bytes + ghost_bytes + writer_bytes; }
 };
 
 // The state of one solve, run one round at a time (collective over `comm`).
@@ -63,8 +66,8 @@ public:
 
     const RoundStore& store(int sum) const { return band_[sum]; }
     bool holds(int sum) const { return band_.holds(sum); }
-    std::uint64_t band_bytes() const { return band_.bytes() + exchange_.bytes(); }
-    std::uint64_t peak_band_bytes() const { return peak_band_bytes_; }
+    std::uint64_t rounds_bytes() const { return band_.bytes(); }
+    std::uint64_t ghost_bytes() const { return exchange_.bytes(); }
     const PieceCounts& connections() const;
 
 private:
@@ -77,7 +80,6 @@ private:
     Band band_;
     Exchange exchange_;
     std::unique_ptr<SliceKernel> kernel_;
-    std::uint64_t peak_band_bytes_ = 0;
 };
 
 // Calls visit(heights, values) for every row of a round held by this rank,

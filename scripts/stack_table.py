@@ -30,12 +30,12 @@ class StackTable:
         self.path = path
         self.file = h5py.File(path, "r")
         attributes = self.file.attrs
-        try:
-            self.format_version = int(attributes["format_version"])
-            self.width = int(attributes["width"])
-            self.height = int(attributes["height"])
-        except KeyError as missing:
-            raise TableError("%s is not a stacking table: attribute %s is missing" % (path, missing))
+        for name in ("format_version", "width", "height"):
+            if name not in attributes:
+                raise TableError("%s is not a stacking table: attribute '%s' is missing" % (path, name))
+        self.format_version = int(attributes["format_version"])
+        self.width = int(attributes["width"])
+        self.height = int(attributes["height"])
         if self.format_version not in (1, 2):
             raise TableError("%s has table format version %d; this reader knows 1 and 2" % (path, self.format_version))
         self.base = self.height + 1
