@@ -335,8 +335,11 @@ std::uint64_t StackTable::memory_bytes() const {
     return info_.stored_states * value_bytes(held_precision_);
 }
 
-double StackTable::value_elsewhere(BoardId id) const {
-    const std::uint64_t position = position_of(id);
+double StackTable::value_elsewhere(BoardId id) const { return value_at(position_of(id)); }
+
+double StackTable::value_at(std::uint64_t position) const {
+    if (dense_)
+        return dense_[position];
     if (stored_)
         return held_precision_ == Precision::Float64 ? static_cast<const double*>(stored_)[position]
                                                      : double(static_cast<const float*>(stored_)[position]);

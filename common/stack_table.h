@@ -75,6 +75,9 @@ public:
             return dense_[id];
         return value_elsewhere(id);
     }
+    // The value at a position of /values (version 1: the board id), for
+    // tools that walk the file in its own order.
+    double value_at(std::uint64_t position) const;
     // A hint that value(id) will be asked soon: a resident version-1 table
     // starts loading its cache line (callers that look up many scattered
     // boards prefetch a batch, then read it).

@@ -18,6 +18,10 @@
 #   e2e.sh explain TABLE              --explain --board: values match --json
 #   e2e.sh threads TABLE              same seed, 1 and 3 threads: same games
 #   e2e.sh check_fails TABLE          a table with values 5% too high fails --check
+#   e2e.sh naive_v1 W H OUT           the naive baseline's values as a version-1 table
+#   e2e.sh classes W H NP V1          stackgen at NP ranks, all classes in float64, each
+#                                     class alone, and float32: every value the table
+#                                     holds is V1's, bit for bit (float32: rounded)
 #   e2e.sh design_card W H NP         the design card's two commands verbatim, in an
 #                                     empty directory, with scripts/mpi-env's PATH
 # The checks read the tools' --json reports; the text reports are checked
@@ -172,6 +176,26 @@ assert any(f.startswith("the exact mean differs from the table") for f in check[
 assert any(f.startswith("z-test of the mean") for f in check["failures"]), "z-test"
 PYTHON
     rm -f "$wrong.json"
+    ;;
+naive_v1) "$BIN/tests/bench/naive_baseline" --width "$1" --height "$2" --write-v1 "$3" ;;
+classes)
+    width=$1 height=$2 np=$3 reference=$4
+    here=$(mktemp -d); trap 'rm -rf "$here"' EXIT
+    generate_table() {  # generate_table NAME OPTIONS...: stackgen into $here/NAME.h5
+        local name=$1; shift
+        "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" --width "$width" --height "$height" \
+            --output "$here/$name.h5" --quiet "$@"
+    }
+    generate_table all
+    "$table_diff" "$reference" "$here/all.h5"        # v2, all classes: the v1 bits at every id
+    for residue in 0 1 2 3; do
+        generate_table "class$residue" --residue "$residue"
+        "$table_diff" "$here/all.h5" "$here/class$residue.h5"
+    done
+    generate_table float32 --precision float32
+    "$table_diff" "$here/all.h5" "$here/float32.h5"
+    generate_table odd32 --residue 1 --residue 3 --precision float32
+    "$table_diff" "$here/all.h5" "$here/odd32.h5"
     ;;
 design_card)
     width=$1 height=$2 np=$3 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,11 +1,15 @@
-// naive_baseline --width W --height H [--compare TABLE]
-// Times the naive exact single-thread solver (tests/naive_solver.h) and,
-// with --compare, checks that a stackgen table holds exactly its bits.
+// naive_baseline --width W --height H [--compare TABLE] [--write-v1 FILE]
+// Times the naive exact single-thread solver (tests/naive_solver.h); with
+// --compare, checks that a stackgen table holds exactly its bits at every
+// board it holds; with --write-v1, writes its values as a version-1 table
+// (the reference the end-to-end tests hold version-2 tables to).
 // Prints one line of key=value pairs for scripts/bench.
 #include "bench_options.h"
 #include "cli.h"
 #include "naive_solver.h"
+#include "communicator.h"
 #include "stack_table.h"
+#include "table_writer.h"
 
 #include <chrono>
 #include <cstdio>
@@ -17,8 +21,9 @@ int main(int argc, char** argv) {
     const int width = options ? stack::testing::positive_option(*options, "--width") : 0;
     const int height = options ? stack::testing::positive_option(*options, "--height") : 0;
     const std::string compare = options && options->count("--compare") ? options->at("--compare") : "";
+    const std::string write = options && options->count("--write-v1") ? options->at("--write-v1") : "";
     if (width < 1 || height < 1) {
-        std::fprintf(stderr, "usage: naive_baseline --width W --height H [--compare TABLE]\n");
+        std::fprintf(stderr, "usage: naive_baseline --width W --height H [--compare TABLE] [--write-v1 FILE]\n");
         return 2;
     }
     try {
@@ -36,13 +41,31 @@ int main(int argc, char** argv) {
         int status = 0;
         if (!compare.empty()) {
             const stack::StackTable table = stack::StackTable::open(compare, {stack::Residency::Resident, 0});
-            bool same = table.geometry().states() == solution.values.size();
+            bool same = table.geometry().states() == solution.values.size()
+                        && table.info().precision == stack::Precision::Float64;
             for (stack::BoardId id = 0; same && id < solution.values.size(); ++id) {
+                if (!table.holds(id))
+                    continue;
                 const double value = table.value(id);
                 same = std::memcmp(&value, &solution.values[id], sizeof(double)) == 0;
             }
             std::printf(" bit_identical_to_table=%s", same ? "yes" : "no");
             status = same ? 0 : 1;
+        }
+        if (!write.empty()) {
+            stack::MpiSession mpi(&argc, &argv);
+            const stack::Communicator self(MPI_COMM_SELF);
+            stack::TableInfo info;
+            info.format_version = 1;
+            info.width = width;
+            info.height = height;
+            info.schedule = "naive";
+            info.states = info.stored_states = solution.values.size();
+            info.connections = connections;
+            info.pieces = stack::orientation_table_text();
+            info.generator = "naive_baseline";
+            stack::write_table(self, write, info, solution.values, {0, 1, 1, solution.values.size()});
+            std::printf(" wrote_v1=%s", write.c_str());
         }
         std::printf("\n");
         return status;

@@ -1,0 +1,292 @@
+#include "verify.h"
+
+#include "cli.h"
+#include "compositions.h"
+#include "errors.h"
+#include "json.h"
+#include "stack_table.h"
+#include "value.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace stack {
+
+namespace {
+
+// A float32 table is derived again from its own rounded values: the two
+// sides may differ by a few roundings of one value (2^-24 each).
+constexpr double Float32Tolerance = 1.0 / (1 << 21);
+
+// The plain placement rule, from the piece table alone: orientation o at
+// column x fits when the stack's top matches its underside and every
+// column stays below the ceiling.
+bool fits(const Orientation& orientation, const Heights& heights, int x, int height) {
+    for (int k = 0; k < orientation.width; ++k)
+        if (heights[x + k] + orientation.added[k] > height)
+            return false;
+    for (int k = 1; k < orientation.width; ++k)
+        if (heights[x + k] - heights[x + k - 1] != orientation.surface[k - 1])
+            return false;
+    return true;
+}
+
+// Where the values of a table lie, row by row: version 1 in id order,
+// version 2 by round (table_format.h).
+class RowPlaces {
+public:
+    explicit RowPlaces(const StackTable& table) : table_(table), geometry_(table.geometry()) {}
+
+    // The position of the value of h0 = 0's place in the row of `heights`
+    // (columns 1..W-1), and the row's index table: value at place(row) +
+    // index[h0], index -1 where the row does not store h0.
+    std::uint64_t row_start(const Heights& heights, int row_sum) const {
+        if (const RoundLayout* layout = table_.layout())
+            return layout->round_offset(row_sum) + layout->row_rank(heights, row_sum) * layout->row_length(row_sum);
+        Heights level = heights;
+        level[0] = 0;
+        return geometry_.encode(level);
+    }
+    const int* index(int row_sum) const {
+        if (const RoundLayout* layout = table_.layout())
+            return layout->row_indices(row_sum);
+        return identity_.data();
+    }
+    void prepare_identity() {
+        identity_.resize(geometry_.height() + 1);
+        for (int h0 = 0; h0 <= geometry_.height(); ++h0)
+            identity_[h0] = h0;
+    }
+
+private:
+    const StackTable& table_;
+    const Geometry& geometry_;
+    std::vector<int> identity_;
+};
+
+struct Tally {
+    std::uint64_t states = 0;
+    std::uint64_t connections = 0;
+    std::uint64_t wrong = 0;
+    BoardId first_wrong = std::numeric_limits<BoardId>::max();
+    double stored_at_first = 0, derived_at_first = 0;
+    double largest_deviation = 0;
+};
+
+// One placement of a row that fits every stored state of the row (columns
+// >= 1), or the one state it fits (column 0): where its successor's values
+// start, and the successor row's index table.
+struct RowPlacement {
+    Piece piece;
+    int h0;  // -1: every h0 of the row, else only this one (and h0 ... for the vertical I: all h0 <= H-4)
+    std::uint64_t successor_start;
+    const int* successor_index;
+    int column0_added;
+};
+
+}  // namespace
+
+namespace {
+
+// Walks the rows holding positions [first, last) of the table, in file
+// order, and checks every state there.
+Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t last) {
+    const Geometry& geometry = table.geometry();
+    const int width = geometry.width(), height = geometry.height();
+    const double largest = largest_possible_value(geometry);
+    const bool float32 = table.info().precision == Precision::Float32;
+    RowPlaces places(table);
+    places.prepare_identity();
+    const RoundLayout* layout = table.layout();
+    const CompositionCodec rows(width - 1, height);
+    Tally tally;
+    std::vector<RowPlacement> row_placements;
+
+    // The first row: its round, and its rank there.
+    std::uint64_t position = first;
+    int sum = 0;
+    std::uint64_t rank = 0;
+    const auto row_length = [&](int row_sum) -> std::uint64_t {
+        return layout ? std::uint64_t(layout->row_length(row_sum)) : std::uint64_t(height + 1);
+    };
+    if (layout) {
+        const auto& offsets = layout->offsets();
+        sum = int(std::upper_bound(offsets.begin(), offsets.end(), first) - offsets.begin()) - 1;
+        rank = (first - offsets[sum]) / row_length(sum);
+    }
+    while (position < last) {
+        Heights heights{};
+        if (layout) {
+            while (rank >= rows.count(sum)) {  // the next round (empty rounds have no rows)
+                ++sum;
+                rank = 0;
+            }
+            rows.unrank(sum, rank, heights.data() + 1);
+        } else {
+            heights = geometry.decode(position / (height + 1) * (height + 1));
+            sum = geometry.height_sum(position / (height + 1) * (height + 1));
+        }
+        const std::uint64_t start = places.row_start(heights, sum);
+        const int* index = places.index(sum);
+        // The row's placements, tried the plain way.
+        row_placements.clear();
+        for (int o = 0; o < OrientationCount; ++o) {
+            const Orientation& orientation = Orientations[o];
+            for (int x = 0; x + orientation.width <= width; ++x) {
+                Heights probe = heights;
+                int h0 = -1;
+                if (x == 0 && orientation.width > 1) {  // the surface fixes h0
+                    h0 = heights[1] - orientation.surface[0];
+                    if (h0 < 0 || h0 > height)
+                        continue;
+                    probe[0] = h0;
+                } else if (x == 0) {  // one column wide at column 0: every h0 with room, checked per state
+                    probe[0] = 0;
+                }
+                if (!fits(orientation, probe, x, height))
+                    continue;
+                Heights after = probe;
+                for (int k = 0; k < orientation.width; ++k)
+                    after[x + k] += orientation.added[k];
+                const int added0 = x == 0 ? orientation.added[0] : 0;
+                const int successor_sum = sum + CellsPerPiece - added0;
+                row_placements.push_back({orientation.piece, x == 0 ? (orientation.width > 1 ? h0 : -2) : -1,
+                                          places.row_start(after, successor_sum), places.index(successor_sum),
+                                          added0});
+            }
+        }
+        // Each stored state of the row in [first, last).
+        for (int h0 = 0; h0 <= height; ++h0) {
+            if (index[h0] < 0)
+                continue;
+            const std::uint64_t here = start + std::uint64_t(index[h0]);
+            if (here < first || here >= last)
+                continue;
+            std::array<double, PieceCount> best;
+            best.fill(-1.0);
+            for (const RowPlacement& placement : row_placements) {
+                if (placement.h0 >= 0 && placement.h0 != h0)
+                    continue;
+                if (placement.h0 == -2 && h0 + placement.column0_added > height)
+                    continue;  // the vertical I at column 0 needs room above h0
+                const int successor_h0 = h0 + placement.column0_added;
+                const double value = table.value_at(placement.successor_start + std::uint64_t(placement.successor_index[successor_h0]));
+                best[placement.piece] = std::max(best[placement.piece], value);
+                ++tally.connections;
+            }
+            const double derived = value_from_best(best.data());
+            const double stored = table.value_at(here);
+            const double deviation = std::abs(derived - stored);
+            tally.largest_deviation = std::max(tally.largest_deviation, deviation);
+            const bool right = float32 ? deviation <= Float32Tolerance * std::max(stored, 1.0) : derived == stored;
+            ++tally.states;
+            if (!right || !(stored >= 0 && stored <= largest)) {
+                Heights board = heights;
+                board[0] = h0;
+                const BoardId id = geometry.encode(board);
+                ++tally.wrong;
+                if (id < tally.first_wrong) {
+                    tally.first_wrong = id;
+                    tally.stored_at_first = stored;
+                    tally.derived_at_first = derived;
+                }
+            }
+        }
+        position = start + row_length(sum);
+        ++rank;
+    }
+    return tally;
+}
+
+}  // namespace
+
+int verify_table(const Communicator& comm, const VerifyOptions& options) {
+    const double start_time = MPI_Wtime();
+    // Every rank maps the whole table (the page cache shares it); a table
+    // that cannot be read stops every rank with the same message.
+    std::string error;
+    std::optional<StackTable> table;
+    try {
+        table.emplace(StackTable::open(options.table, {Residency::Resident, 0}));
+    } catch (const InputError& failure) {
+        error = failure.what();
+    }
+    comm.broadcast(error);
+    if (!error.empty())
+        throw InputError(error);
+    const std::uint64_t stored = table->info().stored_states;
+    const std::uint64_t first = stored * std::uint64_t(comm.rank()) / comm.size();
+    const std::uint64_t last = stored * std::uint64_t(comm.rank() + 1) / comm.size();
+    const Tally local = check_range(*table, first, last);
+
+    Tally all;
+    check_mpi(MPI_Allreduce(&local.states, &all.states, 1, MPI_UINT64_T, MPI_SUM, comm.get()), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(&local.connections, &all.connections, 1, MPI_UINT64_T, MPI_SUM, comm.get()), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(&local.wrong, &all.wrong, 1, MPI_UINT64_T, MPI_SUM, comm.get()), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(&local.first_wrong, &all.first_wrong, 1, MPI_UINT64_T, MPI_MIN, comm.get()), "MPI_Allreduce");
+    check_mpi(MPI_Allreduce(&local.largest_deviation, &all.largest_deviation, 1, MPI_DOUBLE, MPI_MAX, comm.get()),
+              "MPI_Allreduce");
+    // The rank that found the first wrong board tells its values.
+    double pair[2] = {local.first_wrong == all.first_wrong ? local.stored_at_first : -1.0,
+                      local.first_wrong == all.first_wrong ? local.derived_at_first : -1.0};
+    double found[2] = {};
+    check_mpi(MPI_Allreduce(pair, found, 2, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
+    const double seconds = MPI_Wtime() - start_time;
+    const bool connections_agree = all.connections == table->info().connections;
+    const bool passed = all.wrong == 0 && all.states == stored && connections_agree;
+    if (!comm.is_root())
+        return passed ? ExitSuccess : ExitCheckFailed;
+
+    const Geometry& geometry = table->geometry();
+    Json report = {{"table", options.table},
+                   {"width", geometry.width()},
+                   {"height", geometry.height()},
+                   {"format_version", table->info().format_version},
+                   {"residue_classes", table->info().residues.list()},
+                   {"precision", precision_name(table->info().precision)},
+                   {"ranks", comm.size()},
+                   {"states_checked", all.states},
+                   {"connections_counted", all.connections},
+                   {"connections_attribute", table->info().connections},
+                   {"largest_deviation", all.largest_deviation},
+                   {"wrong", all.wrong},
+                   {"seconds", seconds},
+                   {"passed", passed}};
+    if (all.wrong > 0) {
+        const Heights heights = geometry.decode(all.first_wrong);
+        report["first_wrong"] = {{"id", all.first_wrong},
+                                 {"heights", std::vector<int>(heights.begin(), heights.begin() + geometry.width())},
+                                 {"stored", found[0]},
+                                 {"derived", found[1]}};
+    }
+    if (options.json) {
+        std::fputs(json_text(report).c_str(), stdout);
+    } else {
+        std::printf("stackverify %s: %s, %dx%d, format %lld, classes {%s}, %s, %d rank%s\n", project_version(),
+                    options.table.c_str(), geometry.width(), geometry.height(),
+                    static_cast<long long>(table->info().format_version), table->info().residues.text().c_str(),
+                    precision_name(table->info().precision).c_str(), comm.size(), comm.size() == 1 ? "" : "s");
+        std::printf("  states checked      %s of %s stored\n", with_commas(all.states).c_str(), with_commas(stored).c_str());
+        std::printf("  connections         %s counted, %s in the file%s\n", with_commas(all.connections).c_str(),
+                    with_commas(table->info().connections).c_str(), connections_agree ? "" : ": DIFFERENT");
+        std::printf("  largest deviation   %.3g\n", all.largest_deviation);
+        std::printf("  time                %.3f s\n", seconds);
+        if (all.wrong > 0) {
+            const Heights heights = geometry.decode(all.first_wrong);
+            std::printf("  wrong               %s states; the first, board %s (id %llu), stores %.17g where its "
+                        "successors give %.17g\n",
+                        with_commas(all.wrong).c_str(), geometry.format_heights(heights).c_str(),
+                        static_cast<unsigned long long>(all.first_wrong), found[0], found[1]);
+        }
+        std::printf("verify: %s\n", passed ? "PASS" : "FAIL");
+    }
+    std::fflush(stdout);
+    return passed ? ExitSuccess : ExitCheckFailed;
+}
+
+}  // namespace stack

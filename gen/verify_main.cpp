@@ -1,0 +1,53 @@
+// stackverify: parse the options, call verify_table(), report errors.
+#include "cli.h"
+#include "errors.h"
+#include "verify.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace po = boost::program_options;
+
+int main(int argc, char** argv) {
+    stack::MpiSession mpi(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    try {
+        stack::Communicator comm(MPI_COMM_WORLD);
+        stack::VerifyOptions options;
+        po::options_description described("Usage: mpirun -n P stackverify TABLE [options]\nOptions");
+        described.add_options()
+            ("help", "print this help and exit")
+            ("version", "print the version and exit")
+            ("table", po::value<std::string>(&options.table), "the table to verify (or the first argument)")
+            ("json", "print the report as JSON");
+        po::positional_options_description positional;
+        positional.add("table", 1);
+        po::variables_map variables;
+        try {
+            po::store(po::command_line_parser(argc, argv).options(described).positional(positional).run(), variables);
+            po::notify(variables);
+        } catch (const po::error& error) {
+            throw stack::InputError(error.what());
+        }
+        if (variables.count("help") || variables.count("version")) {
+            if (rank == 0 && variables.count("help"))
+                std::cout << described;
+            else if (rank == 0)
+                std::cout << "stackverify " << stack::project_version() << "\n";
+            return stack::ExitSuccess;
+        }
+        if (options.table.empty())
+            throw stack::InputError("give the table to verify (see --help)");
+        options.json = variables.count("json") > 0;
+        return stack::verify_table(comm, options);
+    } catch (const stack::InputError& error) {
+        if (rank == 0)
+            std::fprintf(stderr, "stackverify: error: %s\n", error.what());
+        return stack::ExitBadInput;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "stackverify: error on rank %d: %s\n", rank, error.what());
+        MPI_Abort(MPI_COMM_WORLD, stack::ExitFailure);
+        return stack::ExitFailure;
+    }
+}
