@@ -76,6 +76,13 @@ void read_range(hid_t dataset, const std::string& path, hid_t memory_type, std::
     }
 }
 
+std::string damaged_block(const std::string& path, const RoundLayout& layout, std::uint64_t index) {
+    const RoundLayout::Block block = layout.block(index);
+    return "'" + path + "' is damaged: values " + std::to_string(block.first) + ".." +
+           std::to_string(block.first + block.count - 1) + " (block " + std::to_string(index)
+           + ") do not match their checksum";
+}
+
 // A version-2 table's round offsets must be those its shape and classes
 // give: the layout is a function of them.
 void check_round_offsets(hid_t file, const std::string& path, const RoundLayout& layout) {
@@ -167,6 +174,16 @@ void convert_and_check(const void* stored, Precision precision, std::uint64_t co
     }
 }
 
+// Every block of a resident version-2 table against its checksum.
+void check_blocks(const char* stored, const RoundLayout& layout, const std::vector<std::uint32_t>& checksums,
+                  std::size_t value_size, const std::string& path) {
+    for (std::uint64_t index = 0; index < layout.checksum_blocks(); ++index) {
+        const RoundLayout::Block block = layout.block(index);
+        if (crc32_of(stored + block.first * value_size, block.count * value_size) != checksums[index])
+            throw InputError(damaged_block(path, layout, index));
+    }
+}
+
 }  // namespace
 
 // The lazy store: blocks of BlockValues values by position in /values,
@@ -179,6 +196,7 @@ public:
     LazyValues(Handle file, Handle dataset, const StackTable& table, std::uint64_t memory_limit)
         : file_(std::move(file)), dataset_(std::move(dataset)), path_(table.path()), geometry_(table.geometry()),
           layout_(table.layout_), precision_(table.info().precision), stored_states_(table.info().stored_states),
+          checksums_(table.checksums_),
           capacity_(std::max<std::uint64_t>(1, memory_limit / (BlockValues * sizeof(double)))) {
         const haddr_t offset = H5Dget_offset(dataset_);
         if (offset != HADDR_UNDEF && std::endian::native == std::endian::little) {
@@ -193,13 +211,17 @@ public:
 
     double value(std::uint64_t position) {
         const std::lock_guard<std::mutex> lock(mutex_);
-        const std::uint64_t block = position / BlockValues;
-        auto found = blocks_.find(block);
+        // Version 2: the checksummed block holding the position (blocks
+        // start at each round); version 1: blocks from position 0.
+        const RoundLayout::Block block = layout_ ? layout_->block_at(position)
+                                                 : RoundLayout::Block{position / BlockValues, position / BlockValues * BlockValues,
+                                                                      std::min(BlockValues, stored_states_ - position / BlockValues * BlockValues)};
+        auto found = blocks_.find(block.index);
         if (found == blocks_.end())
             found = load(block);
         else
             recency_.splice(recency_.begin(), recency_, found->second.position);
-        return found->second.values[position % BlockValues];
+        return found->second.values[position - block.first];
     }
 
     std::uint64_t memory_bytes() {
@@ -213,13 +235,12 @@ private:
         std::list<std::uint64_t>::iterator position;  // in recency_
     };
 
-    std::unordered_map<std::uint64_t, Block>::iterator load(std::uint64_t block) {
+    std::unordered_map<std::uint64_t, Block>::iterator load(const RoundLayout::Block& block) {
         if (blocks_.size() >= capacity_) {
             blocks_.erase(recency_.back());
             recency_.pop_back();
         }
-        const std::uint64_t first = block * BlockValues;
-        const std::uint64_t count = std::min(BlockValues, stored_states_ - first);
+        const std::uint64_t first = block.first, count = block.count;
         const std::size_t size = value_bytes(precision_);
         std::vector<char> raw(count * size);
         if (descriptor_ >= 0) {
@@ -231,11 +252,13 @@ private:
             read_range(dataset_, path_, precision_ == Precision::Float64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT, first,
                        count, raw.data());
         }
+        if (layout_ && crc32_of(raw.data(), raw.size()) != checksums_[block.index])
+            throw InputError(damaged_block(path_, *layout_, block.index));
         std::vector<double> values(count);
         convert_and_check(raw.data(), precision_, count, values.data(), geometry_, path_,
                           [&](std::uint64_t i) { return board_at(first + i); });
-        recency_.push_front(block);
-        return blocks_.emplace(block, Block{std::move(values), recency_.begin()}).first;
+        recency_.push_front(block.index);
+        return blocks_.emplace(block.index, Block{std::move(values), recency_.begin()}).first;
     }
 
     BoardId board_at(std::uint64_t position) const {
@@ -249,6 +272,7 @@ private:
     std::optional<RoundLayout> layout_;
     Precision precision_;
     std::uint64_t stored_states_;
+    std::vector<std::uint32_t> checksums_;
     int descriptor_ = -1;
     std::uint64_t data_offset_ = 0;
     std::uint64_t capacity_;
@@ -272,10 +296,17 @@ StackTable StackTable::open(const std::string& path, const TableOpenOptions& opt
     StackTable table(path, read_table_info(file, path));
     const TableInfo& info = table.info_;
     if (table.layout_) {
-        if (info.stored_states != table.layout_->stored_states())
+        const RoundLayout& layout = *table.layout_;
+        if (info.stored_states != layout.stored_states())
             throw InputError("'" + path + "': its stored_states attribute (" + std::to_string(info.stored_states)
                              + ") disagrees with its width, height and residue classes");
-        check_round_offsets(file, path, *table.layout_);
+        check_round_offsets(file, path, layout);
+        if (info.rounds_done != layout.rounds())
+            throw InputError("'" + path + "' is unfinished: " + std::to_string(info.rounds_done) + " of "
+                             + std::to_string(layout.rounds()) + " rounds are on disk (stackgen --resume continues it)");
+        Handle checksums = open_vector(file, path, ChecksumsDataset, layout.checksum_blocks(), H5T_INTEGER, 4, "uint32");
+        table.checksums_.resize(layout.checksum_blocks());
+        read_range(checksums, path, H5T_NATIVE_UINT32, 0, table.checksums_.size(), table.checksums_.data());
     }
     const std::size_t size = value_bytes(info.precision);
     Handle dataset = open_vector(file, path, ValuesDataset, info.stored_states, H5T_FLOAT, size,
@@ -291,11 +322,17 @@ StackTable StackTable::open(const std::string& path, const TableOpenOptions& opt
         const void* stored = nullptr;
         if (table.mapped_) {
             stored = table.mapped_->values();
+            if (table.layout_)
+                check_blocks(static_cast<const char*>(stored), *table.layout_, table.checksums_, size, path);
             convert_and_check(stored, info.precision, info.stored_states, nullptr, table.geometry_, path, board_at);
-        } else {  // not contiguous: read it all, as double
+        } else {  // not contiguous: read it all through HDF5, check it as stored, hold it as double
+            std::vector<char> raw(info.stored_states * size);
+            read_range(dataset, path, info.precision == Precision::Float64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT, 0,
+                       info.stored_states, raw.data());
+            if (table.layout_)
+                check_blocks(raw.data(), *table.layout_, table.checksums_, size, path);
             table.values_.resize(info.stored_states);
-            read_range(dataset, path, H5T_NATIVE_DOUBLE, 0, info.stored_states, table.values_.data());
-            convert_and_check(table.values_.data(), Precision::Float64, info.stored_states, nullptr, table.geometry_,
+            convert_and_check(raw.data(), info.precision, info.stored_states, table.values_.data(), table.geometry_,
                               path, board_at);
             stored = table.values_.data();
             table.held_precision_ = Precision::Float64;

@@ -18,9 +18,11 @@
 //             table of any size; a table larger than the memory limit is
 //             played this way. Lookups take a lock, so they are slower but
 //             safe from the player's threads.
-// Every value read is checked: NaN, infinities, negatives and values above
-// W*H/4 (more pieces than fit) are refused with an InputError naming the
-// board, as are files that are damaged or not tables at all.
+// Every value read is checked: a version-2 table's blocks against their
+// CRC-32 (all of them when it opens resident, each as it is read when lazy),
+// and every value for NaN, infinities, negatives and values above W*H/4
+// (more pieces than fit); a failure is an InputError naming the block or the
+// board, as are files that are damaged, unfinished or not tables at all.
 #pragma once
 
 #include "board.h"
@@ -31,6 +33,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stack {
 
@@ -43,7 +46,9 @@ struct TableOpenOptions {
 
 class StackTable {
 public:
-    static constexpr std::uint64_t BlockValues = 4096;  // values per lazily read block
+    // Values per lazily read block: a checksummed block (table_format.h),
+    // so every block read is checked as it arrives.
+    static constexpr std::uint64_t BlockValues = ChecksumValues;
 
     // Throws InputError naming the problem when the file is missing, not
     // HDF5, not a table, of another format version, damaged, or its values
@@ -106,6 +111,7 @@ private:
     HugeVector<double> values_;                // values read into memory (in_memory, or a non-contiguous file)
     std::unique_ptr<MappedValues> mapped_;     // or mapped from the file
     std::unique_ptr<LazyValues> lazy_;
+    std::vector<std::uint32_t> checksums_;     // version 2: [block] -> CRC-32
 };
 
 // The memory limit a table opened with `requested` bytes (0: automatic) is

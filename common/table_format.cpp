@@ -2,7 +2,10 @@
 
 #include "errors.h"
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace stack {
 
@@ -58,8 +61,76 @@ RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues)
     }
     const int rounds = rows_.max_sum() + 1;
     offsets_.assign(rounds + 1, 0);
-    for (int sum = 0; sum < rounds; ++sum)
+    block_offsets_.assign(rounds + 1, 0);
+    for (int sum = 0; sum < rounds; ++sum) {
         offsets_[sum + 1] = offsets_[sum] + rows_.count(sum) * std::uint64_t(row_length(sum));
+        block_offsets_[sum + 1] = block_offsets_[sum] + (round_values(sum) + ChecksumValues - 1) / ChecksumValues;
+    }
+}
+
+RoundLayout::Block RoundLayout::block_at(std::uint64_t position) const {
+    const int sum = int(std::upper_bound(offsets_.begin(), offsets_.end(), position) - offsets_.begin()) - 1;
+    const std::uint64_t within = (position - offsets_[sum]) / ChecksumValues;
+    const std::uint64_t first = offsets_[sum] + within * ChecksumValues;
+    return {block_offsets_[sum] + within, first, std::min(ChecksumValues, offsets_[sum + 1] - first)};
+}
+
+RoundLayout::Block RoundLayout::block(std::uint64_t index) const {
+    const int sum = int(std::upper_bound(block_offsets_.begin(), block_offsets_.end(), index) - block_offsets_.begin()) - 1;
+    const std::uint64_t first = offsets_[sum] + (index - block_offsets_[sum]) * ChecksumValues;
+    return {index, first, std::min(ChecksumValues, offsets_[sum + 1] - first)};
+}
+
+std::uint32_t crc32_of(const char* bytes, std::uint64_t count) {
+    return std::uint32_t(crc32_z(0, reinterpret_cast<const Bytef*>(bytes), z_size_t(count)));
+}
+
+std::vector<ChecksumPiece> checksum_pieces(const RoundLayout& layout, std::uint64_t position, std::uint64_t count,
+                                           const char* bytes, std::size_t value_size) {
+    std::vector<ChecksumPiece> pieces;
+    const std::uint64_t end = position + count;
+    while (position < end) {
+        const RoundLayout::Block block = layout.block_at(position);
+        const std::uint64_t stop = std::min(end, block.first + block.count);
+        const std::uint64_t length = (stop - position) * value_size;
+        pieces.push_back({block.index, (position - block.first) * value_size, length, crc32_of(bytes, length)});
+        bytes += length;
+        position = stop;
+    }
+    return pieces;
+}
+
+ChecksumAssembler::ChecksumAssembler(const RoundLayout& layout, std::size_t value_size)
+    : layout_(layout), value_size_(value_size), checksums_(layout.checksum_blocks(), 0),
+      covered_(layout.checksum_blocks(), 0), waiting_(layout.checksum_blocks()) {}
+
+std::uint64_t ChecksumAssembler::bytes(std::uint64_t block) const { return layout_.block(block).count * value_size_; }
+
+// Pieces are folded in byte order; one that arrives early waits.
+void ChecksumAssembler::add(const ChecksumPiece& piece) {
+    std::vector<ChecksumPiece>& waiting = waiting_[piece.block];
+    waiting.push_back(piece);
+    bool progress = true;
+    while (progress) {
+        progress = false;
+        for (std::size_t i = 0; i < waiting.size(); ++i) {
+            if (waiting[i].offset < covered_[piece.block])
+                throw std::logic_error("a checksum piece overlaps another (a bug: please report it)");
+            if (waiting[i].offset != covered_[piece.block])
+                continue;
+            checksums_[piece.block] = std::uint32_t(crc32_combine(checksums_[piece.block], uLong(waiting[i].crc),
+                                                                  z_off_t(waiting[i].length)));
+            covered_[piece.block] += waiting[i].length;
+            waiting.erase(waiting.begin() + std::ptrdiff_t(i));
+            progress = true;
+            break;
+        }
+    }
+}
+
+void ChecksumAssembler::set(std::uint64_t block, std::uint32_t crc) {
+    checksums_[block] = crc;
+    covered_[block] = bytes(block);
 }
 
 bool RoundLayout::holds(const Heights& heights) const {
@@ -103,6 +174,11 @@ void write_table_info(hid_t file, const TableInfo& info) {
         write_attribute(file, "residue_classes", info.residues.list());
         write_attribute(file, "precision", precision_name(info.precision));
         write_attribute(file, "stored_states", info.stored_states);
+        write_attribute(file, "checksum", std::string("crc32 (zlib) of each block of ") + std::to_string(ChecksumValues)
+                                              + " values; blocks start at each round's first value");
+        write_attribute(file, "rounds_done", info.rounds_done);
+        write_attribute(file, "connections_done",
+                        std::vector<std::int64_t>(info.connections_done.begin(), info.connections_done.end()));
     }
 }
 
@@ -145,6 +221,11 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
                                  + "', not float64 or float32");
             info.precision = parse_precision(precision);
             info.stored_states = read_unsigned_attribute(file, "stored_states");
+            info.rounds_done = read_integer_attribute(file, "rounds_done");
+            const std::vector<std::int64_t> done = read_integer_array_attribute(file, "connections_done", PieceCount);
+            if (done.size() != std::size_t(PieceCount))
+                throw InputError("'" + path + "': attribute 'connections_done' does not hold one count per piece");
+            std::copy(done.begin(), done.end(), info.connections_done.begin());
         }
     } catch (const Hdf5Error& error) {
         throw InputError("'" + path + "' is not a valid stacking table: " + error.what());

@@ -13,6 +13,14 @@
 //                    residue classes (mod 4).
 //   /round_offsets   uint64[rounds + 1]: where round S starts in /values;
 //                    the last entry is stored_states
+//   /checksums       uint32[blocks]: CRC-32 (zlib's) of the stored bytes of
+//                    each block of ChecksumValues values; a round's blocks
+//                    start at its first value (its last block may be
+//                    shorter), rounds in order
+//   rounds_done      int64: rounds written and checksummed, from the top (row
+//                    sum (W-1)H down); a finished table has all of them. A
+//                    table being written is named <table>.partial.
+//   connections_done int64[7]: the connections of those rounds, per piece
 //   attributes       format_version (int64, 2), layout ("rounds"), width,
 //                    height (int64), residue_classes (int64[]: the classes
 //                    of the height sum mod 4 stored), precision ("float64" or
@@ -50,6 +58,9 @@ constexpr std::int64_t OldestTableFormatVersion = 1;
 constexpr const char* ValuesDataset = "values";
 constexpr const char* RoundOffsetsDataset = "round_offsets";
 constexpr const char* RoundsLayout = "rounds";
+constexpr const char* ChecksumsDataset = "checksums";
+constexpr std::uint64_t ChecksumValues = 4096;  // values per checksummed block
+constexpr const char* PartialSuffix = ".partial";
 
 static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559, "values are IEEE-754 binary64");
 static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559, "float32 values are IEEE-754 binary32");
@@ -96,6 +107,8 @@ struct TableInfo {
     std::string generator;
     ResidueSet residues;              // version 1: all
     Precision precision = Precision::Float64;
+    std::int64_t rounds_done = 0;     // version 2: rounds on disk; all of them when finished
+    std::array<std::uint64_t, PieceCount> connections_done{};  // version 2: of those rounds, per piece
 };
 
 // Where each board's value lives in a version-2 table (see the top of the
@@ -123,6 +136,17 @@ public:
     const std::vector<std::uint64_t>& offsets() const { return offsets_; }
     std::uint64_t stored_states() const { return offsets_.back(); }
 
+    // Checksummed blocks (see the top of the file).
+    struct Block {
+        std::uint64_t index;  // among all blocks
+        std::uint64_t first;  // its first position
+        std::uint64_t count;  // its values
+    };
+    std::uint64_t checksum_blocks() const { return block_offsets_.back(); }
+    std::uint64_t first_block(int sum) const { return block_offsets_[sum]; }
+    Block block_at(std::uint64_t position) const;
+    Block block(std::uint64_t index) const;
+
     bool holds(const Heights& heights) const;
     // Requires holds(heights).
     std::uint64_t position(const Heights& heights) const;
@@ -136,7 +160,43 @@ private:
     std::array<int, ResidueSet::Classes> row_length_{};
     std::array<std::vector<int>, ResidueSet::Classes> index_;  // [sum mod 4][h0] -> index in the row, -1
     std::vector<std::uint64_t> offsets_;                       // [S] -> first value of round S; [rounds] -> total
+    std::vector<std::uint64_t> block_offsets_;                 // [S] -> first block of round S; [rounds] -> total
 };
+
+// CRC-32 pieces of the stored bytes: the writers checksum what each rank
+// wrote, in pieces that never cross a block, and one rank combines them
+// (zlib's crc32_combine) into the blocks' checksums.
+struct ChecksumPiece {
+    std::uint64_t block;   // block index
+    std::uint64_t offset;  // bytes into the block
+    std::uint64_t length;  // bytes
+    std::uint64_t crc;     // CRC-32 of those bytes
+};
+// The pieces of `count` stored values that start at `position`, held at
+// `bytes` (value_bytes(precision) each).
+std::vector<ChecksumPiece> checksum_pieces(const RoundLayout& layout, std::uint64_t position, std::uint64_t count,
+                                           const char* bytes, std::size_t value_size);
+// Folds pieces into checksums[block], which must each be covered exactly
+// once, in any order; returns the blocks completed. Throws
+// std::logic_error on overlap.
+class ChecksumAssembler {
+public:
+    explicit ChecksumAssembler(const RoundLayout& layout, std::size_t value_size);
+    void add(const ChecksumPiece& piece);
+    bool complete(std::uint64_t block) const { return covered_[block] == bytes(block); }
+    std::vector<std::uint32_t>& checksums() { return checksums_; }
+    void set(std::uint64_t block, std::uint32_t crc);  // a block known from before (resuming)
+
+private:
+    std::uint64_t bytes(std::uint64_t block) const;
+    const RoundLayout& layout_;
+    std::size_t value_size_;
+    std::vector<std::uint32_t> checksums_;
+    std::vector<std::uint64_t> covered_;  // [block] -> bytes folded in so far, from its start
+    std::vector<std::vector<ChecksumPiece>> waiting_;  // [block] -> pieces that came before their turn
+};
+// The CRC-32 of `count` bytes (zlib).
+std::uint32_t crc32_of(const char* bytes, std::uint64_t count);
 
 // Writes every attribute of `info` (for its format version) onto `file`.
 void write_table_info(hid_t file, const TableInfo& info);

@@ -1,6 +1,9 @@
 #include "table_writer.h"
 
+#include "errors.h"
 #include "hdf5_handle.h"
+
+#include <fcntl.h>
 
 #include <unistd.h>
 
@@ -87,18 +90,71 @@ std::uint64_t create_round_table(const std::string& path, const TableInfo& info,
     if (offset == HADDR_UNDEF)
         throw Hdf5Error("/values of " + path + " has no place in the file");
     values.close("close /values");
+    const hsize_t blocks = std::max<hsize_t>(layout.checksum_blocks(), 1);
+    Handle checksums_space = dataspace_handle(H5Screate_simple(1, &blocks, nullptr), "create checksums space");
+    Handle checksums = dataset_handle(H5Dcreate2(file, ChecksumsDataset, H5T_STD_U32LE, checksums_space, H5P_DEFAULT,
+                                                 create, H5P_DEFAULT),
+                                      "create /checksums");
+    checksums.close("close /checksums");
     offsets.close("close /round_offsets");
     file.close("close " + path);
     return offset;
 }
 
-void finish_round_table(const std::string& path, const TableInfo& info) {
+void record_round_table(const std::string& path, const TableInfo& info, const std::vector<std::uint32_t>& checksums,
+                        std::uint64_t first_block, std::uint64_t last_block) {
     silence_hdf5_error_printing();
-    Handle file = file_handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "reopen " + path);
-    Handle attribute = attribute_handle(H5Aopen(file, "connections", H5P_DEFAULT), "open attribute 'connections'");
-    check_hdf5(H5Awrite(attribute, H5T_NATIVE_UINT64, &info.connections), "write attribute 'connections'");
-    attribute.close("close attribute 'connections'");
-    file.close("close " + path);
+    {
+        Handle file = file_handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "reopen " + path);
+        const auto rewrite = [&](const char* name, hid_t type, const void* value) {
+            Handle attribute = attribute_handle(H5Aopen(file, name, H5P_DEFAULT), std::string("open attribute ") + name);
+            check_hdf5(H5Awrite(attribute, type, value), std::string("write attribute ") + name);
+        };
+        rewrite("rounds_done", H5T_NATIVE_INT64, &info.rounds_done);
+        const std::vector<std::int64_t> done(info.connections_done.begin(), info.connections_done.end());
+        rewrite("connections_done", H5T_NATIVE_INT64, done.data());
+        rewrite("connections", H5T_NATIVE_UINT64, &info.connections);
+        if (first_block < last_block) {
+            Handle dataset = dataset_handle(H5Dopen2(file, ChecksumsDataset, H5P_DEFAULT), "open /checksums");
+            Handle space = dataspace_handle(H5Dget_space(dataset), "read the shape of /checksums");
+            const hsize_t start = first_block, count = last_block - first_block;
+            check_hdf5(H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select checksums");
+            Handle memory = dataspace_handle(H5Screate_simple(1, &count, nullptr), "create memory space");
+            check_hdf5(H5Dwrite(dataset, H5T_NATIVE_UINT32, memory, space, H5P_DEFAULT, checksums.data() + first_block),
+                       "write /checksums");
+        }
+        file.close("close " + path);
+    }
+    const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0 || ::fsync(descriptor) != 0) {
+        if (descriptor >= 0)
+            ::close(descriptor);
+        throw Hdf5Error("cannot flush " + path + " to the device");
+    }
+    ::close(descriptor);
+}
+
+PartialTable open_partial_table(const std::string& path) {
+    silence_hdf5_error_printing();
+    if (H5Fis_hdf5(path.c_str()) <= 0)
+        throw InputError("'" + path + "' is not an HDF5 file: nothing to resume");
+    Handle file = file_handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + path);
+    PartialTable partial;
+    partial.info = read_table_info(file, path);
+    if (partial.info.format_version != 2)
+        throw InputError("'" + path + "' is not a table being written (format version "
+                         + std::to_string(partial.info.format_version) + ")");
+    const RoundLayout layout(Geometry(partial.info.width, partial.info.height), partial.info.residues);
+    Handle values = dataset_handle(H5Dopen2(file, ValuesDataset, H5P_DEFAULT), "open /values");
+    const haddr_t offset = H5Dget_offset(values);
+    if (offset == HADDR_UNDEF)
+        throw InputError("'" + path + "': /values has no place in the file");
+    partial.data_offset = offset;
+    Handle checksums = dataset_handle(H5Dopen2(file, ChecksumsDataset, H5P_DEFAULT), "open /checksums");
+    partial.checksums.resize(layout.checksum_blocks());
+    check_hdf5(H5Dread(checksums, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, partial.checksums.data()),
+               "read /checksums");
+    return partial;
 }
 
 std::string temporary_name_for(const std::string& path, long process_id) {

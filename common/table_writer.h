@@ -17,14 +17,27 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace stack {
 
 // Creates a version-2 table at `path` (serial: call on one rank) and
 // returns the byte offset of /values in it. Throws Hdf5Error.
 std::uint64_t create_round_table(const std::string& path, const TableInfo& info, const RoundLayout& layout);
-// Rewrites the attributes that change at the end (connections). Serial.
-void finish_round_table(const std::string& path, const TableInfo& info);
+// Records progress (serial): the attributes rounds_done and
+// connections_done of `info`, the checksums of blocks [first, last), then
+// flushes the file to the device. At the end, with all rounds done, the
+// connections too: the table is then finished.
+void record_round_table(const std::string& path, const TableInfo& info, const std::vector<std::uint32_t>& checksums,
+                        std::uint64_t first_block, std::uint64_t last_block);
+
+// An unfinished version-2 table, to resume (serial).
+struct PartialTable {
+    TableInfo info;
+    std::vector<std::uint32_t> checksums;  // of every block; valid for the rounds done
+    std::uint64_t data_offset = 0;         // of /values in the file
+};
+PartialTable open_partial_table(const std::string& path);
 
 // Where one rank's values go in a version-1 table: block_count blocks of
 // block_size values, the i-th at file index (first_block + i *

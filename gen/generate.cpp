@@ -1,6 +1,7 @@
 #include "generate.h"
 
 #include "band.h"
+#include "fault.h"
 #include "cli.h"
 #include "errors.h"
 #include "report.h"
@@ -8,6 +9,7 @@
 #include "solver.h"
 #include "table_writer.h"
 
+#include <fcntl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -93,6 +95,56 @@ void on_root(const Communicator& comm, Step&& step) {
 
 }  // namespace
 
+namespace {
+
+// Where a run stands when it resumes: the rounds on disk and what they
+// counted, read by rank 0 and shared.
+struct Resumed {
+    std::int64_t rounds_done = 0;
+    std::uint64_t data_offset = 0;
+    PieceCounts connections{};
+    std::vector<std::uint32_t> checksums;  // rank 0
+};
+
+// Rank 0 checks that the partial table is the one asked for.
+Resumed resume_point(const Communicator& comm, const std::string& partial, const TableInfo& asked) {
+    Resumed resumed;
+    on_root(comm, [&] {
+        if (!std::filesystem::exists(partial))
+            throw InputError("nothing to resume: " + partial + " does not exist");
+        PartialTable table = open_partial_table(partial);
+        const TableInfo& found = table.info;
+        if (found.width != asked.width || found.height != asked.height || !(found.residues == asked.residues)
+            || found.precision != asked.precision || found.stored_states != asked.stored_states)
+            throw InputError(partial + " holds a " + std::to_string(found.width) + "x" + std::to_string(found.height)
+                             + " table of classes {" + found.residues.text() + "} in " + precision_name(found.precision)
+                             + ", not the one asked for");
+        resumed.rounds_done = found.rounds_done;
+        resumed.data_offset = table.data_offset;
+        std::copy(found.connections_done.begin(), found.connections_done.end(), resumed.connections.begin());
+        resumed.checksums = std::move(table.checksums);
+    });
+    check_mpi(MPI_Bcast(&resumed.rounds_done, 1, MPI_INT64_T, 0, comm.get()), "MPI_Bcast");
+    check_mpi(MPI_Bcast(&resumed.data_offset, 1, MPI_UINT64_T, 0, comm.get()), "MPI_Bcast");
+    check_mpi(MPI_Bcast(resumed.connections.data(), PieceCount, MPI_UINT64_T, 0, comm.get()), "MPI_Bcast");
+    return resumed;
+}
+
+PieceCounts total(const Communicator& comm, const PieceCounts& local, const PieceCounts& before) {
+    PieceCounts sum{};
+    check_mpi(MPI_Allreduce(local.data(), sum.data(), PieceCount, MPI_UINT64_T, MPI_SUM, comm.get()), "MPI_Allreduce");
+    for (int piece = 0; piece < PieceCount; ++piece)
+        sum[piece] += before[piece];
+    return sum;
+}
+
+}  // namespace
+
+// The table is written as <output>.partial and renamed when finished. As
+// rounds reach the disk on every rank, rank 0 records how many (with their
+// checksums and connections) and flushes the file: the partial table is the
+// checkpoint, and --resume continues from its last recorded round, reading
+// back the rounds the next one needs.
 void generate(const Communicator& comm, const GenerateOptions& options) {
     const double start = MPI_Wtime();
     const Geometry geometry(options.width, options.height);
@@ -100,10 +152,16 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const RoundLayout layout(geometry, options.residues);
     const std::string output = options.output.empty() ? default_output_name(geometry.width(), geometry.height())
                                                       : options.output;
+    const std::string partial = output + PartialSuffix;
+    if (options.resume && options.precision != Precision::Float64)
+        throw InputError("--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
+                         "rounds still needed cannot be rebuilt bit for bit");
     const std::uint64_t file_bytes = layout.stored_states() * value_bytes(options.precision)
-                                     + layout.offsets().size() * sizeof(std::uint64_t) + (1 << 16);
+                                     + layout.offsets().size() * sizeof(std::uint64_t)
+                                     + layout.checksum_blocks() * sizeof(std::uint32_t) + (1 << 16);
     check_memory(comm, partition, layout);
-    check_disk(comm, output, file_bytes);
+    if (!options.resume)
+        check_disk(comm, output, file_bytes);
 
     TableInfo info;
     info.width = geometry.width();
@@ -116,16 +174,13 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     info.residues = options.residues;
     info.precision = options.precision;
 
-    // Rank 0 names the temporary file and makes it; every rank writes into it.
-    std::string temporary = comm.is_root() ? temporary_name_for(output, getpid()) : std::string();
-    comm.broadcast(temporary);
-    std::uint64_t data_offset = 0;
-    on_root(comm, [&] { data_offset = create_round_table(temporary, info, layout); });
-    check_mpi(MPI_Bcast(&data_offset, 1, MPI_UINT64_T, 0, comm.get()), "MPI_Bcast");
-    const auto remove_temporary = [&] {
-        if (comm.is_root())
-            std::remove(temporary.c_str());
-    };
+    Resumed resumed;
+    if (options.resume) {
+        resumed = resume_point(comm, partial, info);
+    } else {
+        on_root(comm, [&] { resumed.data_offset = create_round_table(partial, info, layout); });
+        check_mpi(MPI_Bcast(&resumed.data_offset, 1, MPI_UINT64_T, 0, comm.get()), "MPI_Bcast");
+    }
 
     PhaseTimes times;
     std::vector<RoundReport> reports;
@@ -134,53 +189,87 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     double empty_board_value = 0, writer_busy = 0;
     try {
         RoundRunner runner(comm, partition, layout);
-        RoundWriter writer(comm, partition, layout, options.precision, temporary, data_offset);
+        RoundWriter writer(comm, partition, layout, options.precision, partial, resumed.data_offset);
+        const std::size_t first_round = std::size_t(resumed.rounds_done);
+        if (comm.is_root())
+            for (int sum = layout.rounds() - int(first_round); sum < layout.rounds(); ++sum)
+                for (std::uint64_t block = layout.first_block(sum); block < layout.first_block(sum + 1); ++block)
+                    writer.checksums().set(block, resumed.checksums[block]);
+        // The rounds the next one reads, back from the file.
+        if (first_round > 0 && first_round < runner.round_count()) {
+            const int descriptor = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC);
+            if (!comm.all_agree(descriptor >= 0))
+                throw CollectiveError("cannot open " + partial + " to resume");
+            for (std::size_t round = first_round > std::size_t(CellsPerPiece) ? first_round - CellsPerPiece : 0;
+                 round < first_round; ++round) {
+                runner.reload(round, descriptor, resumed.data_offset);
+                runner.exchange(round);
+            }
+            ::close(descriptor);
+        }
         ProgressPrinter progress(options.progress && comm.is_root(), states_per_round(layout));
         times.setup_seconds = MPI_Wtime() - start;
         const double rounds_start = MPI_Wtime();
-        for (std::size_t round = 0; round < runner.round_count(); ++round) {
+        std::vector<PieceCounts> counted(runner.round_count());  // [round] -> this rank's connections through it
+        long recorded = long(first_round) - 1;                   // the last round recorded in the file
+        double last_record = MPI_Wtime();
+        for (std::size_t round = first_round; round < runner.round_count(); ++round) {
             RoundReport report;
+            inject_fault(comm.rank(), round, Phase::Compute);
             report.compute = runner.compute(round);
+            inject_fault(comm.rank(), round, Phase::Exchange);
             report.compute.exchange = runner.exchange(round);
-            report.write = writer.write(runner.store(runner.round_sum(round)));
+            report.write = writer.write(runner.store(runner.round_sum(round)), round);
             report.compute.rounds_bytes = runner.rounds_bytes();
             report.compute.ghost_bytes = runner.ghost_bytes();
             report.compute.writer_bytes = writer.buffer_bytes();
+            counted[round] = runner.connections();
             runner.release(round);
             progress(round, runner.round_count(), report);
             reports.push_back(report);
+            // Record progress every checkpoint_seconds, when every rank's
+            // writes have reached further.
+            long everywhere = writer.written_through();
+            check_mpi(MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_LONG, MPI_MIN, comm.get()), "MPI_Allreduce");
+            if (everywhere > recorded && MPI_Wtime() - last_record >= options.checkpoint_seconds) {
+                writer.sync();
+                const PieceCounts done = total(comm, counted[everywhere], resumed.connections);
+                on_root(comm, [&] {
+                    TableInfo progress_info = info;
+                    progress_info.rounds_done = everywhere + 1;
+                    std::copy(done.begin(), done.end(), progress_info.connections_done.begin());
+                    const int lowest = runner.round_sum(std::size_t(everywhere));
+                    record_round_table(partial, progress_info, writer.checksums().checksums(), layout.first_block(lowest),
+                                       layout.checksum_blocks());
+                });
+                recorded = everywhere;
+                last_record = MPI_Wtime();
+            }
         }
         times.rounds_seconds = MPI_Wtime() - rounds_start;
         const double wait_start = MPI_Wtime();
         writer.finish();
+        writer.sync();
         times.write_wait_seconds = MPI_Wtime() - wait_start;
         writer_busy = writer.writer_busy_seconds();
-        check_mpi(MPI_Allreduce(runner.connections().data(), connections.data(), PieceCount, MPI_UINT64_T, MPI_SUM,
-                                comm.get()),
-                  "MPI_Allreduce");
+        connections = total(comm, runner.connections(), resumed.connections);
+        for (std::uint64_t count : connections)
+            info.connections += count;
+        info.rounds_done = layout.rounds();
+        std::copy(connections.begin(), connections.end(), info.connections_done.begin());
         // The empty board: row sum 0, chunk 0 (rank 0's first), h0 = 0.
         empty_board_computed = options.residues.has(0);
         if (comm.is_root() && empty_board_computed)
             empty_board_value = runner.store(0).row(0)[layout.index_in_row(0, 0)];
         check_mpi(MPI_Bcast(&empty_board_value, 1, MPI_DOUBLE, 0, comm.get()), "MPI_Bcast");
-    } catch (const CollectiveError&) {
-        remove_temporary();
-        throw;
-    } catch (const std::runtime_error& error) {  // a failed write, raised on every rank alike
-        remove_temporary();
-        throw CollectiveError(error.what());
-    }
-    for (std::uint64_t count : connections)
-        info.connections += count;
-    try {
         on_root(comm, [&] {
-            finish_round_table(temporary, info);
-            if (std::rename(temporary.c_str(), output.c_str()) != 0)
-                throw std::runtime_error("cannot rename " + temporary + " to " + output);
+            record_round_table(partial, info, writer.checksums().checksums(), 0, layout.checksum_blocks());
+            if (std::rename(partial.c_str(), output.c_str()) != 0)
+                throw std::runtime_error("cannot rename " + partial + " to " + output);
         });
-    } catch (const CollectiveError&) {
-        remove_temporary();
-        throw;
+    } catch (const CollectiveError& error) {
+        throw CollectiveError(std::string(error.what()) + " (the rounds on disk are in " + partial
+                              + "; stackgen --resume continues)");
     }
     times.total_seconds = MPI_Wtime() - start;
 
@@ -198,6 +287,7 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         summary.times = times;
         summary.output = output;
         summary.round_table = options.round_table;
+        summary.resumed_from = std::size_t(resumed.rounds_done);
         const Json document = summary_json(comm, summary);
         if (comm.is_root()) {
             std::fputs(options.json ? json_text(document).c_str() : summary_text(document).c_str(), stdout);

@@ -19,6 +19,8 @@ struct GenerateOptions {
     bool quiet = false;        // no summary
     bool round_table = false;  // one summary line per round
     bool json = false;         // the summary as JSON
+    bool resume = false;       // continue <output>.partial from its last recorded round
+    double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)
 };
 
 std::string default_output_name(int width, int height);

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "errors.h"
 #include "generate.h"
+#include "fault.h"
 #include "board.h"
 #include "table_format.h"
 
@@ -32,6 +33,10 @@ int main(int argc, char** argv) {
              "compute only boards whose height sum mod 4 is R (0..3; repeat for several; default all four)")
             ("precision", po::value<std::string>()->default_value("float64"),
              "values in the file: float64, or float32 (computed in float64, rounded once when written)")
+            ("resume", "continue <output>.partial, left by a run that stopped, from its last recorded round "
+                       "(any number of ranks; float64 tables)")
+            ("checkpoint-seconds", po::value<std::string>()->default_value("1"),
+             "record the rounds on disk in the partial table at most this often (0: after every round)")
             ("progress", "print one progress line per round on stderr (default: only on a terminal)")
             ("round-table", "add one line per round to the summary (states, balance, time)")
             ("quiet", "print no summary")
@@ -52,6 +57,9 @@ int main(int argc, char** argv) {
         options.height = stack::parse_int_option("height", variables["height"].as<std::string>(), 1, 1000000);
         options.progress = variables.count("progress") || isatty(STDERR_FILENO);
         options.json = variables.count("json") > 0;
+        options.resume = variables.count("resume") > 0;
+        options.checkpoint_seconds =
+            stack::parse_real_option("checkpoint-seconds", variables["checkpoint-seconds"].as<std::string>(), -1e-300, 1e9);
         options.precision = stack::parse_precision(variables["precision"].as<std::string>());
         if (variables.count("residue")) {
             std::vector<std::int64_t> classes;
@@ -70,6 +78,13 @@ int main(int argc, char** argv) {
     } catch (const stack::CollectiveError& error) {
         if (rank == 0)
             std::fprintf(stderr, "stackgen: error: %s\n", error.what());
+        return stack::ExitFailure;
+    } catch (const stack::PhaseError& error) {
+        // Raised on this rank alone, naming it: the others may be waiting in
+        // a collective, so only an abort ends the job.
+        std::fprintf(stderr, "stackgen: error: %s\n", error.what());
+        std::fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, stack::ExitFailure);
         return stack::ExitFailure;
     } catch (const std::exception& error) {
         // Raised on this rank alone: the others may be waiting in a

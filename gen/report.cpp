@@ -141,7 +141,9 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"stored_states", layout.stored_states()},
         {"connections", std::uint64_t(connections)},
         {"connections_per_piece", per_piece},
-        {"rounds", rounds.size()},
+        {"rounds", layout.rounds()},
+        {"rounds_computed", rounds.size()},
+        {"resumed_from_round", in.resumed_from},
         {"empty_board_value", in.empty_board_computed ? Json(in.empty_board_value) : Json(nullptr)},
         {"seconds",
          {{"setup", in.times.setup_seconds},
@@ -193,8 +195,11 @@ std::string summary_text(const Json& s) {
     for (const auto& [name, count] : s["connections_per_piece"].items())
         pieces += (pieces.empty() ? "" : ", ") + name + " " + with_commas(count.get<std::uint64_t>());
     add("  connections         %s  (%s)\n", with_commas(s["connections"].get<std::uint64_t>()).c_str(), pieces.c_str());
-    add("  rounds              %zu  (one per row sum, the height sum of columns 1..W-1)\n",
-        s["rounds"].get<std::size_t>());
+    add("  rounds              %zu  (one per row sum, the height sum of columns 1..W-1)", s["rounds"].get<std::size_t>());
+    if (s["resumed_from_round"].get<std::size_t>() > 0)
+        add("; resumed after round %zu, %zu computed now", s["resumed_from_round"].get<std::size_t>(),
+            s["rounds_computed"].get<std::size_t>());
+    text += "\n";
     if (s["empty_board_value"].is_null())
         add("  V(empty board)      not computed (class 0 not among the residue classes)\n");
     else

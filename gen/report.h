@@ -58,6 +58,7 @@ struct SummaryInputs {
     PhaseTimes times;
     std::string output;
     bool round_table = false;  // one line per round
+    std::size_t resumed_from = 0;  // rounds read back from a partial table
 };
 
 // Collective: gathers per-round timings and memory into the summary, on

@@ -1,5 +1,8 @@
 #include "round_writer.h"
 
+#include "errors.h"
+#include "fault.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -17,6 +20,8 @@ RoundWriter::RoundWriter(const Communicator& comm, const Partition& partition, c
                          Precision precision, const std::string& path, std::uint64_t data_offset)
     : comm_(comm), partition_(partition), layout_(layout), precision_(precision), data_offset_(data_offset),
       path_(path) {
+    if (comm.is_root())
+        checksums_ = std::make_unique<ChecksumAssembler>(layout, value_bytes(precision));
     descriptor_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     direct_descriptor_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
     const bool opened = comm.all_agree(descriptor_ >= 0);
@@ -52,20 +57,12 @@ void RoundWriter::convert(const double* values, std::uint64_t count, char* out) 
         narrow[i] = static_cast<float>(values[i]);  // round to nearest
 }
 
-WriteRecord RoundWriter::write(const RoundStore& round) {
+WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index) {
     WriteRecord record;
     const double start = MPI_Wtime();
     // A failed write on any rank stops every rank here, before the next
     // collective, so none is left waiting.
-    bool failed = false;
-    {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        failed = bool(failure_);
-    }
-    if (!comm_.all_agree(!failed)) {
-        finish();
-        throw std::runtime_error("writing " + path_ + " failed on another rank");
-    }
+    agree_no_failure();
     const int ranks = comm_.size(), me = comm_.rank();
     const int sum = round.sum;
     const std::uint64_t length = std::uint64_t(round.row_length);
@@ -97,6 +94,7 @@ WriteRecord RoundWriter::write(const RoundStore& round) {
             slices.push_back({file_row, first, count});
     }
 
+    pieces_.clear();
     std::size_t next_slice = 0;
     std::uint64_t next_row_in_slice = 0;
     for (std::uint64_t group = 0; group < groups; ++group) {
@@ -196,9 +194,32 @@ WriteRecord RoundWriter::write(const RoundStore& round) {
         if (placed != high - low)
             throw std::logic_error("a segment of round " + std::to_string(sum) + " was not filled (a bug: please report it)");
         record.bytes_written += job.length;
+        for (const ChecksumPiece& piece : checksum_pieces(layout_, layout_.round_offset(sum) + low * length,
+                                                          (high - low) * length, data, size))
+            pieces_.insert(pieces_.end(), {piece.block, piece.offset, piece.length, piece.crc});
+        job.round = long(round_index);
         if (job.length > 0)
             queue(std::move(job));
     }
+    Job marker;
+    marker.round = long(round_index);
+    marker.marker = true;
+    queue(std::move(marker));
+    // Rank 0 folds every rank's pieces into the blocks' checksums.
+    const int count = int(pieces_.size());
+    std::vector<int> counts(comm_.is_root() ? ranks : 0), offsets(comm_.is_root() ? ranks : 0);
+    check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_.get()), "MPI_Gather");
+    std::vector<std::uint64_t> all;
+    if (comm_.is_root()) {
+        for (int source = 1; source < ranks; ++source)
+            offsets[source] = offsets[source - 1] + counts[source - 1];
+        all.resize(std::size_t(offsets.back()) + std::size_t(counts.back()));
+    }
+    check_mpi(MPI_Gatherv(pieces_.data(), count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(),
+                          MPI_UINT64_T, 0, comm_.get()),
+              "MPI_Gatherv");
+    for (std::size_t i = 0; i + 3 < all.size(); i += 4)
+        checksums_->add({all[i], all[i + 1], all[i + 2], all[i + 3]});
     record.seconds = MPI_Wtime() - start;
     return record;
 }
@@ -208,7 +229,7 @@ void RoundWriter::queue(Job job) {
     // At most two segments waiting: enough to keep the disk busy.
     changed_.wait(lock, [&] { return jobs_.size() < 2 || failure_; });
     if (failure_)
-        std::rethrow_exception(failure_);
+        return;  // every rank learns of it at the next collective step (agree_no_failure)
     queued_bytes_ += job.buffer.size();
     jobs_.push_back(std::move(job));
     changed_.notify_all();
@@ -227,9 +248,14 @@ void RoundWriter::run_writer() {
         const auto start = std::chrono::steady_clock::now();
         std::exception_ptr failure;
         try {
-            write_job(job);
-        } catch (...) {
+            if (!job.marker) {
+                inject_fault(comm_.rank(), std::size_t(job.round), Phase::Write);
+                write_job(job);
+            }
+        } catch (const PhaseError&) {
             failure = std::current_exception();
+        } catch (const std::exception& error) {
+            failure = std::make_exception_ptr(PhaseError(comm_.rank(), Phase::Write, std::size_t(job.round), error.what()));
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         {
@@ -237,9 +263,12 @@ void RoundWriter::run_writer() {
             busy_seconds_ += seconds;
             queued_bytes_ -= job.buffer.size();
             jobs_.pop_front();
-            spare_.push_back(std::move(job.buffer));
+            if (!job.buffer.empty())
+                spare_.push_back(std::move(job.buffer));
             if (failure && !failure_)
                 failure_ = failure;
+            if (job.marker && !failure_)
+                written_through_ = job.round;
         }
         changed_.notify_all();
     }
@@ -285,18 +314,48 @@ void RoundWriter::write_job(Job& job) {
         fail();
 }
 
+// A failed write on any rank stops every rank at the same collective, with
+// the failing rank's own message (the lowest failing rank's, if several).
+void RoundWriter::agree_no_failure() {
+    std::string message;
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (failure_) {
+            try {
+                std::rethrow_exception(failure_);
+            } catch (const std::exception& error) {
+                message = error.what();
+            }
+        }
+    }
+    int failing = message.empty() ? comm_.size() : comm_.rank(), first = comm_.size();
+    check_mpi(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, comm_.get()), "MPI_Allreduce");
+    if (first == comm_.size())
+        return;
+    unsigned long length = message.size();
+    check_mpi(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, first, comm_.get()), "MPI_Bcast");
+    message.resize(length);
+    check_mpi(MPI_Bcast(message.data(), int(length), MPI_CHAR, first, comm_.get()), "MPI_Bcast");
+    throw CollectiveError(message);
+}
+
 void RoundWriter::finish() {
-    std::exception_ptr failure;
     {
         std::unique_lock<std::mutex> lock(mutex_);
         changed_.wait(lock, [&] { return jobs_.empty() || failure_; });
-        failure = failure_;
     }
-    if (!comm_.all_agree(!failure)) {
-        if (failure)
-            std::rethrow_exception(failure);
-        throw std::runtime_error("writing " + path_ + " failed on another rank");
-    }
+    agree_no_failure();
+}
+
+long RoundWriter::written_through() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return written_through_;
+}
+
+void RoundWriter::sync() {
+    if (::fdatasync(descriptor_) != 0)
+        throw PhaseError(comm_.rank(), Phase::Write, std::size_t(std::max(written_through(), 0L)),
+                         std::string("fdatasync ") + path_ + ": " + std::strerror(errno));
 }
 
 std::vector<char> RoundWriter::spare_bytes() {

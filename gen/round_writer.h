@@ -17,6 +17,12 @@
 // segment's two ends go through the cache. HDF5 has made the file and
 // allocated the dataset before, and adds the last attributes after
 // (table_writer.h).
+//
+// The writer also checksums what it writes: each rank the CRC-32 of its
+// segments' pieces of every block, rank 0 folding them into the blocks'
+// checksums (table_format.h). And it tells how far the file is on disk: a
+// marker follows each round's segments through the writer thread, so
+// written_through() is the last round all of whose bytes this rank wrote.
 #pragma once
 
 #include "band.h"
@@ -26,6 +32,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -50,11 +57,18 @@ public:
     RoundWriter(const RoundWriter&) = delete;
     RoundWriter& operator=(const RoundWriter&) = delete;
 
-    // Collective: sends the round's values to the ranks that write them and
-    // queues this rank's segments.
-    WriteRecord write(const RoundStore& round);
-    // Waits for every queued write; throws if any failed.
+    // Collective: sends the round's values to the ranks that write them,
+    // queues this rank's segments and gathers their checksums on rank 0.
+    // `round` is the round's index (0 for the top row sum).
+    WriteRecord write(const RoundStore& store, std::size_t round);
+    // Waits for every queued write; throws if any failed. Collective.
     void finish();
+    // The last round whose bytes this rank has all written (-1: none yet).
+    long written_through() const;
+    // Flushes what this rank wrote to the device.
+    void sync();
+    // Rank 0: the blocks' checksums, complete for the rounds written.
+    ChecksumAssembler& checksums() { return *checksums_; }
     // Bytes held by queued writes and buffers now.
     std::uint64_t buffer_bytes() const;
     double writer_busy_seconds() const { return busy_seconds_; }
@@ -72,6 +86,8 @@ private:
         std::vector<char> buffer;  // DirectAlignment more than needed
         std::uint64_t offset = 0;
         std::uint64_t length = 0;
+        long round = -1;           // the round it belongs to
+        bool marker = false;       // no bytes: the round's last job
         char* data() {
             const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(buffer.data());
             const std::uintptr_t aligned = (base + DirectAlignment - 1) / DirectAlignment * DirectAlignment;
@@ -81,6 +97,7 @@ private:
     static constexpr std::uint64_t DirectAlignment = 4096;
     void write_job(Job& job);
     void queue(Job job);
+    void agree_no_failure();
     std::vector<char> spare_bytes();  // a buffer a finished write gave back
     void run_writer();
     void convert(const double* values, std::uint64_t count, char* out) const;
@@ -93,6 +110,10 @@ private:
     int descriptor_ = -1;         // buffered
     int direct_descriptor_ = -1;  // O_DIRECT, or -1 where the file system refuses it
     std::string path_;
+
+    std::unique_ptr<ChecksumAssembler> checksums_;  // rank 0
+    std::vector<std::uint64_t> pieces_;             // this round's checksum pieces, 4 numbers each
+    long written_through_ = -1;
 
     mutable std::mutex mutex_;
     std::condition_variable changed_;

@@ -5,6 +5,10 @@
 #include <cstring>
 #include <utility>
 
+#include <unistd.h>
+#include <stdexcept>
+#include <string>
+
 namespace stack {
 
 namespace {
@@ -311,6 +315,39 @@ RoundRecord RoundRunner::run(std::size_t round) {
     record.ghost_bytes = ghost_bytes();
     release(round);
     return record;
+}
+
+void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_offset) {
+    const int sum = round_sum(round);
+    RoundStore& store = band_.open(sum);
+    const std::uint64_t length = std::uint64_t(store.row_length);
+    exchange_.begin_sends(layout_.row_indices(sum));
+    for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk) {
+        const std::uint64_t first = store.slice_start[chunk], rows = store.slice_start[chunk + 1] - first;
+        if (rows == 0)
+            continue;
+        Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
+        exchange_.find_slice(heights);
+        const PlacementTable::Differences differences = placements_.differences(heights);
+        partition_.for_each_row_of_slice(heights, sum - partition_.upper_sum(chunk),
+                                         [&](std::uint64_t row, const Heights& row_heights) {
+            if (row == 0) {  // the slice's rows are consecutive in the file
+                const std::uint64_t position = layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
+                const std::uint64_t bytes = rows * length * sizeof(double);
+                char* into = reinterpret_cast<char*>(store.row(first));
+                for (std::uint64_t done = 0; done < bytes;) {
+                    const ssize_t got = ::pread(descriptor, into + done, bytes - done,
+                                                off_t(data_offset + position * sizeof(double) + done));
+                    if (got <= 0)
+                        throw std::runtime_error("cannot read round " + std::to_string(round) + " back to resume");
+                    done += std::uint64_t(got);
+                }
+            }
+            PlacementTable::Differences row_differences = differences;
+            set_row_differences(row_heights, partition_.lower_columns(), partition_.geometry().width(), row_differences);
+            exchange_.find_row(first + row, row_heights, row_differences);
+        });
+    }
 }
 
 PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout,

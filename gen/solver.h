@@ -63,6 +63,12 @@ public:
     // The compute part again, for benchmarks: a round computed again gives
     // the same values as long as the rounds it reads are still held.
     RoundRecord compute_again(std::size_t round);
+    // Resuming: lays out a finished round and reads this rank's rows of it
+    // from a float64 table file (`descriptor`, /values at byte
+    // `data_offset`), then finds the rows others read, as compute() would
+    // have. Follow with exchange() and, when the round is no longer read,
+    // release().
+    void reload(std::size_t round, int descriptor, std::uint64_t data_offset);
 
     const RoundStore& store(int sum) const { return band_[sum]; }
     bool holds(int sum) const { return band_.holds(sum); }

@@ -203,6 +203,28 @@ Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t la
     return tally;
 }
 
+// The one line a failed verification leaves on stderr: how many states
+// disagree with their successors and the first of them, else the count
+// that does not match the file.
+std::string failure_summary(const Geometry& geometry, const Tally& all, const double found[2],
+                            std::uint64_t connections_attribute, std::uint64_t stored) {
+    char line[512];
+    if (all.wrong > 0) {
+        std::snprintf(line, sizeof line, "%s %s with %s successors; the first, board %s (id %llu), "
+                      "stores %.17g where its successors give %.17g", with_commas(all.wrong).c_str(),
+                      all.wrong == 1 ? "state disagrees" : "states disagree", all.wrong == 1 ? "its" : "their",
+                      geometry.format_heights(geometry.decode(all.first_wrong)).c_str(),
+                      static_cast<unsigned long long>(all.first_wrong), found[0], found[1]);
+    } else if (all.states != stored) {
+        std::snprintf(line, sizeof line, "%s states checked of %s stored", with_commas(all.states).c_str(),
+                      with_commas(stored).c_str());
+    } else {
+        std::snprintf(line, sizeof line, "%s connections counted where the file says %s",
+                      with_commas(all.connections).c_str(), with_commas(connections_attribute).c_str());
+    }
+    return line;
+}
+
 }  // namespace
 
 int verify_table(const Communicator& comm, const VerifyOptions& options) {
@@ -286,6 +308,9 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
         std::printf("verify: %s\n", passed ? "PASS" : "FAIL");
     }
     std::fflush(stdout);
+    if (!passed)
+        std::fprintf(stderr, "stackverify: %s fails verification: %s\n", options.table.c_str(),
+                     failure_summary(geometry, all, found, table->info().connections, stored).c_str());
     return passed ? ExitSuccess : ExitCheckFailed;
 }
 

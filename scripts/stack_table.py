@@ -15,10 +15,14 @@ compositions. Version 1 tables store every board in id order.
 
 Run with Debian's /usr/bin/python3 (it has numpy and h5py).
 """
+import sys
+import zlib
+
 import h5py
 import numpy as np
 
 CLASSES = 4  # every piece adds 4 cells
+CHECKSUM_VALUES = 4096  # values per checksummed block; blocks start at each round's first value
 
 
 class TableError(Exception):
@@ -28,22 +32,45 @@ class TableError(Exception):
 class StackTable:
     def __init__(self, path):
         self.path = path
-        self.file = h5py.File(path, "r")
+        try:
+            self.file = h5py.File(path, "r")
+        except OSError as error:
+            raise TableError("%s cannot be opened as HDF5: %s" % (path, error))
+        try:
+            self._open()
+        except TableError:
+            self.file.close()
+            raise
+        except (KeyError, TypeError, ValueError, OSError) as error:
+            self.file.close()
+            raise TableError("%s is not a valid stacking table: %s" % (path, error))
+
+    def _open(self):
+        path = self.path
         attributes = self.file.attrs
         for name in ("format_version", "width", "height"):
             if name not in attributes:
                 raise TableError("%s is not a stacking table: attribute '%s' is missing" % (path, name))
-        self.format_version = int(attributes["format_version"])
-        self.width = int(attributes["width"])
-        self.height = int(attributes["height"])
+        self.format_version = self._integer("format_version")
+        self.width = self._integer("width")
+        self.height = self._integer("height")
         if self.format_version not in (1, 2):
             raise TableError("%s has table format version %d; this reader knows 1 and 2" % (path, self.format_version))
+        if not (1 <= self.width <= 16 and 1 <= self.height <= 1000000):
+            raise TableError("%s has an invalid shape %dx%d" % (path, self.width, self.height))
         self.base = self.height + 1
         self.states = self.base ** self.width
+        if self._integer("states") != self.states:
+            raise TableError("%s: its states attribute does not match its width and height" % path)
+        if "values" not in self.file:
+            raise TableError("%s is not a stacking table: dataset /values is missing" % path)
         self.dataset = self.file["values"]
+        self.checksums = None
         if self.format_version == 1:
             self.residues = (0, 1, 2, 3)
             self.precision = "float64"
+            if self.dataset.shape != (self.states,):
+                raise TableError("%s: /values does not hold %d values in one dimension" % (path, self.states))
             return
         self.residues = tuple(int(r) for r in attributes["residue_classes"])
         self.precision = attributes["precision"]
@@ -53,6 +80,36 @@ class StackTable:
         stored = np.asarray(self.file["round_offsets"][...], dtype=np.uint64)
         if not np.array_equal(stored, self.offsets):
             raise TableError("%s: /round_offsets disagrees with its width, height and residue classes" % path)
+        if self.dataset.shape != (int(self.offsets[-1]),) or self.dataset.dtype != np.dtype(self.precision):
+            raise TableError("%s: /values does not hold %d %s values in one dimension" % (path, int(self.offsets[-1]),
+                                                                                          self.precision))
+        rounds = len(self.offsets) - 1
+        if self._integer("rounds_done") != rounds:
+            raise TableError("%s is unfinished: %d of %d rounds are on disk" % (path, self._integer("rounds_done"),
+                                                                                rounds))
+        # Checksummed blocks: a round's start at its first value.
+        sizes = np.diff(self.offsets)
+        self.block_offsets = np.concatenate([[0], np.cumsum((sizes + CHECKSUM_VALUES - 1) // CHECKSUM_VALUES)]).astype(np.uint64)
+        self.checksums = np.asarray(self.file["checksums"][...], dtype=np.uint32)
+        if self.checksums.shape != (int(self.block_offsets[-1]),):
+            raise TableError("%s: /checksums does not hold one checksum per block" % path)
+
+    def _integer(self, name):
+        """An integer attribute (a scalar of an HDF5 integer type)."""
+        if name not in self.file.attrs:
+            raise TableError("%s is not a stacking table: attribute '%s' is missing" % (self.path, name))
+        value = np.asarray(self.file.attrs[name])
+        if value.shape != () or value.dtype.kind not in "iu":
+            raise TableError("%s: attribute '%s' is not an integer" % (self.path, name))
+        return int(value)
+
+    def check_all(self):
+        """Reads every value, checking every block against its checksum
+        (version 2) and every value for being a number of pieces."""
+        total = int(self.dataset.shape[0])
+        step = CHECKSUM_VALUES * 256
+        for first in range(0, total, step):
+            self._read(np.arange(first, min(first + step, total), dtype=np.int64))
 
     def _build_layout(self):
         """The counting tables of the version-2 codec."""
@@ -132,20 +189,39 @@ class StackTable:
             result[held] = self._read(self.positions(ids[held]))
         return result
 
-    BLOCK = 1 << 16  # values read at a time
+    def _blocks(self, positions):
+        """The first position and value count of the block of each position
+        (checksummed blocks in version 2, blocks of 4096 from 0 in version 1)."""
+        if self.checksums is None:
+            first = positions // CHECKSUM_VALUES * CHECKSUM_VALUES
+            return first, np.minimum(CHECKSUM_VALUES, self.dataset.shape[0] - first)
+        rounds = np.searchsorted(self.offsets, positions, side="right") - 1
+        within = (positions - self.offsets[rounds].astype(np.int64)) // CHECKSUM_VALUES
+        first = self.offsets[rounds].astype(np.int64) + within * CHECKSUM_VALUES
+        return first, np.minimum(CHECKSUM_VALUES, self.offsets[rounds + 1].astype(np.int64) - first)
 
     def _read(self, positions):
-        """Values at positions of /values, reading whole blocks of BLOCK values
-        (h5py's point selections are slow for many points)."""
+        """Values at positions of /values, reading whole blocks (h5py's point
+        selections are slow for many points), each checked against its
+        checksum in version 2."""
         unique, inverse = np.unique(positions, return_inverse=True)
         read = np.empty(unique.size, dtype=np.float64)
-        blocks = unique // self.BLOCK
-        starts = np.flatnonzero(np.concatenate([[True], blocks[1:] != blocks[:-1]]))
+        firsts, counts = self._blocks(unique)
+        starts = np.flatnonzero(np.concatenate([[True], firsts[1:] != firsts[:-1]]))
         ends = np.concatenate([starts[1:], [unique.size]])
         for start, end in zip(starts, ends):
-            first = int(blocks[start]) * self.BLOCK
-            block = self.dataset[first:min(first + self.BLOCK, self.dataset.shape[0])]
+            first, count = int(firsts[start]), int(counts[start])
+            block = self.dataset[first:first + count]
+            if self.checksums is not None:
+                round_index = int(np.searchsorted(self.offsets, first, side="right")) - 1
+                index = int(self.block_offsets[round_index]) + (first - int(self.offsets[round_index])) // CHECKSUM_VALUES
+                stored = np.ascontiguousarray(block, dtype="<f8" if self.precision == "float64" else "<f4")
+                if zlib.crc32(stored.tobytes()) != int(self.checksums[index]):
+                    raise TableError("%s is damaged: values %d..%d (block %d) do not match their checksum"
+                                     % (self.path, first, first + count - 1, index))
             read[start:end] = block[unique[start:end] - first]
+        if np.any(~np.isfinite(read)) or np.any(read < 0):
+            raise TableError("%s holds a value that is not a number of pieces" % self.path)
         return read[inverse]
 
     def values_of(self, heights):
@@ -159,3 +235,40 @@ class StackTable:
 
     def __exit__(self, *exception):
         self.close()
+
+
+def main(arguments):
+    """stack_table.py TABLE [--check] [ID ...]: prints the values of the ids
+    (or a summary); --check first reads every value against its checksum.
+    Refuses a table it cannot trust with one line and exit 2."""
+    check = "--check" in arguments
+    arguments = [a for a in arguments if a != "--check"]
+    if not arguments:
+        print("usage: stack_table.py TABLE [--check] [ID ...]", file=sys.stderr)
+        return 2
+    try:
+        ids = [int(i) for i in arguments[1:]]
+    except ValueError as error:
+        print("stack_table: error: a board id must be a whole number: %s" % error, file=sys.stderr)
+        return 2
+    try:
+        with StackTable(arguments[0]) as table:
+            if ids and (min(ids) < 0 or max(ids) >= table.states):
+                raise TableError("board ids run from 0 to %d in %s" % (table.states - 1, table.path))
+            if check:
+                table.check_all()
+            if len(arguments) == 1:
+                print("%s: %dx%d, format %d, %s, classes %s" % (table.path, table.width, table.height,
+                                                               table.format_version, table.precision, table.residues))
+                table.values(np.arange(min(table.states, 1 << 16)))  # reads and checks the first blocks
+            else:
+                for value in table.values(ids):
+                    print(repr(float(value)))
+    except TableError as error:
+        print("stack_table: error: %s" % error, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

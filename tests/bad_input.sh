@@ -111,6 +111,7 @@ expect_error 2 "is not an HDF5 file" "$stackplay" --table "$work/text.h5"
 craft() {
     cp "$work/good.h5" "$work/$1.h5"
     "$python" -c "import h5py, numpy as np; f = h5py.File('$work/$1.h5', 'r+'); $2; f.close()" \
+        && "$python" "$(dirname "$0")/reseal.py" "$work/$1.h5" \
         || { echo "FAIL: cannot craft $1"; failures=$((failures + 1)); }
 }
 craft missing "del f.attrs['format_version']"

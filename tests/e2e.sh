@@ -163,6 +163,7 @@ check_fails)
     wrong=$(mktemp --suffix=.h5); trap 'rm -f "$wrong"' EXIT
     cp "$1" "$wrong"
     "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['/values'][...] = f['/values'][...] * 1.05" "$wrong"
+    "$python" "$(dirname "$0")/reseal.py" "$wrong"
     set +e
     "$stackplay" --table "$wrong" --runs 100000 --start-id 1 --check --json > "$wrong.json"; code=$?
     set -e

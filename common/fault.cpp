@@ -1,0 +1,79 @@
+#include "fault.h"
+
+#include "errors.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+
+namespace stack {
+
+const char* phase_name(Phase phase) {
+    switch (phase) {
+    case Phase::Compute: return "compute";
+    case Phase::Exchange: return "exchange";
+    case Phase::Write: return "write";
+    }
+    return "?";
+}
+
+PhaseError::PhaseError(int rank, Phase phase, std::size_t round, const std::string& what)
+    : std::runtime_error("rank " + std::to_string(rank) + " failed in the " + phase_name(phase) + " phase of round "
+                         + std::to_string(round) + ": " + what) {}
+
+namespace {
+
+struct Fault {
+    int rank = -1;
+    std::size_t round = 0;
+    Phase phase = Phase::Compute;
+    bool kill = false;
+};
+
+// Parsed once; a malformed STACK_FAULT is refused, not ignored.
+std::optional<Fault> parse_fault() {
+    const char* text = std::getenv("STACK_FAULT");
+    if (!text || !*text)
+        return std::nullopt;
+    Fault fault;
+    bool has_rank = false, has_round = false, has_phase = false;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        const auto equals = item.find('=');
+        const std::string key = item.substr(0, equals), value = equals == std::string::npos ? "" : item.substr(equals + 1);
+        try {
+            if (key == "rank")
+                fault.rank = std::stoi(value), has_rank = true;
+            else if (key == "round")
+                fault.round = std::stoul(value), has_round = true;
+            else if (key == "phase" && (value == "compute" || value == "exchange" || value == "write"))
+                fault.phase = value == "compute" ? Phase::Compute : value == "exchange" ? Phase::Exchange : Phase::Write,
+                has_phase = true;
+            else if (key == "action" && (value == "throw" || value == "kill"))
+                fault.kill = value == "kill";
+            else
+                throw std::invalid_argument(key);
+        } catch (const std::exception&) {
+            throw InputError("STACK_FAULT: '" + item + "' is not rank=R, round=N, phase=compute|exchange|write or "
+                             "action=throw|kill");
+        }
+    }
+    if (!has_rank || !has_round || !has_phase)
+        throw InputError("STACK_FAULT needs rank=R, round=N and phase=compute|exchange|write");
+    return fault;
+}
+
+}  // namespace
+
+void inject_fault(int rank, std::size_t round, Phase phase) {
+    static const std::optional<Fault> fault = parse_fault();
+    if (!fault || fault->rank != rank || fault->round != round || fault->phase != phase)
+        return;
+    if (fault->kill)
+        std::raise(SIGKILL);
+    throw PhaseError(rank, phase, round, "injected failure (STACK_FAULT)");
+}
+
+}  // namespace stack

@@ -1,0 +1,29 @@
+// Fault injection, for the tests of what happens when one rank fails.
+//
+// STACK_FAULT="rank=R,round=N,phase=compute|exchange|write[,action=throw|kill]"
+// makes rank R fail at round N (counted from 0, the top row sum) in that
+// phase: by throwing (the default), or by killing itself (SIGKILL, as a
+// crashed node would) for the resume tests. Unset, it costs one getenv at
+// start-up.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace stack {
+
+enum class Phase { Compute, Exchange, Write };
+const char* phase_name(Phase phase);
+
+// A failure in a phase of a round, on one rank: the tools print it as one
+// line naming all three.
+class PhaseError : public std::runtime_error {
+public:
+    PhaseError(int rank, Phase phase, std::size_t round, const std::string& what);
+};
+
+// Fails here if STACK_FAULT says so (throws PhaseError, or does not return).
+void inject_fault(int rank, std::size_t round, Phase phase);
+
+}  // namespace stack

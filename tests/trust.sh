@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Trust: the verifier, integrity checks, resume after kill -9, failing ranks.
+#   trust.sh verifier                  stackverify passes on good tables (v1, v2, a class, float32)
+#                                      and fails on each planted fault
+#   trust.sh damaged                   stackplay, stackverify and the Python reader refuse each
+#                                      damaged file with one line and exit 2
+#   trust.sh faults NP                 a rank failing in each phase ends the job within seconds,
+#                                      one line naming the rank and the phase, no final file
+#   trust.sh resume W H ROUNDS...      kill -9 one rank at each of ROUNDS, resume at np 1, 2, 3:
+#                                      the table is byte-identical to an uninterrupted run
+# Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
+set -uo pipefail
+command=$1; shift
+stackgen="$BIN/gen/stackgen"; stackplay="$BIN/play/stackplay"; stackverify="$BIN/gen/stackverify"
+naive="$BIN/tests/bench/naive_baseline"
+reader="$(cd "$(dirname "$0")/.." && pwd)/scripts/stack_table.py"
+python=/usr/bin/python3
+read -r -a preflags <<< "${MPIEXEC_PREFLAGS:-}"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+failures=0 passes=0
+pass() { passes=$((passes + 1)); }
+fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
+mpi() { local np=$1; shift; "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$@"; }
+finish() { echo "$passes passed, $failures failed"; [ "$failures" -eq 0 ]; }
+
+# run_expect CODE PATTERN COMMAND...: exit CODE, one stderr line matching PATTERN
+run_expect() {
+    local expected=$1 pattern=$2; shift 2
+    "$@" > "$work/out" 2> "$work/err"
+    local code=$? lines
+    lines=$(grep -c '' "$work/err")
+    if [ "$code" = "$expected" ] && [ "$lines" -eq 1 ] && grep -Eq -e "$pattern" "$work/err"; then
+        pass
+    else
+        fail "$* -> exit $code (expected $expected), $lines stderr line(s):"; cat "$work/err"; cat "$work/out" | tail -3
+    fi
+}
+
+# rewrite TABLE PYTHON: change a table with h5py (f is the open file, np numpy, t
+# the StackTable), then recompute the checksums (tests/reseal.py), so that
+# only the values are wrong.
+rewrite() {
+    "$python" - "$1" "$reader" "$2" <<'PYTHON' && "$python" "$(dirname "$0")/reseal.py" "$1"
+import sys
+import h5py, numpy as np
+sys.path.insert(0, sys.argv[2].rsplit("/", 1)[0])
+from stack_table import StackTable
+path, change = sys.argv[1], sys.argv[3]
+t = StackTable(path)
+t.close()
+f = h5py.File(path, "r+")
+exec(change)
+f.close()
+PYTHON
+}
+
+case "$command" in
+verifier)
+    mpi 2 "$stackgen" --width 4 --height 20 --output "$work/v2.h5" --quiet || exit 1
+    mpi 2 "$stackgen" --width 4 --height 20 --residue 1 --precision float32 --output "$work/class1.h5" --quiet || exit 1
+    "$naive" --width 4 --height 20 --write-v1 "$work/v1.h5" > /dev/null || exit 1
+    for table in v2 class1 v1; do
+        for np in 1 2 3; do
+            if mpi "$np" "$stackverify" "$work/$table.h5" --json > "$work/report.json"; then pass; else fail "stackverify $table at np $np"; fi
+        done
+        "$python" -c "import json,sys; r=json.load(open(sys.argv[1])); print('$table:', r['states_checked'], 'states,', r['connections_counted'], 'connections, largest deviation', r['largest_deviation'], ',', r['seconds'], 's')" "$work/report.json"
+    done
+    # One value changed: board 3,6,8,7 (id 68484)
+    cp "$work/v2.h5" "$work/changed.h5"
+    rewrite "$work/changed.h5" "p = int(t.positions([68484])[0]); f['values'][p] = f['values'][p] * 1.0001"
+    run_expect 1 "fails verification: [0-9]+ states disagree with their successors; the first, board [0-9,]+ \\(id [0-9]+\\)" mpi 2 "$stackverify" "$work/changed.h5"
+    grep -q "verify: FAIL" "$work/out" && pass || fail "no FAIL line"
+    # Two values of boards with the same height sum swapped: 3,6,8,7 and 3,8,6,7
+    cp "$work/v2.h5" "$work/swapped.h5"
+    rewrite "$work/swapped.h5" "a, b = (int(p) for p in t.positions(t.board_id([[3,6,8,7],[3,8,6,7]]))); v = f['values']; x, y = v[a], v[b]; assert x != y, 'the swap must change something'; v[a], v[b] = y, x" \
+        || fail "the swap was not made"
+    run_expect 1 "fails verification: [0-9]+ states disagree" mpi 2 "$stackverify" "$work/swapped.h5"
+    # The 4x20 table relabelled as 2x440 (21^4 = 441^2): version 1 holds ids only
+    cp "$work/v1.h5" "$work/relabelled.h5"
+    "$python" -c "import h5py, numpy as np, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs['width'] = np.int64(2); f.attrs['height'] = np.int64(440); f.close()" "$work/relabelled.h5"
+    run_expect 1 "fails verification" mpi 2 "$stackverify" "$work/relabelled.h5"
+    # The same relabelling of a version-2 table contradicts its round offsets
+    cp "$work/v2.h5" "$work/relabelled2.h5"
+    "$python" -c "import h5py, numpy as np, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs['width'] = np.int64(2); f.attrs['height'] = np.int64(440); f.close()" "$work/relabelled2.h5"
+    run_expect 2 "stored_states attribute|round_offsets" mpi 2 "$stackverify" "$work/relabelled2.h5"
+    # Another piece set recorded in the file
+    cp "$work/v2.h5" "$work/pieces.h5"
+    "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs['pieces'] = f.attrs['pieces'].replace('i: ([0,0,0],[1,1,1,1]) ([],[4])', 'i: ([],[4])'); f.close()" "$work/pieces.h5"
+    run_expect 2 "another piece set" mpi 2 "$stackverify" "$work/pieces.h5"
+    finish
+    ;;
+damaged)
+    mpi 2 "$stackgen" --width 4 --height 20 --output "$work/good.h5" --quiet || exit 1
+    offset=$("$python" -c "import h5py, sys; print(h5py.File(sys.argv[1], 'r')['values'].id.get_offset())" "$work/good.h5")
+    size=$(stat -c %s "$work/good.h5")
+    head -c $((size / 2)) "$work/good.h5" > "$work/truncated.h5"
+    cp "$work/good.h5" "$work/flipped.h5"
+    "$python" -c "import sys; f = open(sys.argv[1], 'r+b'); f.seek(int(sys.argv[2]) + 8 * 12345 + 3); b = f.read(1); f.seek(-1, 1); f.write(bytes([b[0] ^ 0x10])); f.close()" "$work/flipped.h5" "$offset"
+    echo "not a table" > "$work/text.h5"
+    craft() { cp "$work/good.h5" "$work/$1.h5"; "$python" -c "import h5py, numpy as np; f = h5py.File('$work/$1.h5', 'r+'); $2; f.close()"; }
+    craft missing "del f.attrs['height']"
+    craft wrong_type "del f.attrs['rounds_done']; f.attrs['rounds_done'] = 'all'"
+    craft dimensions "f.attrs['width'] = np.int64(5); f.attrs['states'] = np.uint64(21**5)"
+    craft newer "f.attrs['format_version'] = np.int64(3)"
+    craft unfinished "f.attrs['rounds_done'] = np.int64(20)"
+    for case in "truncated:damaged|truncated|past its end|cannot be opened|not an HDF5" \
+                "flipped:do not match their checksum" "text:not an HDF5 file|cannot be opened" \
+                "missing:attribute 'height' is missing" "wrong_type:rounds_done' is not an integer|not an integer" \
+                "dimensions:disagrees with|round_offsets|does not hold" "newer:format version 3" \
+                "unfinished:unfinished: 20 of 61 rounds"; do
+        name=${case%%:*} pattern=${case#*:}
+        run_expect 2 "$pattern" "$stackplay" --table "$work/$name.h5" --runs 100
+        run_expect 2 "$pattern" mpi 2 "$stackverify" "$work/$name.h5"
+        run_expect 2 "$pattern" "$python" "$reader" "$work/$name.h5" --check 0 1 12345
+    done
+    finish
+    ;;
+faults)
+    np=$1
+    for phase in compute exchange write; do
+        rm -f "$work"/*.h5*
+        start=$(date +%s.%N)
+        STACK_FAULT="rank=1,round=9,phase=$phase" timeout 60 "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" \
+            -x STACK_FAULT "$stackgen" --width 6 --height 10 --output "$work/t.h5" --quiet > "$work/out" 2> "$work/err"
+        code=$?
+        seconds=$("$python" -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$(date +%s.%N)")
+        ours=$(grep -c "^stackgen: error" "$work/err")
+        echo "np $np, $phase: exit $code after $seconds s; $(grep '^stackgen: error' "$work/err")"
+        [ "$code" -ne 0 ] && [ "$code" -ne 124 ] && pass || fail "np $np $phase: exit $code (124: hung)"
+        [ "$ours" -eq 1 ] && grep -q "rank 1 failed in the $phase phase of round 9" "$work/err" && pass \
+            || { fail "np $np $phase: not one line naming rank 1 and the $phase phase"; cat "$work/err"; }
+        [ ! -e "$work/t.h5" ] && pass || fail "np $np $phase: a file under the final name"
+        "$python" -c "import sys; sys.exit(0 if float(sys.argv[1]) < 30 else 1)" "$seconds" && pass || fail "np $np $phase: took $seconds s"
+    done
+    finish
+    ;;
+resume)
+    width=$1 height=$2; shift 2
+    mpi 2 "$stackgen" --width "$width" --height "$height" --output "$work/whole.h5" --quiet || exit 1
+    for round in "$@"; do
+        for np in 1 2 3; do
+            rm -f "$work/t.h5" "$work/t.h5.partial"
+            # rank 1 of a 2-rank run dies (SIGKILL) at the start of a round
+            victim=1
+            STACK_FAULT="rank=$victim,round=$round,phase=compute,action=kill" timeout 120 "$MPIEXEC" \
+                "$MPIEXEC_NUMPROC_FLAG" 2 "${preflags[@]}" -x STACK_FAULT "$stackgen" --width "$width" --height "$height" \
+                --output "$work/t.h5" --quiet --checkpoint-seconds 0 > /dev/null 2>&1
+            [ -e "$work/t.h5.partial" ] && [ ! -e "$work/t.h5" ] && pass || { fail "round $round: no partial table after the kill"; continue; }
+            done_rounds=$("$python" -c "import h5py, sys; print(int(h5py.File(sys.argv[1], 'r').attrs['rounds_done']))" "$work/t.h5.partial")
+            mpi "$np" "$stackgen" --width "$width" --height "$height" --output "$work/t.h5" --resume --checkpoint-seconds 0 \
+                --json > "$work/resumed.json" \
+                || { fail "round $round: resume at np $np failed"; continue; }
+            if cmp -s "$work/whole.h5" "$work/t.h5"; then
+                pass; echo "${width}x${height}: killed at round $round ($done_rounds recorded), resumed at np $np: byte-identical"
+            else
+                fail "${width}x${height}: killed at round $round, resumed at np $np: the tables differ"
+            fi
+        done
+    done
+    mpi 2 "$stackverify" "$work/t.h5" > /dev/null && pass || fail "the resumed table does not verify"
+    finish
+    ;;
+*) echo "unknown subcommand $command"; exit 2 ;;
+esac
