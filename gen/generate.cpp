@@ -228,10 +228,16 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
             progress(round, runner.round_count(), report);
             reports.push_back(report);
             // Record progress every checkpoint_seconds, when every rank's
-            // writes have reached further.
-            long everywhere = writer.written_through();
-            check_mpi(MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_LONG, MPI_MIN, comm.get()), "MPI_Allreduce");
-            if (everywhere > recorded && MPI_Wtime() - last_record >= options.checkpoint_seconds) {
+            // writes have reached further. Rank 0's clock alone says when:
+            // ranks that each asked their own clock would disagree and part
+            // of them would wait forever in the collectives below. One
+            // reduction carries both facts, [0] the rounds written
+            // everywhere and [1] zero when rank 0 says a record is due.
+            long state[2] = {writer.written_through(),
+                             comm.is_root() && MPI_Wtime() - last_record >= options.checkpoint_seconds ? 0 : 1};
+            check_mpi(MPI_Allreduce(MPI_IN_PLACE, state, 2, MPI_LONG, MPI_MIN, comm.get()), "MPI_Allreduce");
+            const long everywhere = state[0];
+            if (everywhere > recorded && state[1] == 0) {
                 writer.sync();
                 const PieceCounts done = total(comm, counted[everywhere], resumed.connections);
                 on_root(comm, [&] {
