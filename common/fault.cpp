@@ -1,9 +1,11 @@
 #include "fault.h"
 
+#include "cli.h"
 #include "errors.h"
 
 #include <csignal>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -22,21 +24,9 @@ PhaseError::PhaseError(int rank, Phase phase, std::size_t round, const std::stri
     : std::runtime_error("rank " + std::to_string(rank) + " failed in the " + phase_name(phase) + " phase of round "
                          + std::to_string(round) + ": " + what) {}
 
-namespace {
-
-struct Fault {
-    int rank = -1;
-    std::size_t round = 0;
-    Phase phase = Phase::Compute;
-    bool kill = false;
-};
-
-// Parsed once; a malformed STACK_FAULT is refused, not ignored.
-std::optional<Fault> parse_fault() {
-    const char* text = std::getenv("STACK_FAULT");
-    if (!text || !*text)
-        return std::nullopt;
-    Fault fault;
+// A malformed STACK_FAULT is refused, not ignored.
+FaultPlan parse_fault_plan(const std::string& text) {
+    FaultPlan fault;
     bool has_rank = false, has_round = false, has_phase = false;
     std::stringstream stream(text);
     std::string item;
@@ -45,9 +35,10 @@ std::optional<Fault> parse_fault() {
         const std::string key = item.substr(0, equals), value = equals == std::string::npos ? "" : item.substr(equals + 1);
         try {
             if (key == "rank")
-                fault.rank = std::stoi(value), has_rank = true;
+                fault.rank = parse_int_option("STACK_FAULT rank", value, 0, std::numeric_limits<int>::max()),
+                has_rank = true;
             else if (key == "round")
-                fault.round = std::stoul(value), has_round = true;
+                fault.round = parse_unsigned_option("STACK_FAULT round", value), has_round = true;
             else if (key == "phase" && (value == "compute" || value == "exchange" || value == "write"))
                 fault.phase = value == "compute" ? Phase::Compute : value == "exchange" ? Phase::Exchange : Phase::Write,
                 has_phase = true;
@@ -65,10 +56,19 @@ std::optional<Fault> parse_fault() {
     return fault;
 }
 
+namespace {
+
+std::optional<FaultPlan> fault_from_environment() {
+    const char* text = std::getenv("STACK_FAULT");
+    if (!text || !*text)
+        return std::nullopt;
+    return parse_fault_plan(text);
+}
+
 }  // namespace
 
 void inject_fault(int rank, std::size_t round, Phase phase) {
-    static const std::optional<Fault> fault = parse_fault();
+    static const std::optional<FaultPlan> fault = fault_from_environment();
     if (!fault || fault->rank != rank || fault->round != round || fault->phase != phase)
         return;
     if (fault->kill)

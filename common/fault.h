@@ -23,6 +23,17 @@ public:
     PhaseError(int rank, Phase phase, std::size_t round, const std::string& what);
 };
 
+// What STACK_FAULT asks for.
+struct FaultPlan {
+    int rank = -1;
+    std::size_t round = 0;
+    Phase phase = Phase::Compute;
+    bool kill = false;
+};
+
+// Parses STACK_FAULT's text; throws InputError naming the item it cannot read.
+FaultPlan parse_fault_plan(const std::string& text);
+
 // Fails here if STACK_FAULT says so (throws PhaseError, or does not return).
 void inject_fault(int rank, std::size_t round, Phase phase);
 

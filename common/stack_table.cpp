@@ -7,7 +7,12 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 
 #include <bit>
 #include <cstring>
@@ -291,7 +296,77 @@ StackTable::StackTable(StackTable&&) noexcept = default;
 StackTable& StackTable::operator=(StackTable&&) noexcept = default;
 StackTable::~StackTable() = default;
 
+// libhdf5 1.10 trusts the metadata it parses: tests/fuzz/fuzz_table found
+// damaged files on which it loops forever (in the global heap, reading a
+// string attribute) before any check of ours can run. So a table is first
+// opened in a child process: it reads every attribute, the shapes, the
+// round offsets, the checksums and the first and last value, lazily, and
+// exits. Only when the child finished cleanly within metadata_seconds() is the
+// file opened here; a child that hung or crashed means the file is damaged.
+// An InputError in the child is left for the parent to raise itself, with
+// its message.
+namespace {
+
+// The child's time limit: 20 s, or STACK_METADATA_SECONDS (the fuzzer
+// uses 2).
+int metadata_seconds() {
+    const char* text = std::getenv("STACK_METADATA_SECONDS");
+    return text && *text ? parse_int_option("STACK_METADATA_SECONDS", text, 1, 86400) : 20;
+}
+
+[[noreturn]] void leave_child_on_signal(int) { ::_exit(86); }
+
+void check_metadata_in_child(const std::string& path) {
+    const int seconds = metadata_seconds();
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child < 0)
+        return;  // cannot fork: open it here, unguarded
+    if (child == 0) {
+        // A crash inside libhdf5 (not instrumented) ends the child quietly;
+        // the sanitizers still report errors in our own code.
+        for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+            std::signal(signal_number, leave_child_on_signal);
+        try {
+            const StackTable table = StackTable::open_unchecked(path, {Residency::Lazy, 1 << 20});
+            if (table.info().stored_states > 0) {
+                table.value_at(0);
+                table.value_at(table.info().stored_states - 1);
+            }
+        } catch (const std::exception&) {
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    for (int waited_ms = 0;; waited_ms += 2) {
+        const pid_t done = ::waitpid(child, &status, WNOHANG);
+        if (done == child)
+            break;
+        if (done < 0)
+            return;
+        if (waited_ms >= seconds * 1000) {
+            ::kill(child, SIGKILL);
+            ::waitpid(child, &status, 0);
+            throw InputError("'" + path + "' is damaged: reading its HDF5 metadata did not finish in "
+                             + std::to_string(seconds) + " s");
+        }
+        ::usleep(waited_ms < 100 ? 200 : 2000);
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw InputError("'" + path + "' is damaged: HDF5 failed reading its metadata ("
+                         + (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                                : "exit " + std::to_string(WEXITSTATUS(status)))
+                         + ")");
+}
+
+}  // namespace
+
 StackTable StackTable::open(const std::string& path, const TableOpenOptions& options) {
+    check_metadata_in_child(path);
+    return open_unchecked(path, options);
+}
+
+StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOptions& options) {
     Handle file = open_file(path);
     StackTable table(path, read_table_info(file, path));
     const TableInfo& info = table.info_;

@@ -53,7 +53,11 @@ public:
     // Throws InputError naming the problem when the file is missing, not
     // HDF5, not a table, of another format version, damaged, or its values
     // are out of range.
+    // The file's metadata is read first in a child process with a time
+    // limit (libhdf5 can hang or crash on damaged metadata), then here.
     static StackTable open(const std::string& path, const TableOpenOptions& options = {});
+    // Without the child: for the child itself, and callers that made the file.
+    static StackTable open_unchecked(const std::string& path, const TableOpenOptions& options = {});
     // A table held in memory, values in board-id order (tests and tools).
     static StackTable in_memory(const Geometry& geometry, HugeVector<double> values);
 

@@ -177,8 +177,12 @@ std::string summary_text(const Json& s) {
     std::string text;
     char line[512];
     auto add = [&](const char* format, auto... values) {
-        std::snprintf(line, sizeof line, format, values...);
-        text += line;
+        if constexpr (sizeof...(values) == 0) {
+            text += format;
+        } else {
+            std::snprintf(line, sizeof line, format, values...);
+            text += line;
+        }
     };
     const auto number = [&](const char* key) { return s[key].get<double>(); };
     const auto seconds = [&](const char* phase) { return s["seconds"][phase].get<double>(); };

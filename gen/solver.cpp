@@ -272,7 +272,7 @@ void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
 }
 
 RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout)
-    : comm_(comm), partition_(partition), layout_(layout), placements_(partition.geometry()), rules_(partition),
+    : partition_(partition), layout_(layout), placements_(partition.geometry()), rules_(partition),
       band_(partition, layout), exchange_(comm, partition, placements_, rules_),
       kernel_(std::make_unique<SliceKernel>(partition, placements_, rules_, layout)) {}
 

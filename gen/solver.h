@@ -78,7 +78,6 @@ public:
 
 private:
     class SliceKernel;
-    const Communicator& comm_;
     const Partition& partition_;
     const RoundLayout& layout_;
     PlacementTable placements_;

@@ -1,0 +1,165 @@
+#include "errors.h"
+#include "piece_set.h"
+#include "pieces.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace stack {
+
+namespace {
+
+// A piece's orientations as a sorted list, to compare sets whatever their order.
+std::vector<std::pair<std::vector<int>, std::vector<int>>> sorted_orientations(const PieceShape& piece) {
+    std::vector<std::pair<std::vector<int>, std::vector<int>>> list;
+    for (const ShapeOrientation& orientation : piece.orientations)
+        list.push_back({orientation.surface, orientation.added});
+    std::sort(list.begin(), list.end());
+    return list;
+}
+
+const PieceShape& find_piece(const PieceSet& set, const std::string& name) {
+    for (const PieceShape& piece : set.pieces())
+        if (piece.name == name)
+            return piece;
+    throw std::runtime_error("no piece " + name);
+}
+
+}  // namespace
+
+TEST(PieceSet, TetrominoesAreThePieceTableExactly) {
+    const PieceSet set = PieceSet::builtin("tetrominoes");
+    EXPECT_EQ(set.attribute_text(), orientation_table_text());
+    EXPECT_EQ(set.orientation_count(), OrientationCount);
+    EXPECT_EQ(set.cell_gcd(), CellsPerPiece);
+    EXPECT_EQ(find_piece(set, "lr").letter, 'L');
+}
+
+TEST(PieceSet, AttributeTextReadsBack) {
+    for (const char* name : {"tetrominoes", "rectangles", "pentominoes"}) {
+        const PieceSet set = PieceSet::builtin(name);
+        const PieceSet again = PieceSet::from_attribute(set.attribute_text());
+        EXPECT_EQ(again.attribute_text(), set.attribute_text()) << name;
+        ASSERT_EQ(again.pieces().size(), set.pieces().size());
+        for (std::size_t p = 0; p < set.pieces().size(); ++p) {
+            EXPECT_EQ(again.pieces()[p].letter, set.pieces()[p].letter);
+            EXPECT_EQ(again.pieces()[p].orientations, set.pieces()[p].orientations);
+        }
+    }
+}
+
+// The tetrominoes drawn as grids derive the reference's orientations: the
+// reference lists them by hand, so this checks the derivation (rotation,
+// de-duplication, surface and added counts) against independent data.
+TEST(PieceSet, TetrominoGridsDeriveTheReferenceOrientations) {
+    const PieceSet drawn = PieceSet::from_file_text(
+        "; the seven tetrominoes\n"
+        "piece i\n####\n\n"
+        "piece t\n###\n.#.\n\n"
+        "piece sq\n##\n##\n\n"
+        "piece zr\n.##\n##.\n\n"
+        "piece zl\n##.\n.##\n\n"
+        "piece lr\n#.\n#.\n##\n\n"
+        "piece ll\n.#\n.#\n##\n");
+    const PieceSet reference = PieceSet::builtin("tetrominoes");
+    ASSERT_EQ(drawn.pieces().size(), reference.pieces().size());
+    for (std::size_t p = 0; p < drawn.pieces().size(); ++p)
+        EXPECT_EQ(sorted_orientations(drawn.pieces()[p]), sorted_orientations(reference.pieces()[p]))
+            << drawn.pieces()[p].name;
+    EXPECT_EQ(drawn.cell_gcd(), 4);
+}
+
+TEST(PieceSet, ReflectAddsMirrorImages) {
+    const PieceSet set = PieceSet::from_file_text("piece l reflect\n#.\n#.\n##\n");
+    const PieceSet reference = PieceSet::builtin("tetrominoes");
+    auto both = sorted_orientations(find_piece(reference, "lr"));
+    const auto left = sorted_orientations(find_piece(reference, "ll"));
+    both.insert(both.end(), left.begin(), left.end());
+    std::sort(both.begin(), both.end());
+    EXPECT_EQ(sorted_orientations(set.pieces()[0]), both);
+    // A symmetric piece gains nothing from reflection.
+    EXPECT_EQ(PieceSet::from_file_text("piece t reflect\n###\n.#.\n").orientation_count(), 4);
+}
+
+// Every w x h block, 1 <= w, h <= 3, a block and its rotation one piece: 6
+// pieces, 9 orientations (the issue's count), each a flat-bottomed block.
+TEST(PieceSet, Rectangles) {
+    const PieceSet set = PieceSet::builtin("rectangles");
+    EXPECT_EQ(set.pieces().size(), 6u);
+    EXPECT_EQ(set.orientation_count(), 9);
+    EXPECT_EQ(set.cell_gcd(), 1);
+    const ShapeOrientation tall{{}, {3}}, wide{{0, 0}, {1, 1, 1}};
+    EXPECT_EQ(sorted_orientations(find_piece(set, "r1x3")),
+              sorted_orientations(PieceShape{"x", 'X', 1, {tall, wide}, {}}));
+}
+
+// The 12 pentominoes have 41 distinct rotations (I and Z two each, X one,
+// the others four); U's two sideways ones ("##/#./##") have a gap in a
+// column and are dropped, leaving 39.
+TEST(PieceSet, Pentominoes) {
+    const PieceSet set = PieceSet::builtin("pentominoes");
+    EXPECT_EQ(set.pieces().size(), 12u);
+    EXPECT_EQ(set.cell_gcd(), 5);
+    EXPECT_EQ(set.orientation_count(), 39);
+    const PieceShape& u = find_piece(set, "u");
+    EXPECT_EQ(u.orientations.size(), 2u);
+    ASSERT_EQ(u.dropped.size(), 2u);
+    EXPECT_EQ(u.dropped[0], "##/#./##");  // turned clockwise, U opens to the right
+    EXPECT_EQ(u.dropped[1], "##/.#/##");
+    EXPECT_EQ(find_piece(set, "x").orientations.size(), 1u);
+    EXPECT_EQ(find_piece(set, "i").orientations.size(), 2u);
+}
+
+TEST(PieceSet, WeightsAndLetters) {
+    const PieceSet set = PieceSet::from_file_text("piece big weight 3 letter Q\n##\n##\n\npiece dot\n#\n");
+    EXPECT_EQ(set.pieces()[0].weight, 3u);
+    EXPECT_EQ(set.pieces()[0].letter, 'Q');
+    EXPECT_EQ(set.pieces()[1].letter, 'D');
+    EXPECT_EQ(set.attribute_text(), "big weight=3 letter=Q: ([0],[2,2])\ndot: ([],[1])\n");
+    EXPECT_EQ(PieceSet::from_attribute(set.attribute_text()).pieces()[0].weight, 3u);
+}
+
+TEST(PieceSet, BadPieceFilesAreRefused) {
+    for (const char* text : {
+             "",                                    // no pieces
+             "###\n",                               // cells before any piece
+             "piece a\n#.#\n",                      // not connected
+             "piece a\n#x#\n",                      // a stray character
+             "piece a\n.........#\n",               // wider than 8
+             "piece a\n#\n\npiece a\n##\n",         // a name twice
+             "piece a weight 0\n#\n",               // weight out of range
+             "piece a weight -1\n#\n",              //
+             "piece a weight 2x\n#\n",              //
+             "piece a colour red\n#\n",             // an unknown word
+             "piece\n#\n",                          // no name
+             "piece a-b\n#\n",                      // a bad name
+             "piece a\n",                           // no rows
+             "piece a\n...\n",                      // no cells
+             "piece ab\n#\n\npiece ac\n##\n",       // one letter for two pieces
+             "piece o\n###\n#.#\n###\n",            // a gap in a column in every orientation
+         }) {
+        EXPECT_THROW(PieceSet::from_file_text(text), InputError) << text;
+    }
+    EXPECT_THROW(PieceSet::builtin("hexominoes"), InputError);
+}
+
+TEST(PieceSet, BadAttributesAreRefused) {
+    for (const char* text : {
+             "",                          // no pieces
+             "i ([0],[1,1])\n",           // no colon
+             "i: ([0],[1,1]\n",           // unclosed
+             "i: ([0,0],[1,1])\n",        // steps and counts disagree
+             "i: ([0],[1,1]) ([],[3])\n", // cell counts differ
+             "i: ([0],[1,1]) ([0],[1,1])\n",  // an orientation twice
+             "i: ([],[0])\n",             // an empty column
+             "i: ([],[99999])\n",         // out of range
+             "i:\n",                      // no orientations
+             "i weight=0: ([],[1])\n",    // weight out of range
+             "i size=2: ([],[1])\n",      // an unknown key
+         }) {
+        EXPECT_THROW(PieceSet::from_attribute(text), InputError) << text;
+    }
+}
+
+}  // namespace stack
