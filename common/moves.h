@@ -1,0 +1,96 @@
+// Real moves: every placement the 7 tetrominoes can reach under SRS (the
+// Super Rotation System of modern Tetris) on any board, holes and overhangs
+// allowed, by four algorithms (seed 004, "move generation"):
+//
+//   HardDrop      rotate at spawn, slide at spawn height, drop. Misses spins,
+//                 tucks and anything that needs a kick.
+//   BreadthFirst  every location (x, y, rotation) reachable by left, right,
+//                 soft drop and rotation (with kicks), breadth first.
+//   Quick         the hard-drop paths' airspace is marked visited without
+//                 being expanded, then breadth first from where they land.
+//                 Misses what needs a partial drop, then a slide.
+//   Convolution   the map of where each rotation fits is computed first;
+//                 the search floods it left, right and down and rotates from
+//                 every flooded location. The same set as BreadthFirst.
+//
+// Coordinates: x counts columns from the left wall, y rows from the floor
+// (up). A location is the bottom-left corner of the piece's SRS box (3x3,
+// 4x4 for I); rotation 0 is the spawn state, 1 = R (one clockwise turn), 2,
+// 3 = L. Pieces spawn with their box centred ((width - box) / 2) and their
+// spawn cells in rows H and H+1, just above the visible rows; rows from H up
+// are empty (the vanish zone), so a full well never blocks the spawn.
+//
+// T-spins (the document's rules): a T whose last move was a rotation and
+// 3 of whose box's 4 corners are filled (walls and floor count) is a spin;
+// it is a mini if either corner it points to is empty, unless that rotation
+// used the last kick. A placement records every way it was reached: plain,
+// mini, full (a bit each).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stack::moves {
+
+enum class Tetromino : std::uint8_t { I, O, T, S, Z, J, L };
+constexpr int TetrominoCount = 7;
+constexpr std::array<char, TetrominoCount> TetrominoLetters = {'I', 'O', 'T', 'S', 'Z', 'J', 'L'};
+
+enum class Algorithm : std::uint8_t { HardDrop, BreadthFirst, Quick, Convolution };
+const char* algorithm_name(Algorithm algorithm);
+
+// A well of width <= 16 and any height; cells above the top row are empty.
+class Board {
+public:
+    Board(int width, int height);
+    int width() const { return width_; }
+    int height() const { return height_; }
+    bool filled(int x, int y) const;  // walls and floor are filled
+    void fill(int x, int y);
+    // A hole-free stack: column x filled up to heights[x].
+    static Board from_heights(int width, int height, const std::vector<int>& heights);
+
+private:
+    int width_, height_;
+    std::vector<std::uint16_t> rows_;  // [y] -> bit x
+};
+
+struct Location {
+    int x = 0, y = 0, rotation = 0;
+    bool operator==(const Location&) const = default;
+};
+
+using Cells = std::array<std::pair<int, int>, 4>;  // (x, y), sorted
+Cells cells_at(Tetromino piece, const Location& location);
+
+enum SpinBits : std::uint8_t { ReachedPlain = 1, ReachedMini = 2, ReachedFull = 4 };
+
+struct Placement {
+    Location location;  // the first location found with these cells
+    Cells cells;
+    std::uint8_t reached = 0;  // SpinBits: how it can be reached
+};
+
+struct MoveOptions {
+    bool rotate_180 = false;  // a 180-degree turn, kicks (0,0) only
+};
+
+// The spawn location, or nothing when the spawn cells are blocked.
+std::optional<Location> spawn_location(const Board& board, Tetromino piece);
+
+// Every lockable placement the algorithm finds, one per set of cells, in
+// the order found.
+std::vector<Placement> generate(const Board& board, Tetromino piece, Algorithm algorithm,
+                                const MoveOptions& options = {});
+
+// The inputs of a shortest sequence from spawn to the placement with these
+// cells, one letter each: l r (left, right), c w (rotate clockwise,
+// counter-clockwise), f (180), d (soft drop one row), D (soft drop held to
+// the bottom), H (hard drop, always last); nothing when it is unreachable.
+std::optional<std::string> shortest_inputs(const Board& board, Tetromino piece, const Cells& target,
+                                           const MoveOptions& options = {});
+
+}  // namespace stack::moves
