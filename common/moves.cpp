@@ -423,13 +423,41 @@ std::optional<std::string> shortest_inputs(const Board& board, Tetromino piece, 
             how[space.index(to)] = letter;
             queue.push_back(space.index(to));
         };
-        if (!(landing == space.location(current)))
-            step(landing, 'D');  // soft drop held to the bottom: one input
         for (int move = 0; move < MoveCount; ++move)
             if (const auto moved = space.apply(space.location(current), Move(move), options.rotate_180))
                 step(moved->at, MoveLetters[move]);
+        if (!(landing == space.location(current)))
+            step(landing, 'D');  // soft drop held to the bottom: one input, tried last
     }
     return std::nullopt;
+}
+
+Tetromino tetromino_of(Piece piece) {
+    constexpr std::array<Tetromino, PieceCount> Map = {Tetromino::I, Tetromino::T, Tetromino::O, Tetromino::S,
+                                                       Tetromino::Z, Tetromino::L, Tetromino::J};
+    return Map[piece];
+}
+
+Cells table_placement_cells(const Orientation& orientation, int column, const std::vector<int>& heights) {
+    Cells cells;
+    int cell = 0;
+    for (int k = 0; k < orientation.width; ++k)
+        for (int row = 0; row < orientation.added[k]; ++row)
+            cells[std::size_t(cell++)] = {column + k, heights[std::size_t(column + k)] + row};
+    std::sort(cells.begin(), cells.end());
+    return cells;
+}
+
+Reach reach_table_placement(const std::vector<int>& heights, int height, const Orientation& orientation, int column) {
+    const Board board = Board::from_heights(int(heights.size()), height, heights);
+    const Tetromino piece = tetromino_of(orientation.piece);
+    const Cells target = table_placement_cells(orientation, column, heights);
+    Reach reach;
+    if (const auto inputs = shortest_inputs(board, piece, target))
+        reach.inputs = *inputs;
+    for (const Placement& placement : generate(board, piece, Algorithm::HardDrop))
+        reach.hard_drop |= placement.cells == target;
+    return reach;
 }
 
 }  // namespace stack::moves

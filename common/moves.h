@@ -27,6 +27,8 @@
 // mini, full (a bit each).
 #pragma once
 
+#include "pieces.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -92,5 +94,22 @@ std::vector<Placement> generate(const Board& board, Tetromino piece, Algorithm a
 // the bottom), H (hard drop, always last); nothing when it is unreachable.
 std::optional<std::string> shortest_inputs(const Board& board, Tetromino piece, const Cells& target,
                                            const MoveOptions& options = {});
+
+// The tables' pieces (pieces.h) as SRS tetrominoes: i I, t T, sq O, zr S,
+// zl Z, lr L, ll J.
+Tetromino tetromino_of(Piece piece);
+
+// The cells a table placement (orientation, leftmost column) fills on a
+// contour: column + k gains rows heights[column + k] .. + added[k] - 1.
+Cells table_placement_cells(const Orientation& orientation, int column, const std::vector<int>& heights);
+
+// How a real player reaches a table placement on a contour: a shortest
+// input sequence from spawn (empty when SRS cannot reach it), and whether
+// hard drop alone (turn at spawn, slide, drop) gets there.
+struct Reach {
+    std::string inputs;
+    bool hard_drop = false;
+};
+Reach reach_table_placement(const std::vector<int>& heights, int height, const Orientation& orientation, int column);
 
 }  // namespace stack::moves

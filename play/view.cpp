@@ -1,5 +1,6 @@
 #include "view.h"
 
+#include "moves.h"
 #include "player.h"
 
 #include <algorithm>
@@ -125,8 +126,16 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
     explanation.id = id;
     explanation.heights = placements.geometry().decode(id);
     explanation.value = table.value(id);
+    const Geometry& geometry = placements.geometry();
+    const std::vector<int> contour(explanation.heights.begin(), explanation.heights.begin() + geometry.width());
     placements.for_each_placement(explanation.heights, [&](int o, int x, BoardId offset) {
-        explanation.options[Orientations[o].piece].push_back({o, x, id + offset, table.value(id + offset)});
+        PlacementOption option{o, x, id + offset, table.value(id + offset), "", false};
+        if (geometry.width() >= 4) {
+            const moves::Reach reach = moves::reach_table_placement(contour, geometry.height(), Orientations[o], x);
+            option.inputs = reach.inputs;
+            option.hard_drop = reach.hard_drop;
+        }
+        explanation.options[Orientations[o].piece].push_back(option);
     });
     for (auto& options : explanation.options)
         std::sort(options.begin(), options.end(), [](const PlacementOption& a, const PlacementOption& b) {
@@ -135,6 +144,15 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
             return a.orientation != b.orientation ? a.orientation < b.orientation : a.column < b.column;
         });
     return explanation;
+}
+
+// "inputs llDcH", marked when only a spin or a tuck reaches it.
+static std::string reach_text(const PlacementOption& option, const Geometry& geometry) {
+    if (geometry.width() < 4)
+        return "";
+    if (option.inputs.empty())
+        return "SRS cannot reach it";
+    return "inputs " + option.inputs + (option.hard_drop ? "" : "  (spin or tuck only)");
 }
 
 std::string format_explanation(const Explanation& explanation, const Geometry& geometry) {
@@ -146,6 +164,9 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
                   static_cast<unsigned long long>(explanation.id), geometry.width(), geometry.height(),
                   explanation.value);
     text += line;
+    if (geometry.width() >= 4)
+        text += "inputs from spawn under SRS: l r left, right; c w turn clockwise, counter-clockwise; d soft drop a row;\n"
+                "D soft drop to the bottom; H hard drop\n";
     for (int piece = 0; piece < PieceCount; ++piece) {
         const auto& options = explanation.options[piece];
         if (options.empty()) {
@@ -158,9 +179,10 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
                       piece_letter(Piece(piece)), options.size(), options.size() == 1 ? "" : "s");
         text += line;
         for (const PlacementOption& option : options) {
-            std::snprintf(line, sizeof line, "  %10.6f  %-26s -> %s\n", option.value,
+            std::snprintf(line, sizeof line, "  %10.6f  %-26s -> %-24s %s\n", option.value,
                           describe_placement(option.orientation, option.column).c_str(),
-                          geometry.format_heights(geometry.decode(option.successor)).c_str());
+                          geometry.format_heights(geometry.decode(option.successor)).c_str(),
+                          reach_text(option, geometry).c_str());
             text += line;
         }
     }
@@ -177,7 +199,9 @@ Json explanation_json(const Explanation& explanation, const Geometry& geometry) 
                                   {"column", option.column},
                                   {"successor_id", option.successor},
                                   {"successor_heights", heights_json(geometry.decode(option.successor), geometry)},
-                                  {"value", option.value}});
+                                  {"value", option.value},
+                                  {"inputs", option.inputs.empty() ? Json(nullptr) : Json(option.inputs)},
+                                  {"hard_drop", option.hard_drop}});
         pieces.push_back({{"piece", std::string(1, piece_letter(Piece(piece)))}, {"placements", std::move(placements)}});
     }
     return {{"heights", heights_json(explanation.heights, geometry)},

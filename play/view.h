@@ -51,6 +51,12 @@ struct PlacementOption {
     int column = 0;
     BoardId successor = 0;
     double value = 0;
+    // How a real player gets there under SRS (common/moves.h): a shortest
+    // input sequence from spawn, empty when SRS cannot reach it (or the well
+    // is narrower than 4), and whether hard drop alone does; a reachable
+    // placement hard drop misses needs a spin or a tuck.
+    std::string inputs;
+    bool hard_drop = false;
 };
 
 struct Explanation {

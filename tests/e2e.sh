@@ -126,7 +126,7 @@ explain)
     echo "$text"
     echo "$text" | grep -q '^board 3,6,8,7 (id 68484) in the 4x20 well: value' || { echo "FAIL: header"; exit 1; }
     "$stackplay" --table "$1" --explain --board 3,6,8,7 --json | "$python" -c '
-import json, sys
+import json, re, sys
 report = json.load(sys.stdin)
 board = report["board"]
 # read lazily: the blocks of 4096 values holding the board and its successors
@@ -138,6 +138,8 @@ for piece in board["pieces"]:
     assert values == sorted(values, reverse=True)
     for p in piece["placements"]:
         assert sum(p["successor_heights"]) == 24 + 4
+        # far below the ceiling, SRS reaches every table placement by hard drop (the contour claim)
+        assert p["hard_drop"] is True and re.fullmatch(r"[lrcwf]*H", p["inputs"]), p
     total += sum(1 + max(values, default=-1) for _ in [0]) / 7
 assert abs(total - board["value"]) < 1e-12, (total, board["value"])
 print("value %.12f = mean over pieces of 1 + best successor value" % board["value"])
