@@ -28,6 +28,21 @@ inline double value_from_best(const double* best, std::size_t stride = 1) {
     return sum / double(PieceCount);
 }
 
+// The same equation for any piece set (piece_set.h), each piece drawn with
+// probability weight / total weight:
+//   V(s) = sum over pieces p of weight_p * (1 + best_p) / sum of weights
+// with best_p = -1 when p fits nowhere; pieces in order, then one division.
+// With unit weights every term is exactly value_from_best()'s, so for the
+// tetrominoes the two give the same bits (tests/test_piece_values.cpp).
+inline double weighted_value_from_best(const double* best, const std::uint32_t* weights, int pieces) {
+    double sum = 0.0, total = 0.0;
+    for (int piece = 0; piece < pieces; ++piece) {
+        sum += double(weights[piece]) * (1.0 + best[piece]);
+        total += double(weights[piece]);
+    }
+    return sum / total;
+}
+
 // successor_value(orientation, column, offset) returns V of the successor.
 // When `placements_found` is given, adds the number of valid placements per
 // piece to it.

@@ -1,0 +1,26 @@
+// Exact values for any piece set (piece_set.h), the plain way: one thread,
+// the whole table in memory, board ids visited from the largest down (every
+// placement adds cells, so it raises the id), each orientation tried at
+// every column by its definition (surface and added, pieces.h). It is the
+// reference for the built-in sets and piece files until the generator takes
+// them (issue 12), and gives results/pieces.md (scripts/pieces).
+#pragma once
+
+#include "board.h"
+#include "piece_set.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace stack {
+
+struct PieceSetSolution {
+    std::vector<double> values;              // [board id] -> V
+    std::vector<std::uint64_t> connections;  // [piece] -> valid placements over all boards
+};
+
+// Throws InputError when the well has more than `max_states` boards.
+PieceSetSolution solve_piece_set(const PieceSet& set, const Geometry& geometry,
+                                 std::uint64_t max_states = std::uint64_t(1) << 31);
+
+}  // namespace stack
