@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <filesystem>
@@ -298,13 +299,15 @@ StackTable::~StackTable() = default;
 
 // libhdf5 1.10 trusts the metadata it parses: tests/fuzz/fuzz_table found
 // damaged files on which it loops forever (in the global heap, reading a
-// string attribute) before any check of ours can run. So a table is first
-// opened in a child process: it reads every attribute, the shapes, the
-// round offsets, the checksums and the first and last value, lazily, and
-// exits. Only when the child finished cleanly within metadata_seconds() is the
-// file opened here; a child that hung or crashed means the file is damaged.
-// An InputError in the child is left for the parent to raise itself, with
-// its message.
+// string attribute), reads freed memory, or corrupts its heap, before any
+// check of ours can run. So a table is first opened in a child process: it
+// reads every attribute, the shapes, the round offsets, the checksums and
+// the first and last value, lazily, then closes everything and frees
+// libhdf5's memory (where glibc's heap checks catch most corruption), and
+// reports through a pipe. A file the child refused is refused here with the
+// child's message, without touching it; a child that hung (past
+// metadata_seconds()) or crashed means a damaged file. Only a file the child
+// read cleanly is opened here.
 namespace {
 
 // The child's time limit: 20 s, or STACK_METADATA_SECONDS (the fuzzer
@@ -316,47 +319,81 @@ int metadata_seconds() {
 
 [[noreturn]] void leave_child_on_signal(int) { ::_exit(86); }
 
-void check_metadata_in_child(const std::string& path) {
-    const int seconds = metadata_seconds();
-    std::fflush(nullptr);
-    const pid_t child = ::fork();
-    if (child < 0)
-        return;  // cannot fork: open it here, unguarded
-    if (child == 0) {
-        // A crash inside libhdf5 (not instrumented) ends the child quietly;
-        // the sanitizers still report errors in our own code.
-        for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-            std::signal(signal_number, leave_child_on_signal);
-        try {
+// Child exit codes: 0 read cleanly, 2 refused (the message follows on the
+// pipe), 86 a crash.
+[[noreturn]] void read_metadata_in_child(const std::string& path, int report) {
+    for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+        std::signal(signal_number, leave_child_on_signal);
+    std::string refusal;
+    try {
+        {
             const StackTable table = StackTable::open_unchecked(path, {Residency::Lazy, 1 << 20});
             if (table.info().stored_states > 0) {
                 table.value_at(0);
                 table.value_at(table.info().stored_states - 1);
             }
-        } catch (const std::exception&) {
         }
-        ::_exit(0);
+        H5garbage_collect();
+        H5close();
+    } catch (const InputError& error) {
+        refusal = error.what();
+    } catch (const std::exception& error) {
+        refusal = "'" + path + "' is damaged: " + error.what();
     }
+    if (!refusal.empty()) {
+        const ssize_t written = ::write(report, refusal.data(), std::min<std::size_t>(refusal.size(), 4096));
+        (void)written;
+        ::_exit(2);
+    }
+    ::_exit(0);
+}
+
+void check_metadata_in_child(const std::string& path) {
+    const int seconds = metadata_seconds();
+    int report[2];
+    if (::pipe(report) != 0)
+        return;  // cannot isolate: open it here, unguarded
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child < 0) {
+        ::close(report[0]), ::close(report[1]);
+        return;
+    }
+    if (child == 0) {
+        ::close(report[0]);
+        read_metadata_in_child(path, report[1]);
+    }
+    ::close(report[1]);
     int status = 0;
     for (int waited_ms = 0;; waited_ms += 2) {
         const pid_t done = ::waitpid(child, &status, WNOHANG);
         if (done == child)
             break;
-        if (done < 0)
+        if (done < 0) {
+            ::close(report[0]);
             return;
+        }
         if (waited_ms >= seconds * 1000) {
             ::kill(child, SIGKILL);
             ::waitpid(child, &status, 0);
+            ::close(report[0]);
             throw InputError("'" + path + "' is damaged: reading its HDF5 metadata did not finish in "
                              + std::to_string(seconds) + " s");
         }
-        ::usleep(waited_ms < 100 ? 200 : 2000);
+        ::usleep(2000);
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw InputError("'" + path + "' is damaged: HDF5 failed reading its metadata ("
-                         + (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                                : "exit " + std::to_string(WEXITSTATUS(status)))
-                         + ")");
+    std::string message(4096, '\0');
+    const ssize_t length = ::read(report[0], message.data(), message.size());
+    ::close(report[0]);
+    message.resize(length > 0 ? std::size_t(length) : 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && !message.empty())
+        throw InputError(message);
+    throw InputError("'" + path + "' is damaged: HDF5 failed reading its metadata ("
+                     + (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                            : "exit " + std::to_string(WEXITSTATUS(status)))
+                     + ")");
 }
 
 }  // namespace

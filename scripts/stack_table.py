@@ -241,6 +241,9 @@ def main(arguments):
     """stack_table.py TABLE [--check] [ID ...]: prints the values of the ids
     (or a summary); --check first reads every value against its checksum.
     Refuses a table it cannot trust with one line and exit 2."""
+    if "--help" in arguments or "-h" in arguments:
+        print("usage: stack_table.py TABLE [--check] [ID ...]\n" + main.__doc__.split(":", 1)[1].strip())
+        return 0
     check = "--check" in arguments
     arguments = [a for a in arguments if a != "--check"]
     if not arguments:

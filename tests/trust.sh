@@ -124,6 +124,13 @@ damaged)
     run_expect 2 "did not finish in 2 s" timeout 60 "$stackplay" --table "$hang" --runs 100
     run_expect 2 "did not finish in 2 s" timeout 60 "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" 2 "${preflags[@]}" \
         -x STACK_METADATA_SECONDS "$stackverify" "$hang"
+    # Every damaged table the fuzzer found (data/damaged/fuzz): libhdf5 hangs,
+    # reads freed memory, corrupts its heap or asks for gigabytes on them.
+    # stackplay refuses each with one line and exit 2.
+    for table in "$(dirname "$hang")"/fuzz/*.h5; do
+        run_expect 2 "damaged|not a valid stacking table|not a stacking table|not an HDF5|cannot be opened|missing|disagree|not an integer|is not" \
+            timeout 60 "$stackplay" --table "$table" --runs 10
+    done
     unset STACK_METADATA_SECONDS
     finish
     ;;

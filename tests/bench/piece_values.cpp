@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
                                     {"height", height},    {"states", solution.values.size()},
                                     {"cell_gcd", set.cell_gcd()}, {"empty_board_value", solution.values[0]},
                                     {"seconds", seconds},  {"piece_list", pieces}};
-        std::fputs((stack::json_text(report) + "\n").c_str(), stdout);
+        std::fputs(stack::json_text(report).c_str(), stdout);
         return 0;
     } catch (const stack::InputError& error) {
         std::fprintf(stderr, "piece_values: %s\n", error.what());
