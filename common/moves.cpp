@@ -249,8 +249,10 @@ void breadth_first(const Space& space, std::deque<std::size_t>& queue, std::vect
 }
 
 // The convolution search: the fit map is the graph; each seed is flooded
-// left, right and down, and every flooded location tries its turns, whose
-// unvisited results become seeds.
+// left, right and down, and every flooded location at an edge of the flood
+// (blocked left, right or below) tries its turns, whose unvisited results
+// become seeds. A turn in open air leads nowhere a turn at an edge does not:
+// the document's claim, which the tests check against BFS.
 void convolution(const Space& space, const Location& spawn, const MoveOptions& options, Found& found) {
     std::vector<bool> visited(space.size());
     std::vector<std::size_t> seeds = {space.index(spawn)}, flood;
@@ -262,10 +264,13 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
         seeds.pop_back();
         for (std::size_t next = 0; next < flood.size(); ++next) {
             const Location at = space.location(flood[next]);
+            bool edge = false;  // blocked in some direction
             for (Move move : {Left, Right, Down}) {
                 const auto moved = space.apply(at, move, false);
-                if (!moved)
+                if (!moved) {
+                    edge = true;
                     continue;
+                }
                 const Location to = moved->at;
                 if (space.lockable(to))
                     found.add(space, to, ReachedPlain);
@@ -274,6 +279,8 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
                     flood.push_back(space.index(to));
                 }
             }
+            if (!edge)
+                continue;  // open air: its turns are reached from the edges (the document's claim, tested against BFS)
             for (Move move : {Clockwise, CounterClockwise, Half}) {
                 const auto moved = space.apply(at, move, options.rotate_180);
                 if (!moved)

@@ -10,8 +10,10 @@
 //                 being expanded, then breadth first from where they land.
 //                 Misses what needs a partial drop, then a slide.
 //   Convolution   the map of where each rotation fits is computed first;
-//                 the search floods it left, right and down and rotates from
-//                 every flooded location. The same set as BreadthFirst.
+//                 the search floods it left, right and down and turns only
+//                 at the flood's edges (locations blocked left, right or
+//                 below), as the document says. The same placements and spin
+//                 marks as BreadthFirst on every board tested.
 //
 // Coordinates: x counts columns from the left wall, y rows from the floor
 // (up). A location is the bottom-left corner of the piece's SRS box (3x3,
