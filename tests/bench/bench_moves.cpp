@@ -7,7 +7,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -55,4 +57,24 @@ BENCHMARK(BM_MoveGeneration)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// `bench_moves --generate ALGORITHM ROUNDS` runs ROUNDS passes over the
+// boards and pieces and prints the placements found, nothing else: under
+// valgrind --tool=callgrind two ROUNDS give the instructions per
+// generation, a count that does not depend on the machine's load
+// (scripts/moves-bench).
+int main(int argc, char** argv) {
+    if (argc == 4 && std::string(argv[1]) == "--generate") {
+        const Algorithm algorithm = Algorithm(std::stoi(argv[2]));
+        std::int64_t placements = 0;
+        for (int round = std::stoi(argv[3]); round > 0; --round)
+            for (const Board& board : boards())
+                for (int piece = 0; piece < TetrominoCount; ++piece)
+                    placements += std::int64_t(generate(board, Tetromino(piece), algorithm).size());
+        std::printf("%lld\n", static_cast<long long>(placements));
+        return 0;
+    }
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
