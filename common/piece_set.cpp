@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -223,6 +224,18 @@ PieceSet PieceSet::builtin(std::string_view name) {
     }
     set.check();
     return set;
+}
+
+PieceSet PieceSet::named_or_file(const std::string& name_or_path) {
+    if (name_or_path == "tetrominoes" || name_or_path == "rectangles" || name_or_path == "pentominoes")
+        return builtin(name_or_path);
+    std::ifstream file(name_or_path);
+    if (!file)
+        throw InputError("--pieces: '" + name_or_path + "' is neither a built-in set (tetrominoes, rectangles, "
+                         "pentominoes) nor a readable file");
+    std::stringstream text;
+    text << file.rdbuf();
+    return from_file_text(text.str());
 }
 
 // One block per piece: the `piece` line, then its rows until a blank line,

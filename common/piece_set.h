@@ -65,6 +65,8 @@ public:
     static PieceSet from_file_text(const std::string& text);
     // A table file's 'pieces' attribute; throws InputError.
     static PieceSet from_attribute(const std::string& text);
+    // A built-in set's name, or else the path of a piece file (--pieces).
+    static PieceSet named_or_file(const std::string& name_or_path);
 
     const std::vector<PieceShape>& pieces() const { return pieces_; }
     int orientation_count() const;

@@ -24,9 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -90,16 +88,7 @@ int main(int argc, char** argv) {
         const std::uint64_t games = stack::parse_unsigned_option("games", variables["games"].as<std::string>(), 1);
         const std::uint64_t seed = stack::parse_unsigned_option("seed", variables["seed"].as<std::string>());
         const std::string name = variables["pieces"].as<std::string>();
-        const stack::PieceSet set = [&] {
-            if (name == "tetrominoes" || name == "rectangles" || name == "pentominoes")
-                return stack::PieceSet::builtin(name);
-            std::ifstream file(name);
-            if (!file)
-                throw stack::InputError("--pieces: '" + name + "' is neither a built-in set nor a readable file");
-            std::stringstream text;
-            text << file.rdbuf();
-            return stack::PieceSet::from_file_text(text.str());
-        }();
+        const stack::PieceSet set = stack::PieceSet::named_or_file(name);
         const stack::PieceSetSolution solution = solve_piece_set(set, geometry);
         std::vector<std::uint32_t> cumulative;
         for (const stack::PieceShape& piece : set.pieces())

@@ -10,8 +10,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -27,16 +25,7 @@ int main(int argc, char** argv) {
         const int width = stack::parse_int_option("width", variables["width"].as<std::string>(), 1, 16);
         const int height = stack::parse_int_option("height", variables["height"].as<std::string>(), 1, 1000);
         const std::string name = variables["pieces"].as<std::string>();
-        stack::PieceSet set = [&] {
-            if (name == "tetrominoes" || name == "rectangles" || name == "pentominoes")
-                return stack::PieceSet::builtin(name);
-            std::ifstream file(name);
-            if (!file)
-                throw stack::InputError("--pieces: '" + name + "' is neither a built-in set nor a readable file");
-            std::stringstream text;
-            text << file.rdbuf();
-            return stack::PieceSet::from_file_text(text.str());
-        }();
+        stack::PieceSet set = stack::PieceSet::named_or_file(name);
         const auto start = std::chrono::steady_clock::now();
         const stack::PieceSetSolution solution = solve_piece_set(set, stack::Geometry(width, height));
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
