@@ -179,6 +179,16 @@ constexpr DrawnPiece Pentominoes[] = {
 
 int ShapeOrientation::cells() const { return std::accumulate(added.begin(), added.end(), 0); }
 
+bool ShapeOrientation::fits(const int* heights, int x, int height) const {
+    for (int k = 0; k + 1 < width(); ++k)
+        if (heights[x + k + 1] - heights[x + k] != surface[k])
+            return false;
+    for (int k = 0; k < width(); ++k)
+        if (heights[x + k] + added[k] > height)
+            return false;
+    return true;
+}
+
 std::vector<ShapeOrientation> derive_orientations(const Cells& cells, bool reflect, std::vector<std::string>* dropped) {
     std::vector<Cells> shapes;
     Cells shape = normalised(cells);

@@ -47,6 +47,11 @@ struct ShapeOrientation {
     int width() const { return int(added.size()); }
     int cells() const;
     bool operator==(const ShapeOrientation&) const = default;
+    // The placement rule: at leftmost column x of a well of `height`, the
+    // underside matches the stack (heights[x+k+1] - heights[x+k] ==
+    // surface[k]) and every column stays within the well. `heights` holds
+    // at least x + width() columns.
+    bool fits(const int* heights, int x, int height) const;
 };
 
 struct PieceShape {

@@ -32,12 +32,7 @@ PieceSetSolution solve_piece_set(const PieceSet& set, const Geometry& geometry, 
             best[p] = -1.0;
             for (const ShapeOrientation& orientation : pieces[p].orientations) {
                 for (int x = 0; x + orientation.width() <= width; ++x) {
-                    bool fits = true;
-                    for (int k = 0; fits && k + 1 < orientation.width(); ++k)
-                        fits = heights[x + k + 1] - heights[x + k] == orientation.surface[k];
-                    for (int k = 0; fits && k < orientation.width(); ++k)
-                        fits = heights[x + k] + orientation.added[k] <= height;
-                    if (!fits)
+                    if (!orientation.fits(heights.data(), x, height))
                         continue;
                     std::uint64_t successor = id;
                     for (int k = 0; k < orientation.width(); ++k)

@@ -43,12 +43,7 @@ std::vector<Move> moves_of(const stack::PieceSet& set, std::size_t piece, const 
     std::vector<Move> moves;
     for (const stack::ShapeOrientation& orientation : set.pieces()[piece].orientations)
         for (int x = 0; x + orientation.width() <= geometry.width(); ++x) {
-            bool fits = true;
-            for (int k = 0; fits && k + 1 < orientation.width(); ++k)
-                fits = heights[x + k + 1] - heights[x + k] == orientation.surface[k];
-            for (int k = 0; fits && k < orientation.width(); ++k)
-                fits = heights[x + k] + orientation.added[k] <= geometry.height();
-            if (!fits)
+            if (!orientation.fits(heights.data(), x, geometry.height()))
                 continue;
             Move move{heights, 0};
             for (int k = 0; k < orientation.width(); ++k)
