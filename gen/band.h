@@ -7,9 +7,9 @@
 // classes, table_format.h), and slice_start locates each chunk's slice.
 #pragma once
 
-#include "huge_pages.h"
+#include "support/huge_pages.h"
 #include "partition.h"
-#include "table_format.h"
+#include "table/table_format.h"
 
 #include <cstdint>
 #include <vector>

@@ -14,9 +14,9 @@
 #pragma once
 
 #include "band.h"
-#include "communicator.h"
+#include "support/communicator.h"
 #include "partition.h"
-#include "placement.h"
+#include "rules/placement.h"
 
 #include <cstdint>
 #include <vector>

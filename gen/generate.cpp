@@ -2,12 +2,12 @@
 
 #include "band.h"
 #include "fault.h"
-#include "cli.h"
-#include "errors.h"
+#include "support/cli.h"
+#include "support/errors.h"
 #include "report.h"
 #include "round_writer.h"
 #include "solver.h"
-#include "table_writer.h"
+#include "table/table_writer.h"
 
 #include <fcntl.h>
 #include <sys/statvfs.h>

@@ -2,8 +2,8 @@
 // writing finished rounds, report.
 #pragma once
 
-#include "communicator.h"
-#include "table_format.h"
+#include "support/communicator.h"
+#include "table/table_format.h"
 
 #include <string>
 

@@ -1,10 +1,10 @@
 // stackgen: parse the options, call generate(), report errors.
-#include "cli.h"
-#include "errors.h"
+#include "support/cli.h"
+#include "support/errors.h"
 #include "generate.h"
 #include "fault.h"
-#include "board.h"
-#include "table_format.h"
+#include "rules/board.h"
+#include "table/table_format.h"
 
 #include <vector>
 

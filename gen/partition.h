@@ -21,9 +21,9 @@
 // file (id order), restricted to the rank's chunks.
 #pragma once
 
-#include "board.h"
-#include "compositions.h"
-#include "placement.h"
+#include "rules/board.h"
+#include "rules/compositions.h"
+#include "rules/placement.h"
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "report.h"
 
-#include "cli.h"
+#include "support/cli.h"
 
 #include <algorithm>
 #include <cmath>

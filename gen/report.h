@@ -3,8 +3,8 @@
 // Rank 0 prints; the functions that gather per-rank numbers are collective.
 #pragma once
 
-#include "communicator.h"
-#include "json.h"
+#include "support/communicator.h"
+#include "support/json.h"
 #include "round_writer.h"
 #include "solver.h"
 

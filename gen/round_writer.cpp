@@ -1,6 +1,6 @@
 #include "round_writer.h"
 
-#include "errors.h"
+#include "support/errors.h"
 #include "fault.h"
 
 #include <fcntl.h>

@@ -26,7 +26,7 @@
 #pragma once
 
 #include "band.h"
-#include "communicator.h"
+#include "support/communicator.h"
 
 #include <condition_variable>
 #include <cstdint>

@@ -20,10 +20,10 @@
 #pragma once
 
 #include "band.h"
-#include "communicator.h"
+#include "support/communicator.h"
 #include "exchange.h"
 #include "partition.h"
-#include "value.h"
+#include "rules/value.h"
 
 #include <cstdint>
 #include <functional>

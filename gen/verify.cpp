@@ -1,11 +1,11 @@
 #include "verify.h"
 
-#include "cli.h"
-#include "compositions.h"
-#include "errors.h"
-#include "json.h"
-#include "stack_table.h"
-#include "value.h"
+#include "support/cli.h"
+#include "rules/compositions.h"
+#include "support/errors.h"
+#include "support/json.h"
+#include "table/stack_table.h"
+#include "rules/value.h"
 
 #include <algorithm>
 #include <array>

@@ -17,7 +17,7 @@
 // relative 2^-21 (twice the rounding of one value).
 #pragma once
 
-#include "communicator.h"
+#include "support/communicator.h"
 
 #include <cstdint>
 #include <string>

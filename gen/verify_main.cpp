@@ -1,6 +1,6 @@
 // stackverify: parse the options, call verify_table(), report errors.
-#include "cli.h"
-#include "errors.h"
+#include "support/cli.h"
+#include "support/errors.h"
 #include "verify.h"
 
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "distribution.h"
 
-#include "compositions.h"
+#include "rules/compositions.h"
 #include "parallel.h"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 // on how games are spread over threads.
 #pragma once
 
-#include "pieces.h"
+#include "rules/pieces.h"
 
 #include <cstdint>
 

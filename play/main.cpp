@@ -1,6 +1,6 @@
 // stackplay: parse the options, call run_stackplay(), report errors.
-#include "cli.h"
-#include "errors.h"
+#include "support/cli.h"
+#include "support/errors.h"
 #include "run.h"
 
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "policy.h"
 
-#include "errors.h"
+#include "support/errors.h"
 
 #include <cmath>
 #include <algorithm>

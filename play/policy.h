@@ -18,8 +18,8 @@
 #pragma once
 
 #include "game_random.h"
-#include "placement.h"
-#include "stack_table.h"
+#include "rules/placement.h"
+#include "table/stack_table.h"
 
 #include <array>
 #include <cstdint>

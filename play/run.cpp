@@ -1,12 +1,12 @@
 #include "run.h"
 
-#include "cli.h"
+#include "support/cli.h"
 #include "distribution.h"
-#include "errors.h"
-#include "json.h"
+#include "support/errors.h"
+#include "support/json.h"
 #include "player.h"
 #include "statistics.h"
-#include "stack_table.h"
+#include "table/stack_table.h"
 #include "view.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "view.h"
 
-#include "moves.h"
+#include "rules/moves.h"
 #include "player.h"
 
 #include <algorithm>

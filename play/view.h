@@ -2,9 +2,9 @@
 // options (--explain), each also as JSON.
 #pragma once
 
-#include "json.h"
+#include "support/json.h"
 #include "policy.h"
-#include "stack_table.h"
+#include "table/stack_table.h"
 
 #include <array>
 #include <cstdint>
@@ -51,7 +51,7 @@ struct PlacementOption {
     int column = 0;
     BoardId successor = 0;
     double value = 0;
-    // How a real player gets there under SRS (common/moves.h): a shortest
+    // How a real player gets there under SRS (common/rules/moves.h): a shortest
     // input sequence from spawn, empty when SRS cannot reach it (or the well
     // is narrower than 4), and whether hard drop alone does; a reachable
     // placement hard drop misses needs a spin or a tuck.

@@ -10,7 +10,7 @@ Version 2 tables store their values round by round (the row sum S is the
 height sum of columns 1..W-1), rows in board-id order, each row the
 column-0 heights of the stored residue classes of the height sum mod 4:
 position = round_offsets[S] + rank(h_1..h_{W-1}) * n(S) + index(S, h0), the
-same codec as common/table_format.h, computed here with counting tables of
+same codec as common/table/table_format.h, computed here with counting tables of
 compositions. Version 1 tables store every board in id order.
 
 Run with Debian's /usr/bin/python3 (it has numpy and h5py).

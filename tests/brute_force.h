@@ -4,7 +4,7 @@
 // piece table, so agreement is evidence, not tautology.
 #pragma once
 
-#include "pieces.h"
+#include "rules/pieces.h"
 
 #include <algorithm>
 #include <map>

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "brute_force.h"
-#include "pieces.h"
-#include "value.h"
+#include "rules/pieces.h"
+#include "rules/value.h"
 
 #include <array>
 #include <cstdint>

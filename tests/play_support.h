@@ -4,7 +4,7 @@
 
 #include "naive_solver.h"
 #include "reference_data.h"
-#include "stack_table.h"
+#include "table/stack_table.h"
 
 namespace stack::testing {
 

@@ -2,8 +2,8 @@
 // tests/data (see its README for their provenance), read with zlib.
 #pragma once
 
-#include "board.h"
-#include "pieces.h"
+#include "rules/board.h"
+#include "rules/pieces.h"
 
 #include <zlib.h>
 

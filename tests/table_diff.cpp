@@ -8,7 +8,7 @@
 //                           4x20 values to 1e-12
 // Both read through the lookup interface (stack_table.h).
 #include "reference_data.h"
-#include "stack_table.h"
+#include "table/stack_table.h"
 
 #include <cmath>
 #include <cstdio>

@@ -2,8 +2,8 @@
 // prints their values as one JSON array, null where the table does not hold
 // the board: the C++ lookup (StackTable) that the Python reader's tests
 // compare against.
-#include "json.h"
-#include "stack_table.h"
+#include "support/json.h"
+#include "table/stack_table.h"
 
 #include <cstdio>
 #include <iostream>

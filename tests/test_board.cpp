@@ -1,6 +1,6 @@
-#include "board.h"
-#include "compositions.h"
-#include "errors.h"
+#include "rules/board.h"
+#include "rules/compositions.h"
+#include "support/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "errors.h"
+#include "support/errors.h"
 #include "fault.h"
 
 #include <gtest/gtest.h>

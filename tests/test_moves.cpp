@@ -1,5 +1,5 @@
-#include "moves.h"
-#include "pieces.h"
+#include "rules/moves.h"
+#include "rules/pieces.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-#include "errors.h"
-#include "piece_set.h"
-#include "pieces.h"
+#include "support/errors.h"
+#include "rules/piece_set.h"
+#include "rules/pieces.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #include "naive_solver.h"
-#include "piece_set.h"
-#include "piece_values.h"
+#include "rules/piece_set.h"
+#include "rules/piece_values.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "pieces.h"
+#include "rules/pieces.h"
 
 #include <gtest/gtest.h>
 

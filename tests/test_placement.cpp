@@ -1,5 +1,5 @@
 #include "brute_force.h"
-#include "placement.h"
+#include "rules/placement.h"
 #include "reference_data.h"
 
 #include <gtest/gtest.h>

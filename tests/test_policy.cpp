@@ -1,4 +1,4 @@
-#include "errors.h"
+#include "support/errors.h"
 #include "play_support.h"
 #include "policy.h"
 

@@ -7,14 +7,14 @@
 // through stackgen's path must read back as the same bits (float32: the
 // float64 values rounded to nearest), byte-identical for every rank count.
 #include "brute_force.h"
-#include "communicator.h"
-#include "errors.h"
+#include "support/communicator.h"
+#include "support/errors.h"
 #include "generate.h"
 #include "naive_solver.h"
 #include "reference_data.h"
 #include "solver.h"
-#include "stack_table.h"
-#include "table_writer.h"
+#include "table/stack_table.h"
+#include "table/table_writer.h"
 
 #include <gtest/gtest.h>
 

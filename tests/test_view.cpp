@@ -1,4 +1,4 @@
-#include "json.h"
+#include "support/json.h"
 #include "play_support.h"
 #include "view.h"
 

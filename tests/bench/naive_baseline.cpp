@@ -5,11 +5,11 @@
 // (the reference the end-to-end tests hold version-2 tables to).
 // Prints one line of key=value pairs for scripts/bench.
 #include "bench_options.h"
-#include "cli.h"
+#include "support/cli.h"
 #include "naive_solver.h"
-#include "communicator.h"
-#include "stack_table.h"
-#include "table_writer.h"
+#include "support/communicator.h"
+#include "table/stack_table.h"
+#include "table/table_writer.h"
 
 #include <chrono>
 #include <cstdio>

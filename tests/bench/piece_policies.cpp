@@ -14,11 +14,11 @@
 // Every policy sees the same pieces for the same seed (one draw stream per
 // game, pieces drawn with their weights). Ties go to the first orientation,
 // then the leftmost column. scripts/pieces runs it for results/pieces.md.
-#include "cli.h"
-#include "errors.h"
+#include "support/cli.h"
+#include "support/errors.h"
 #include "game_random.h"
-#include "json.h"
-#include "piece_values.h"
+#include "support/json.h"
+#include "rules/piece_values.h"
 #include "policy.h"
 
 #include <algorithm>

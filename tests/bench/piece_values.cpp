@@ -1,12 +1,12 @@
 // piece_values --pieces NAME|FILE --width W --height H: the empty board's
-// value for any piece set, by the plain solver (common/piece_values.h), as
+// value for any piece set, by the plain solver (common/rules/piece_values.h), as
 // one JSON line (states, connections per piece, the orientations kept and
 // dropped, seconds). scripts/pieces runs it over the wells of
 // results/pieces.md.
-#include "cli.h"
-#include "errors.h"
-#include "json.h"
-#include "piece_values.h"
+#include "support/cli.h"
+#include "support/errors.h"
+#include "support/json.h"
+#include "rules/piece_values.h"
 
 #include <chrono>
 #include <cstdio>

@@ -2,9 +2,9 @@
 // STACK_FAULT parsers. The first byte picks the parser (and a well for the
 // board parser); the rest is the text. Each parser may only succeed or
 // throw InputError, and a parsed board must survive the id codec both ways.
-#include "board.h"
-#include "cli.h"
-#include "errors.h"
+#include "rules/board.h"
+#include "support/cli.h"
+#include "support/errors.h"
 #include "fault.h"
 
 #include <cstdint>

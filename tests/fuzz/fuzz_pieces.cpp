@@ -2,8 +2,8 @@
 // table file (first byte even) and the piece file format (odd). Each may
 // only succeed or throw InputError; a set that parses must write an
 // attribute that reads back to the same text.
-#include "errors.h"
-#include "piece_set.h"
+#include "support/errors.h"
+#include "rules/piece_set.h"
 
 #include <cstdint>
 #include <cstdlib>

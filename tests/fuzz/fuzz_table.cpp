@@ -3,8 +3,8 @@
 // them). Opening it resident and lazily, and reading values, may only
 // succeed or throw InputError: any other exception, a crash, a leak of
 // sanitizer-visible memory errors or a hang is a finding.
-#include "errors.h"
-#include "stack_table.h"
+#include "support/errors.h"
+#include "table/stack_table.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -25,9 +25,9 @@
 // board, as are files that are damaged, unfinished or not tables at all.
 #pragma once
 
-#include "board.h"
-#include "huge_pages.h"
-#include "table_format.h"
+#include "rules/board.h"
+#include "support/huge_pages.h"
+#include "table/table_format.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
-#include "table_writer.h"
+#include "table/table_writer.h"
 
-#include "errors.h"
-#include "hdf5_handle.h"
+#include "support/errors.h"
+#include "table/hdf5_handle.h"
 
 #include <fcntl.h>
 

@@ -1,7 +1,7 @@
 #include "fault.h"
 
-#include "cli.h"
-#include "errors.h"
+#include "support/cli.h"
+#include "support/errors.h"
 
 #include <csignal>
 #include <cstdlib>

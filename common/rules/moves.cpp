@@ -1,4 +1,4 @@
-#include "moves.h"
+#include "rules/moves.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,4 +1,4 @@
-#include "communicator.h"
+#include "support/communicator.h"
 
 #include <stdexcept>
 

@@ -29,7 +29,7 @@
 // mini, full (a bit each).
 #pragma once
 
-#include "pieces.h"
+#include "rules/pieces.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
-#include "piece_set.h"
+#include "rules/piece_set.h"
 
-#include "errors.h"
-#include "pieces.h"
+#include "support/errors.h"
+#include "rules/pieces.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "hdf5_handle.h"
+#include "table/hdf5_handle.h"
 
 namespace stack {
 

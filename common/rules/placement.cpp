@@ -1,4 +1,4 @@
-#include "placement.h"
+#include "rules/placement.h"
 
 namespace stack {
 

@@ -11,8 +11,8 @@
 // need a table in the old layout: write_table().
 #pragma once
 
-#include "communicator.h"
-#include "table_format.h"
+#include "support/communicator.h"
+#include "table/table_format.h"
 
 #include <cstdint>
 #include <span>

@@ -1,6 +1,6 @@
-#include "cli.h"
+#include "support/cli.h"
 
-#include "errors.h"
+#include "support/errors.h"
 
 #include <sys/resource.h>
 

@@ -17,8 +17,8 @@
 // indexes.
 #pragma once
 
-#include "board.h"
-#include "pieces.h"
+#include "rules/board.h"
+#include "rules/pieces.h"
 
 #include <array>
 #include <cstdint>

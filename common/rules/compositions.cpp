@@ -1,4 +1,4 @@
-#include "compositions.h"
+#include "rules/compositions.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,6 +1,6 @@
-#include "board.h"
+#include "rules/board.h"
 
-#include "errors.h"
+#include "support/errors.h"
 
 #include <limits>
 #include <sstream>

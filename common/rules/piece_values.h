@@ -6,8 +6,8 @@
 // them (issue 12), and gives results/pieces.md (scripts/pieces).
 #pragma once
 
-#include "board.h"
-#include "piece_set.h"
+#include "rules/board.h"
+#include "rules/piece_set.h"
 
 #include <cstdint>
 #include <vector>

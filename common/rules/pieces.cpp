@@ -1,4 +1,4 @@
-#include "pieces.h"
+#include "rules/pieces.h"
 
 namespace stack {
 

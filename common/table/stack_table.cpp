@@ -1,8 +1,8 @@
-#include "stack_table.h"
+#include "table/stack_table.h"
 
-#include "cli.h"
-#include "errors.h"
-#include "hdf5_handle.h"
+#include "support/cli.h"
+#include "support/errors.h"
+#include "table/hdf5_handle.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,7 +1,7 @@
-#include "piece_values.h"
+#include "rules/piece_values.h"
 
-#include "errors.h"
-#include "value.h"
+#include "support/errors.h"
+#include "rules/value.h"
 
 #include <algorithm>
 

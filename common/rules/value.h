@@ -9,7 +9,7 @@
 // and rank count writes the same bits.
 #pragma once
 
-#include "placement.h"
+#include "rules/placement.h"
 
 #include <array>
 #include <cstddef>

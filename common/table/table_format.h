@@ -40,10 +40,10 @@
 // little-endian.
 #pragma once
 
-#include "board.h"
-#include "compositions.h"
-#include "hdf5_handle.h"
-#include "pieces.h"
+#include "rules/board.h"
+#include "rules/compositions.h"
+#include "table/hdf5_handle.h"
+#include "rules/pieces.h"
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "table_format.h"
+#include "table/table_format.h"
 
-#include "errors.h"
+#include "support/errors.h"
 
 #include <zlib.h>
 
