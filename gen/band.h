@@ -1,7 +1,10 @@
 // The band: the rounds a rank holds in memory.
 //
-// Round S reads only rounds S..S+4 (a placement adds 4 cells, 0..3 of them
-// to column 0), so once round S is finished, round S+4 can go. A rank keeps
+// A placement adds 4 cells, c of them to column 0 (c = 0..4), so it leads
+// from a row of sum S to one of sum S + 4 - c: round S reads only rounds
+// S..S+4 (the vertical I at column 0, c = 4, stays in round S itself, which
+// is why the kernel finishes a row from the top), and once round S is
+// finished, round S+4 can go. A rank keeps
 // each round's rows in local order (partition.h) in one array: a row is the
 // round's stored column-0 heights (all H+1, or those of the computed residue
 // classes, table_format.h), and slice_start locates each chunk's slice.

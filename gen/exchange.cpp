@@ -100,13 +100,9 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
     }
     if ((send_values.size() + 1) > INT_MAX)
         throw std::runtime_error("one round sends more than 2^31 values from one rank; use more ranks");
-    check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm_.get()),
-              "MPI_Alltoall");
+    receive_counts = comm_.all_to_all(send_counts);
     std::uint64_t received = 0;
-    for (int source = 0; source < ranks; ++source) {
-        receive_offsets[source] = int(received);
-        received += std::uint64_t(receive_counts[source]);
-    }
+    receive_offsets = offsets_of(receive_counts, &received);
     if ((received * length + 1) > INT_MAX)
         throw std::runtime_error("one round receives more than 2^31 values on one rank; use more ranks");
     Ghosts& ghosts = ghosts_[round.sum];
@@ -118,19 +114,15 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
     ghosts.offsets = receive_offsets;
     ghosts.ids.resize(received);
     ghosts.values.resize(received * length);
-    check_mpi(MPI_Alltoallv(send_ids.data(), send_counts.data(), send_offsets.data(), MPI_UINT64_T, ghosts.ids.data(),
-                            receive_counts.data(), receive_offsets.data(), MPI_UINT64_T, comm_.get()),
-              "MPI_Alltoallv");
+    comm_.all_to_all(send_ids.data(), send_counts, send_offsets, ghosts.ids.data(), receive_counts, receive_offsets);
     for (int rank = 0; rank < ranks; ++rank) {
         send_counts[rank] *= int(length);
         send_offsets[rank] *= int(length);
         receive_counts[rank] *= int(length);
         receive_offsets[rank] *= int(length);
     }
-    check_mpi(MPI_Alltoallv(send_values.data(), send_counts.data(), send_offsets.data(), MPI_DOUBLE,
-                            ghosts.values.data(), receive_counts.data(), receive_offsets.data(), MPI_DOUBLE,
-                            comm_.get()),
-              "MPI_Alltoallv");
+    comm_.all_to_all(send_values.data(), send_counts, send_offsets, ghosts.values.data(), receive_counts,
+                     receive_offsets);
     bytes_ += ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size() * sizeof(double);
     record.rows_sent = send_ids.size();
     record.rows_received = received;

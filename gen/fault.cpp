@@ -42,13 +42,15 @@ FaultPlan parse_fault_plan(const std::string& text) {
             else if (key == "phase" && (value == "compute" || value == "exchange" || value == "write"))
                 fault.phase = value == "compute" ? Phase::Compute : value == "exchange" ? Phase::Exchange : Phase::Write,
                 has_phase = true;
-            else if (key == "action" && (value == "throw" || value == "kill"))
-                fault.kill = value == "kill";
+            else if (key == "action" && (value == "throw" || value == "kill" || value == "pause"))
+                fault.action = value == "kill"    ? FaultPlan::Action::Kill
+                               : value == "pause" ? FaultPlan::Action::Pause
+                                                  : FaultPlan::Action::Throw;
             else
                 throw std::invalid_argument(key);
         } catch (const std::exception&) {
             throw InputError("STACK_FAULT: '" + item + "' is not rank=R, round=N, phase=compute|exchange|write or "
-                             "action=throw|kill");
+                             "action=throw|kill|pause");
         }
     }
     if (!has_rank || !has_round || !has_phase)
@@ -71,8 +73,12 @@ void inject_fault(int rank, std::size_t round, Phase phase) {
     static const std::optional<FaultPlan> fault = fault_from_environment();
     if (!fault || fault->rank != rank || fault->round != round || fault->phase != phase)
         return;
-    if (fault->kill)
+    if (fault->action == FaultPlan::Action::Kill)
         std::raise(SIGKILL);
+    if (fault->action == FaultPlan::Action::Pause) {
+        std::raise(SIGSTOP);
+        return;
+    }
     throw PhaseError(rank, phase, round, "injected failure (STACK_FAULT)");
 }
 

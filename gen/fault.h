@@ -1,10 +1,12 @@
 // Fault injection, for the tests of what happens when one rank fails.
 //
-// STACK_FAULT="rank=R,round=N,phase=compute|exchange|write[,action=throw|kill]"
+// STACK_FAULT="rank=R,round=N,phase=compute|exchange|write[,action=throw|kill|pause]"
 // makes rank R fail at round N (counted from 0, the top row sum) in that
 // phase: by throwing (the default), or by killing itself (SIGKILL, as a
-// crashed node would) for the resume tests. Unset, it costs one getenv at
-// start-up.
+// crashed node would) for the resume tests; `pause` stops it instead
+// (SIGSTOP) until a test sends SIGCONT, so that the test can act while a
+// run is known to be in the middle (a second writer, a reader holding the
+// partial). Unset, it costs one getenv at start-up.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +30,7 @@ struct FaultPlan {
     int rank = -1;
     std::size_t round = 0;
     Phase phase = Phase::Compute;
-    bool kill = false;
+    enum class Action { Throw, Kill, Pause } action = Action::Throw;
 };
 
 // Parses STACK_FAULT's text; throws InputError naming the item it cannot read.

@@ -2,33 +2,41 @@
 // writing finished rounds, report.
 #pragma once
 
+#include "rules/residues.h"
 #include "support/communicator.h"
 #include "table/table_format.h"
 
+#include <optional>
 #include <string>
 
 namespace stack {
 
+// When rank 0 prints progress lines on stderr.
+enum class ProgressMode : std::uint8_t {
+    Default,  // a few lines a second, whatever stderr is
+    Always,   // --progress: every round holding 1% of the states
+    Never,    // --quiet
+};
+
 struct GenerateOptions {
     int width = 0;
     int height = 0;
-    std::string output;        // empty: stack_<W>x<H>.h5
-    ResidueSet residues;       // the classes of the height sum mod 4 to compute (default all)
+    std::optional<std::string> output;  // none: stack_<W>x<H>.h5; "" is refused
+    std::optional<ResidueSet> residues; // the classes of the height sum to compute (none: all)
     Precision precision = Precision::Float64;
-    bool progress = false;
-    bool quiet = false;        // no summary
+    ProgressMode progress = ProgressMode::Default;
+    bool quiet = false;        // no summary (and no progress)
     bool round_table = false;  // one summary line per round
     bool json = false;         // the summary as JSON
     bool resume = false;       // continue <output>.partial from its last recorded round
+    bool force = false;        // discard an existing <output>.partial
     double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)
 };
 
-std::string default_output_name(int width, int height);
-
 // Throws InputError (raised identically on every rank) when the request
-// cannot be met: a bad shape, a band larger than the memory of the ranks on
-// a node, a table larger than the free disk; CollectiveError when writing
-// failed.
+// cannot be met: a bad shape or output, a run already writing the output, a
+// partial in the way, a table larger than the memory of the ranks on a node
+// or the free disk; CollectiveError when writing failed.
 void generate(const Communicator& comm, const GenerateOptions& options);
 
 }  // namespace stack

@@ -1,46 +1,84 @@
 // stackgen: parse the options, call generate(), report errors.
+#include "fault.h"
+#include "generate.h"
+#include "rules/board.h"
+#include "rules/pieces.h"
 #include "support/cli.h"
 #include "support/errors.h"
-#include "generate.h"
-#include "fault.h"
-#include "rules/board.h"
-#include "table/table_format.h"
-
-#include <vector>
-
-#include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 namespace po = boost::program_options;
 
+namespace {
+
+po::options_description described_options() {
+    po::options_description described("Usage: mpirun -n P stackgen --width W --height H [options]\nOptions");
+    described.add_options()
+        ("help", "print this help and exit")
+        ("version", "print the version and exit")
+        ("width", po::value<std::string>(), "well width W (columns, 1..16), required")
+        ("height", po::value<std::string>(), "well height H (rows, >= 1), required")
+        ("output", po::value<std::string>(), "table file (default stack_<W>x<H>.h5); written as <output>.partial "
+                                             "and renamed when done, guarded by the lock <output>.lock")
+        ("residue", po::value<std::vector<std::string>>(),
+         "compute only boards whose height sum mod 4 is R (0..3; repeat for several; default all four)")
+        ("precision", po::value<std::string>()->default_value("float64"),
+         "values in the file: float64, or float32 (computed in float64, rounded once when written)")
+        ("resume", "continue <output>.partial, left by a run that stopped, from its last recorded round "
+                   "(any number of ranks; float64 tables); every round on disk is checked first")
+        ("force", "discard an existing <output>.partial instead of refusing to start")
+        ("checkpoint-seconds", po::value<std::string>()->default_value("1"),
+         "record the rounds on disk in the partial table at most this often (0: after every round)")
+        ("progress", "print a progress line for every round holding 1% of the states (default: a few a second)")
+        ("quiet", "print no progress and no summary")
+        ("round-table", "add one line per round to the summary (states, balance, time)")
+        ("json", "print the summary (and with --round-table every round) as JSON");
+    return described;
+}
+
+stack::GenerateOptions parse_options(const po::variables_map& variables) {
+    const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
+    for (const char* required : {"width", "height"})
+        if (!variables.count(required))
+            throw stack::InputError(std::string("--") + required + " is required (see --help)");
+    stack::GenerateOptions options;
+    options.width = stack::parse_int_option("width", text("width"), 1, stack::MaxWidth);
+    options.height = stack::parse_int_option("height", text("height"), 1, stack::MaxHeight);
+    if (variables.count("output"))
+        options.output = text("output");
+    if (variables.count("quiet") && variables.count("progress"))
+        throw stack::InputError("give --quiet or --progress, not both");
+    options.quiet = variables.count("quiet") > 0;
+    options.progress = options.quiet                  ? stack::ProgressMode::Never
+                       : variables.count("progress") ? stack::ProgressMode::Always
+                                                      : stack::ProgressMode::Default;
+    options.json = variables.count("json") > 0;
+    options.resume = variables.count("resume") > 0;
+    options.force = variables.count("force") > 0;
+    options.checkpoint_seconds =
+        stack::parse_real_option("checkpoint-seconds", text("checkpoint-seconds"), -1e-300, 1e9);
+    options.precision = stack::parse_precision(text("precision"));
+    if (variables.count("residue")) {
+        std::vector<std::int64_t> classes;
+        for (const std::string& residue : variables["residue"].as<std::vector<std::string>>())
+            classes.push_back(stack::parse_int_option("residue", residue, 0, stack::CellsPerPiece - 1));
+        options.residues = stack::ResidueSet::of(stack::CellsPerPiece, classes);
+    }
+    options.round_table = variables.count("round-table") > 0;
+    return options;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     stack::MpiSession mpi(&argc, &argv);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int rank = stack::MpiSession::world_rank();
     try {
         stack::Communicator comm(MPI_COMM_WORLD);
-        stack::GenerateOptions options;
-        po::options_description described("Usage: mpirun -n P stackgen --width W --height H [options]\nOptions");
-        described.add_options()
-            ("help", "print this help and exit")
-            ("version", "print the version and exit")
-            ("width", po::value<std::string>(), "well width W (columns, 1..16), required")
-            ("height", po::value<std::string>(), "well height H (rows, >= 1), required")
-            ("output", po::value<std::string>(&options.output), "table file (default stack_<W>x<H>.h5)")
-            ("residue", po::value<std::vector<std::string>>(),
-             "compute only boards whose height sum mod 4 is R (0..3; repeat for several; default all four)")
-            ("precision", po::value<std::string>()->default_value("float64"),
-             "values in the file: float64, or float32 (computed in float64, rounded once when written)")
-            ("resume", "continue <output>.partial, left by a run that stopped, from its last recorded round "
-                       "(any number of ranks; float64 tables)")
-            ("checkpoint-seconds", po::value<std::string>()->default_value("1"),
-             "record the rounds on disk in the partial table at most this often (0: after every round)")
-            ("progress", "print one progress line per round on stderr (default: only on a terminal)")
-            ("round-table", "add one line per round to the summary (states, balance, time)")
-            ("quiet", "print no summary")
-            ("json", "print the summary (and with --round-table every round) as JSON");
+        const po::options_description described = described_options();
         po::variables_map variables;
         stack::parse_command_line(argc, argv, described, variables);
         if (variables.count("help") || variables.count("version")) {
@@ -50,26 +88,7 @@ int main(int argc, char** argv) {
                 std::cout << "stackgen " << stack::project_version() << "\n";
             return stack::ExitSuccess;
         }
-        for (const char* required : {"width", "height"})
-            if (!variables.count(required))
-                throw stack::InputError(std::string("--") + required + " is required (see --help)");
-        options.width = stack::parse_int_option("width", variables["width"].as<std::string>(), 1, stack::MaxWidth);
-        options.height = stack::parse_int_option("height", variables["height"].as<std::string>(), 1, 1000000);
-        options.progress = variables.count("progress") || isatty(STDERR_FILENO);
-        options.json = variables.count("json") > 0;
-        options.resume = variables.count("resume") > 0;
-        options.checkpoint_seconds =
-            stack::parse_real_option("checkpoint-seconds", variables["checkpoint-seconds"].as<std::string>(), -1e-300, 1e9);
-        options.precision = stack::parse_precision(variables["precision"].as<std::string>());
-        if (variables.count("residue")) {
-            std::vector<std::int64_t> classes;
-            for (const std::string& text : variables["residue"].as<std::vector<std::string>>())
-                classes.push_back(stack::parse_int_option("residue", text, 0, stack::ResidueSet::Classes - 1));
-            options.residues = stack::ResidueSet::of(classes);
-        }
-        options.quiet = variables.count("quiet") > 0;
-        options.round_table = variables.count("round-table") > 0;
-        stack::generate(comm, options);
+        stack::generate(comm, parse_options(variables));
         return stack::ExitSuccess;
     } catch (const stack::InputError& error) {
         if (rank == 0)
@@ -83,14 +102,9 @@ int main(int argc, char** argv) {
         // Raised on this rank alone, naming it: the others may be waiting in
         // a collective, so only an abort ends the job.
         std::fprintf(stderr, "stackgen: error: %s\n", error.what());
-        std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, stack::ExitFailure);
-        return stack::ExitFailure;
+        stack::MpiSession::abort(stack::ExitFailure);
     } catch (const std::exception& error) {
-        // Raised on this rank alone: the others may be waiting in a
-        // collective, so only an abort ends the job.
         std::fprintf(stderr, "stackgen: error on rank %d: %s\n", rank, error.what());
-        MPI_Abort(MPI_COMM_WORLD, stack::ExitFailure);
-        return stack::ExitFailure;
+        stack::MpiSession::abort(stack::ExitFailure);
     }
 }

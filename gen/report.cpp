@@ -9,9 +9,12 @@
 
 namespace stack {
 
-ProgressPrinter::ProgressPrinter(bool enabled, std::vector<std::uint64_t> states_per_round)
-    : enabled_(enabled), states_per_round_(std::move(states_per_round)) {
+ProgressPrinter::ProgressPrinter(bool enabled, double interval, std::vector<std::uint64_t> states_per_round,
+                                 std::size_t first_round)
+    : enabled_(enabled), interval_(interval), states_per_round_(std::move(states_per_round)) {
     total_states_ = std::accumulate(states_per_round_.begin(), states_per_round_.end(), std::uint64_t(0));
+    done_states_ = std::accumulate(states_per_round_.begin(), states_per_round_.begin() + std::ptrdiff_t(first_round),
+                                   std::uint64_t(0));
     start_ = MPI_Wtime();
 }
 
@@ -19,10 +22,13 @@ void ProgressPrinter::operator()(std::size_t round, std::size_t rounds, const Ro
     if (!enabled_)
         return;
     done_states_ += states_per_round_[round];
-    if (states_per_round_[round] * 100 < total_states_ && round + 1 < rounds)
+    done_now_ += states_per_round_[round];
+    const bool last = round + 1 == rounds;
+    if (!last && (states_per_round_[round] * 100 < total_states_ || MPI_Wtime() - last_line_ < interval_))
         return;
-    const double elapsed = MPI_Wtime() - start_;
-    const double rate = elapsed > 0 ? done_states_ / elapsed : 0;
+    last_line_ = MPI_Wtime();
+    const double elapsed = last_line_ - start_;
+    const double rate = elapsed > 0 ? done_now_ / elapsed : 0;
     const double eta = rate > 0 ? (total_states_ - done_states_) / rate : 0;
     std::fprintf(stderr,
                  "round %3zu/%zu  row sum %3d  %14s states  %5.1f%% done  %8.2f M states/s  band %s  ETA %6.1f s\n",
@@ -41,37 +47,35 @@ std::vector<std::uint64_t> states_per_round(const RoundLayout& layout) {
 
 namespace {
 
-// Gathers one double per rank to rank 0.
-std::vector<double> gather(const Communicator& comm, double value) {
-    std::vector<double> all(comm.is_root() ? comm.size() : 0);
-    check_mpi(MPI_Gather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm.get()), "MPI_Gather");
-    return all;
-}
-
 double most(const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); }
 double total(const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); }
 double balance(const std::vector<double>& values) {
     return most(values) > 0 ? total(values) / values.size() / most(values) : 1.0;
 }
 
-}  // namespace
+// One round's numbers over ranks (rank 0): states (the partition's
+// balance), compute seconds (the balance achieved), bytes moved, memory.
+struct GatheredRound {
+    std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds;
+};
 
-Json summary_json(const Communicator& comm, const SummaryInputs& in) {
-    const std::vector<RoundReport>& rounds = *in.rounds;
-    // Per-round numbers gathered over ranks: states (the partition's
-    // balance), compute seconds (the balance achieved), bytes moved, memory.
-    struct Gathered {
-        std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds;
-    };
-    double rounds_peak = 0, ghosts_peak = 0, writer_peak = 0, band_peak = 0;  // this rank
-    std::vector<Gathered> per_round;
+GatheredRound gather_round(const Communicator& comm, const RoundReport& round) {
+    return {comm.gather(double(round.compute.states)), comm.gather(round.compute.compute_seconds),
+            comm.gather(round.compute.exchange.seconds), comm.gather(double(round.compute.exchange.bytes_sent)),
+            comm.gather(double(round.compute.band_bytes())), comm.gather(double(round.write.bytes_written)),
+            comm.gather(round.write.seconds)};
+}
+
+// This rank's totals and peaks over the rounds, gathered over ranks.
+struct GatheredRun {
+    std::vector<double> compute, exchange, redistribute, exchanged, redistributed, rss, band, rounds, ghosts,
+        writer_bytes, writer_busy;
+};
+
+GatheredRun gather_run(const Communicator& comm, const std::vector<RoundReport>& rounds, double writer_busy) {
     double compute = 0, exchange = 0, redistribute = 0, exchanged = 0, redistributed = 0;
+    double rounds_peak = 0, ghosts_peak = 0, writer_peak = 0, band_peak = 0;
     for (const RoundReport& round : rounds) {
-        per_round.push_back({gather(comm, double(round.compute.states)), gather(comm, round.compute.compute_seconds),
-                             gather(comm, round.compute.exchange.seconds),
-                             gather(comm, double(round.compute.exchange.bytes_sent)),
-                             gather(comm, double(round.compute.band_bytes())),
-                             gather(comm, double(round.write.bytes_written)), gather(comm, round.write.seconds)});
         rounds_peak = std::max(rounds_peak, double(round.compute.rounds_bytes));
         ghosts_peak = std::max(ghosts_peak, double(round.compute.ghost_bytes));
         writer_peak = std::max(writer_peak, double(round.compute.writer_bytes));
@@ -82,53 +86,72 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         exchanged += double(round.compute.exchange.bytes_sent);
         redistributed += double(round.write.bytes_redistributed);
     }
-    const std::vector<double> compute_all = gather(comm, compute), exchange_all = gather(comm, exchange),
-                              redistribute_all = gather(comm, redistribute), exchanged_all = gather(comm, exchanged),
-                              redistributed_all = gather(comm, redistributed),
-                              rss_all = gather(comm, double(peak_rss_bytes())),
-                              band_all = gather(comm, band_peak), rounds_all = gather(comm, rounds_peak),
-                              ghosts_all = gather(comm, ghosts_peak), writer_all_bytes = gather(comm, writer_peak),
-                              writer_all = gather(comm, in.writer_busy_seconds);
+    return {comm.gather(compute),         comm.gather(exchange),    comm.gather(redistribute),
+            comm.gather(exchanged),       comm.gather(redistributed), comm.gather(double(peak_rss_bytes())),
+            comm.gather(band_peak),       comm.gather(rounds_peak), comm.gather(ghosts_peak),
+            comm.gather(writer_peak),     comm.gather(writer_busy)};
+}
+
+// The work-weighted balance over all rounds (all states over ranks x the
+// largest share of each round: the rounds' efficiency taken together), the
+// worst round among those holding at least 1% of the states, and with
+// `round_table` one row per round.
+struct RoundSummary {
+    double balance = 1, worst_states = 1, worst_time = 1;
+    Json table = Json::array();
+};
+
+RoundSummary summarize_rounds(const std::vector<GatheredRound>& per_round, const std::vector<RoundReport>& rounds,
+                              int ranks, bool round_table) {
+    RoundSummary summary;
+    double all_states = 0, largest_shares = 0;
+    for (const GatheredRound& round : per_round) {
+        all_states += total(round.states);
+        largest_shares += most(round.states) * ranks;
+    }
+    summary.balance = largest_shares > 0 ? all_states / largest_shares : 1.0;
+    for (std::size_t round = 0; round < per_round.size(); ++round) {
+        const GatheredRound& g = per_round[round];
+        if (total(g.states) * 100 >= all_states) {
+            summary.worst_states = std::min(summary.worst_states, balance(g.states));
+            summary.worst_time = std::min(summary.worst_time, balance(g.compute));
+        }
+        if (!round_table)
+            continue;
+        const double seconds = most(g.compute) + most(g.exchange_seconds) + most(g.write_seconds);
+        summary.table.push_back({{"round", round + 1},
+                                 {"sum", rounds[round].compute.sum},
+                                 {"states", std::uint64_t(total(g.states))},
+                                 {"state_balance", balance(g.states)},
+                                 {"time_balance", balance(g.compute)},
+                                 {"compute_seconds_max", most(g.compute)},
+                                 {"exchange_seconds_max", most(g.exchange_seconds)},
+                                 {"redistribute_seconds_max", most(g.write_seconds)},
+                                 {"states_per_second", seconds > 0 ? total(g.states) / seconds : 0.0},
+                                 {"bytes_exchanged", std::uint64_t(total(g.exchanged))},
+                                 {"band_bytes_max", std::uint64_t(most(g.band))},
+                                 {"bytes_written", std::uint64_t(total(g.written))}});
+    }
+    return summary;
+}
+
+}  // namespace
+
+Json summary_json(const Communicator& comm, const SummaryInputs& in) {
+    std::vector<GatheredRound> per_round;
+    for (const RoundReport& round : *in.rounds)
+        per_round.push_back(gather_round(comm, round));
+    const GatheredRun run = gather_run(comm, *in.rounds, in.writer_busy_seconds);
     if (!comm.is_root())
         return nullptr;
 
     const Geometry& geometry = in.partition->geometry();
     const RoundLayout& layout = *in.layout;
     const double stored = double(layout.stored_states());
+    const RoundSummary rounds = summarize_rounds(per_round, *in.rounds, comm.size(), in.round_table);
     Json per_piece = Json::object();
     for (int piece = 0; piece < PieceCount; ++piece)
         per_piece[std::string(piece_name(Piece(piece)))] = in.connections[piece];
-    // Work-weighted balance: all states over (ranks x the largest share of
-    // each round), i.e. the efficiency of the rounds taken together; and the
-    // worst round among those holding at least 1% of the states.
-    double all_states = 0, largest_shares = 0, worst_states = 1, worst_time = 1;
-    for (const Gathered& round : per_round) {
-        all_states += total(round.states);
-        largest_shares += most(round.states) * comm.size();
-    }
-    Json round_table = Json::array();
-    for (std::size_t round = 0; round < per_round.size(); ++round) {
-        const Gathered& g = per_round[round];
-        if (total(g.states) * 100 >= all_states) {
-            worst_states = std::min(worst_states, balance(g.states));
-            worst_time = std::min(worst_time, balance(g.compute));
-        }
-        if (in.round_table) {
-            const double seconds = most(g.compute) + most(g.exchange_seconds) + most(g.write_seconds);
-            round_table.push_back({{"round", round + 1},
-                                   {"sum", rounds[round].compute.sum},
-                                   {"states", std::uint64_t(total(g.states))},
-                                   {"state_balance", balance(g.states)},
-                                   {"time_balance", balance(g.compute)},
-                                   {"compute_seconds_max", most(g.compute)},
-                                   {"exchange_seconds_max", most(g.exchange_seconds)},
-                                   {"redistribute_seconds_max", most(g.write_seconds)},
-                                   {"states_per_second", seconds > 0 ? total(g.states) / seconds : 0.0},
-                                   {"bytes_exchanged", std::uint64_t(total(g.exchanged))},
-                                   {"band_bytes_max", std::uint64_t(most(g.band))},
-                                   {"bytes_written", std::uint64_t(total(g.written))}});
-        }
-    }
     const double connections = double(std::accumulate(in.connections.begin(), in.connections.end(), std::uint64_t(0)));
     Json summary = {
         {"generator", std::string("stackgen ") + project_version()},
@@ -142,34 +165,34 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"connections", std::uint64_t(connections)},
         {"connections_per_piece", per_piece},
         {"rounds", layout.rounds()},
-        {"rounds_computed", rounds.size()},
+        {"rounds_computed", in.rounds->size()},
         {"resumed_from_round", in.resumed_from},
         {"empty_board_value", in.empty_board_computed ? Json(in.empty_board_value) : Json(nullptr)},
         {"seconds",
          {{"setup", in.times.setup_seconds},
-          {"compute", most(compute_all)},
-          {"exchange", most(exchange_all)},
-          {"redistribute", most(redistribute_all)},
+          {"compute", most(run.compute)},
+          {"exchange", most(run.exchange)},
+          {"redistribute", most(run.redistribute)},
           {"rounds", in.times.rounds_seconds},
           {"write_wait", in.times.write_wait_seconds},
-          {"writer_busy", most(writer_all)},
+          {"writer_busy", most(run.writer_busy)},
           {"total", in.times.total_seconds}}},
-        {"compute_ns_per_state_per_rank", stored > 0 ? most(compute_all) * 1e9 * comm.size() / stored : 0.0},
-        {"bytes_exchanged", std::uint64_t(total(exchanged_all))},
-        {"bytes_exchanged_per_state", stored > 0 ? total(exchanged_all) / stored : 0.0},
-        {"bytes_redistributed", std::uint64_t(total(redistributed_all))},
-        {"band_bytes_max", std::uint64_t(most(band_all))},
+        {"compute_ns_per_state_per_rank", stored > 0 ? most(run.compute) * 1e9 * comm.size() / stored : 0.0},
+        {"bytes_exchanged", std::uint64_t(total(run.exchanged))},
+        {"bytes_exchanged_per_state", stored > 0 ? total(run.exchanged) / stored : 0.0},
+        {"bytes_redistributed", std::uint64_t(total(run.redistributed))},
+        {"band_bytes_max", std::uint64_t(most(run.band))},
         {"band_parts_max",
-         {{"rounds", std::uint64_t(most(rounds_all))},
-          {"ghosts", std::uint64_t(most(ghosts_all))},
-          {"writer", std::uint64_t(most(writer_all_bytes))}}},
-        {"peak_rss_bytes", {{"max", most(rss_all)}, {"mean", total(rss_all) / comm.size()}, {"total", total(rss_all)}}},
-        {"state_balance", largest_shares > 0 ? all_states / largest_shares : 1.0},
-        {"worst_round", {{"state_balance", worst_states}, {"time_balance", worst_time}}},
+         {{"rounds", std::uint64_t(most(run.rounds))},
+          {"ghosts", std::uint64_t(most(run.ghosts))},
+          {"writer", std::uint64_t(most(run.writer_bytes))}}},
+        {"peak_rss_bytes", {{"max", most(run.rss)}, {"mean", total(run.rss) / comm.size()}, {"total", total(run.rss)}}},
+        {"state_balance", rounds.balance},
+        {"worst_round", {{"state_balance", rounds.worst_states}, {"time_balance", rounds.worst_time}}},
         {"file_bytes", in.file_bytes},
         {"output", in.output}};
     if (in.round_table)
-        summary["round_table"] = std::move(round_table);
+        summary["round_table"] = rounds.table;
     return summary;
 }
 

@@ -27,19 +27,25 @@ struct PhaseTimes {
     double total_seconds = 0;
 };
 
-// Prints progress on rank 0: one line per round holding at least 1% of the
-// states, and the last round.
+// Prints progress on rank 0, on stderr: a line for a round holding at
+// least 1% of the states, at most one every `interval` seconds (0: every
+// such round), and the last round.
 class ProgressPrinter {
 public:
-    ProgressPrinter(bool enabled, std::vector<std::uint64_t> states_per_round);
+    // Rounds before `first_round` were done before (a resumed run).
+    ProgressPrinter(bool enabled, double interval, std::vector<std::uint64_t> states_per_round,
+                    std::size_t first_round = 0);
     void operator()(std::size_t round, std::size_t rounds, const RoundReport& report);
 
 private:
     bool enabled_;
+    double interval_;
     std::vector<std::uint64_t> states_per_round_;  // [round] -> states over all ranks
     std::uint64_t total_states_ = 0;
-    std::uint64_t done_states_ = 0;
+    std::uint64_t done_states_ = 0;  // of all rounds done
+    std::uint64_t done_now_ = 0;     // of the rounds done by this run
     double start_ = 0;
+    double last_line_ = -1e300;
 };
 
 // Global states computed by each round, from the layout.

@@ -23,12 +23,19 @@ RoundWriter::RoundWriter(const Communicator& comm, const Partition& partition, c
     if (comm.is_root())
         checksums_ = std::make_unique<ChecksumAssembler>(layout, value_bytes(precision));
     descriptor_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    const int open_error = errno;
     direct_descriptor_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
-    const bool opened = comm.all_agree(descriptor_ >= 0);
-    if (!opened) {
-        if (descriptor_ >= 0)
-            ::close(descriptor_);
-        throw std::runtime_error("cannot open " + path + " for writing on every rank");
+    try {
+        comm.on_every_rank([&] {
+            if (descriptor_ < 0)
+                throw std::runtime_error("cannot open " + path + " for writing on rank " + std::to_string(comm.rank())
+                                         + ": " + std::strerror(open_error));
+        });
+    } catch (...) {
+        for (const int descriptor : {descriptor_, direct_descriptor_})
+            if (descriptor >= 0)
+                ::close(descriptor);
+        throw;
     }
     writer_ = std::thread([this] { run_writer(); });
 }
@@ -57,146 +64,162 @@ void RoundWriter::convert(const double* values, std::uint64_t count, char* out) 
         narrow[i] = static_cast<float>(values[i]);  // round to nearest
 }
 
+// This rank's slices of a round as runs of file rows, in file order (a
+// slice's rows are consecutive in the file, partition.h).
+std::vector<RoundWriter::Piece> RoundWriter::file_runs(const RoundStore& round) const {
+    std::vector<Piece> runs;
+    for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk) {
+        const std::uint64_t first = round.slice_start[chunk], count = round.slice_start[chunk + 1] - first;
+        if (count == 0)
+            continue;
+        Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
+        partition_.for_each_row_of_slice(heights, round.sum - partition_.upper_sum(chunk),
+                                         [&](std::uint64_t row, const Heights& row_heights) {
+                                             if (row == 0)
+                                                 runs.push_back({layout_.row_rank(row_heights, round.sum), first, count});
+                                         });
+    }
+    return runs;
+}
+
+// Cuts the next runs into the segments of one group, one list of pieces per
+// destination rank; `next` and `row_in_run` say where the runs stand.
+std::vector<std::vector<RoundWriter::Piece>> RoundWriter::cut_group(const Segments& segments, std::uint64_t group,
+                                                                    const std::vector<Piece>& runs, std::size_t& next,
+                                                                    std::uint64_t& row_in_run) const {
+    const int ranks = comm_.size();
+    std::vector<std::vector<Piece>> pieces(static_cast<std::size_t>(ranks));
+    for (int destination = 0; destination < ranks; ++destination) {
+        const std::uint64_t segment = group * std::uint64_t(ranks) + std::uint64_t(destination);
+        const std::uint64_t low = segments.first_row(segment), high = segments.first_row(segment + 1);
+        while (next < runs.size()) {
+            const Piece& run = runs[next];
+            const std::uint64_t row = run.file_row + row_in_run;
+            if (row >= high)
+                break;
+            const std::uint64_t take = std::min(run.rows - row_in_run, high - row);
+            if (row >= low)
+                pieces[std::size_t(destination)].push_back({row, run.local_row + row_in_run, take});
+            row_in_run += take;
+            if (row_in_run == run.rows) {
+                ++next;
+                row_in_run = 0;
+            }
+        }
+    }
+    return pieces;
+}
+
+// Sends every piece that another rank writes (a header of two numbers,
+// file row and rows, then the values converted to the file's precision);
+// what arrives lands in headers_received_ and values_received_.
+void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::vector<Piece>>& pieces,
+                              WriteRecord& record) {
+    const int ranks = comm_.size(), me = comm_.rank();
+    const std::uint64_t length = std::uint64_t(round.row_length);
+    const std::size_t size = value_bytes(precision_);
+    const std::size_t count = static_cast<std::size_t>(ranks);
+    std::vector<int> header_counts(count), header_offsets(count), value_counts(count), value_offsets(count);
+    headers_.clear();
+    values_.clear();
+    for (int destination = 0; destination < ranks; ++destination) {
+        header_offsets[destination] = int(headers_.size());
+        value_offsets[destination] = int(values_.size() / size);
+        if (destination != me)  // this rank's own pieces are copied straight into its segment
+            for (const Piece& piece : pieces[std::size_t(destination)]) {
+                headers_.push_back(piece.file_row);
+                headers_.push_back(piece.rows);
+                const std::size_t at = values_.size();
+                values_.resize(at + piece.rows * length * size);
+                convert(round.row(piece.local_row), piece.rows * length, values_.data() + at);
+            }
+        header_counts[destination] = int(headers_.size()) - header_offsets[destination];
+        value_counts[destination] = int(values_.size() / size) - value_offsets[destination];
+        if (destination != me)
+            record.bytes_redistributed += std::uint64_t(value_counts[destination]) * size;
+    }
+    const std::vector<int> header_in = comm_.all_to_all(header_counts), value_in = comm_.all_to_all(value_counts);
+    std::uint64_t headers_total = 0, values_total = 0;
+    const std::vector<int> header_in_offsets = offsets_of(header_in, &headers_total);
+    const std::vector<int> value_in_offsets = offsets_of(value_in, &values_total);
+    if (values_total > INT_MAX || headers_total > INT_MAX)
+        throw std::runtime_error("a segment of the table exceeds 2^31 values; this is a bug in the segment size");
+    headers_received_.resize(headers_total);
+    values_received_.resize(values_total * size);
+    comm_.all_to_all(headers_.data(), header_counts, header_offsets, headers_received_.data(), header_in,
+                     header_in_offsets);
+    comm_.all_to_all(values_.data(), value_counts, value_offsets, values_received_.data(), value_in,
+                     value_in_offsets, precision_ == Precision::Float64 ? MPI_DOUBLE : MPI_FLOAT);
+}
+
+// This rank's segment [low, high) of the round, from its own pieces and
+// the ones received, as a job for the writer thread; its checksum pieces go
+// to pieces_.
+RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high,
+                                               const std::vector<Piece>& own) {
+    const std::uint64_t length = std::uint64_t(round.row_length);
+    const std::size_t size = value_bytes(precision_);
+    Job job;
+    job.buffer = spare_bytes();
+    job.offset = data_offset_ + (layout_.round_offset(round.sum) + low * length) * size;
+    job.length = (high - low) * length * size;
+    job.buffer.resize(job.length + 2 * DirectAlignment);
+    char* data = job.data();
+    std::uint64_t placed = 0;
+    for (const Piece& piece : own) {
+        convert(round.row(piece.local_row), piece.rows * length, data + (piece.file_row - low) * length * size);
+        placed += piece.rows;
+    }
+    const char* from = values_received_.data();
+    for (std::size_t h = 0; h + 1 < headers_received_.size(); h += 2) {
+        const std::uint64_t file_row = headers_received_[h], count = headers_received_[h + 1];
+        if (file_row < low || file_row + count > high)
+            throw std::logic_error("a redistributed piece falls outside its segment (a bug: please report it)");
+        std::memcpy(data + (file_row - low) * length * size, from, count * length * size);
+        from += count * length * size;
+        placed += count;
+    }
+    if (placed != high - low)
+        throw std::logic_error("a segment of round " + std::to_string(round.sum)
+                               + " was not filled (a bug: please report it)");
+    for (const ChecksumPiece& piece :
+         checksum_pieces(layout_, layout_.round_offset(round.sum) + low * length, (high - low) * length, data, size))
+        pieces_.insert(pieces_.end(), {piece.block, piece.offset, piece.length, piece.crc});
+    return job;
+}
+
+// Rank 0 folds every rank's checksum pieces of the round into the blocks'
+// checksums.
+void RoundWriter::gather_checksums() {
+    const std::vector<std::uint64_t> all = comm_.gather(pieces_);
+    for (std::size_t i = 0; i + 3 < all.size(); i += 4)
+        checksums_->add({all[i], all[i + 1], all[i + 2], all[i + 3]});
+}
+
+// The round is cut into groups of `ranks` segments of consecutive rows,
+// each at most about SegmentBytes; segment g * ranks + r goes to rank r.
 WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index) {
     WriteRecord record;
     const double start = MPI_Wtime();
     // A failed write on any rank stops every rank here, before the next
     // collective, so none is left waiting.
     agree_no_failure();
-    const int ranks = comm_.size(), me = comm_.rank();
-    const int sum = round.sum;
-    const std::uint64_t length = std::uint64_t(round.row_length);
-    const std::size_t size = value_bytes(precision_);
-    const std::uint64_t rows = layout_.rows(sum);
-    // Groups of `ranks` segments, each segment at most about SegmentBytes.
-    const std::uint64_t round_bytes = rows * length * size;
+    const std::uint64_t ranks = std::uint64_t(comm_.size());
+    const std::uint64_t rows = layout_.rows(round.sum);
+    const std::uint64_t round_bytes = rows * std::uint64_t(round.row_length) * value_bytes(precision_);
     const std::uint64_t groups = std::max<std::uint64_t>(1, (round_bytes + ranks * SegmentBytes - 1) / (ranks * SegmentBytes));
-    const std::uint64_t segments = groups * std::uint64_t(ranks);
-    const auto segment_first = [&](std::uint64_t segment) { return rows * segment / segments; };
-
-    // This rank's slices as runs of file rows, in file order.
-    std::vector<Piece> slices;
-    for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk) {
-        const std::uint64_t first = round.slice_start[chunk], count = round.slice_start[chunk + 1] - first;
-        if (count == 0)
-            continue;
-        Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
-        std::uint64_t file_row = 0;
-        bool found = false;
-        partition_.for_each_row_of_slice(heights, sum - partition_.upper_sum(chunk),
-                                         [&](std::uint64_t row, const Heights& row_heights) {
-                                             if (row == 0) {
-                                                 file_row = layout_.row_rank(row_heights, sum);
-                                                 found = true;
-                                             }
-                                         });
-        if (found)
-            slices.push_back({file_row, first, count});
-    }
-
+    const Segments segments{rows, groups * ranks};
+    const std::vector<Piece> runs = file_runs(round);
     pieces_.clear();
-    std::size_t next_slice = 0;
-    std::uint64_t next_row_in_slice = 0;
+    std::size_t next = 0;
+    std::uint64_t row_in_run = 0;
     for (std::uint64_t group = 0; group < groups; ++group) {
-        // Pieces of this rank's rows in each segment of the group.
-        std::vector<std::vector<Piece>> pieces(ranks);
-        for (int destination = 0; destination < ranks; ++destination) {
-            const std::uint64_t segment = group * ranks + destination;
-            const std::uint64_t low = segment_first(segment), high = segment_first(segment + 1);
-            while (next_slice < slices.size()) {
-                const Piece& slice = slices[next_slice];
-                const std::uint64_t row = slice.file_row + next_row_in_slice;
-                if (row >= high)
-                    break;
-                const std::uint64_t take = std::min(slice.rows - next_row_in_slice, high - row);
-                if (row >= low)
-                    pieces[destination].push_back({row, slice.local_row + next_row_in_slice, take});
-                next_row_in_slice += take;
-                if (next_row_in_slice == slice.rows) {
-                    ++next_slice;
-                    next_row_in_slice = 0;
-                }
-            }
-        }
-        // Headers (file row, rows) and values, per destination.
-        std::vector<int> header_counts(ranks), header_offsets(ranks), value_counts(ranks), value_offsets(ranks);
-        std::vector<std::uint64_t>& headers = headers_;
-        std::vector<char>& values = values_;
-        headers.clear();
-        values.clear();
-        for (int destination = 0; destination < ranks; ++destination) {
-            header_offsets[destination] = int(headers.size());
-            value_offsets[destination] = int(values.size() / size);
-            for (const Piece& piece : pieces[destination]) {
-                if (destination == me)
-                    continue;  // copied straight into the segment below
-                headers.push_back(piece.file_row);
-                headers.push_back(piece.rows);
-                const std::size_t at = values.size();
-                values.resize(at + piece.rows * length * size);
-                convert(round.row(piece.local_row), piece.rows * length, values.data() + at);
-            }
-            header_counts[destination] = int(headers.size()) - header_offsets[destination];
-            value_counts[destination] = int(values.size() / size) - value_offsets[destination];
-            if (destination != me)
-                record.bytes_redistributed += std::uint64_t(value_counts[destination]) * size;
-        }
-        std::vector<int> header_in(ranks), header_in_offsets(ranks), value_in(ranks), value_in_offsets(ranks);
-        check_mpi(MPI_Alltoall(header_counts.data(), 1, MPI_INT, header_in.data(), 1, MPI_INT, comm_.get()),
-                  "MPI_Alltoall");
-        check_mpi(MPI_Alltoall(value_counts.data(), 1, MPI_INT, value_in.data(), 1, MPI_INT, comm_.get()),
-                  "MPI_Alltoall");
-        std::uint64_t headers_total = 0, values_total = 0;
-        for (int source = 0; source < ranks; ++source) {
-            header_in_offsets[source] = int(headers_total);
-            value_in_offsets[source] = int(values_total);
-            headers_total += header_in[source];
-            values_total += value_in[source];
-        }
-        if (values_total > INT_MAX || headers_total > INT_MAX)
-            throw std::runtime_error("a segment of the table exceeds 2^31 values; this is a bug in the segment size");
-        std::vector<std::uint64_t>& headers_received = headers_received_;
-        std::vector<char>& values_received = values_received_;
-        headers_received.resize(headers_total);
-        values_received.resize(values_total * size);
-        const MPI_Datatype value_type = precision_ == Precision::Float64 ? MPI_DOUBLE : MPI_FLOAT;
-        check_mpi(MPI_Alltoallv(headers.data(), header_counts.data(), header_offsets.data(), MPI_UINT64_T,
-                                headers_received.data(), header_in.data(), header_in_offsets.data(), MPI_UINT64_T,
-                                comm_.get()),
-                  "MPI_Alltoallv");
-        check_mpi(MPI_Alltoallv(values.data(), value_counts.data(), value_offsets.data(), value_type,
-                                values_received.data(), value_in.data(), value_in_offsets.data(), value_type,
-                                comm_.get()),
-                  "MPI_Alltoallv");
-        // Assemble this rank's segment of the group.
-        const std::uint64_t segment = group * ranks + me;
-        const std::uint64_t low = segment_first(segment), high = segment_first(segment + 1);
-        Job job;
-        job.buffer = spare_bytes();
-        job.offset = data_offset_ + (layout_.round_offset(sum) + low * length) * size;
-        job.length = (high - low) * length * size;
-        job.buffer.resize(job.length + 2 * DirectAlignment);
-        char* data = job.data();
-        std::uint64_t placed = 0;
-        for (const Piece& piece : pieces[me]) {
-            convert(round.row(piece.local_row), piece.rows * length, data + (piece.file_row - low) * length * size);
-            placed += piece.rows;
-        }
-        const char* from = values_received.data();
-        for (std::size_t h = 0; h + 1 < headers_received.size(); h += 2) {
-            const std::uint64_t file_row = headers_received[h], count = headers_received[h + 1];
-            if (file_row < low || file_row + count > high)
-                throw std::logic_error("a redistributed piece falls outside its segment (a bug: please report it)");
-            std::memcpy(data + (file_row - low) * length * size, from, count * length * size);
-            from += count * length * size;
-            placed += count;
-        }
-        if (placed != high - low)
-            throw std::logic_error("a segment of round " + std::to_string(sum) + " was not filled (a bug: please report it)");
+        const std::vector<std::vector<Piece>> pieces = cut_group(segments, group, runs, next, row_in_run);
+        send_pieces(round, pieces, record);
+        const std::uint64_t segment = group * ranks + std::uint64_t(comm_.rank());
+        Job job = assemble_segment(round, segments.first_row(segment), segments.first_row(segment + 1),
+                                   pieces[std::size_t(comm_.rank())]);
         record.bytes_written += job.length;
-        for (const ChecksumPiece& piece : checksum_pieces(layout_, layout_.round_offset(sum) + low * length,
-                                                          (high - low) * length, data, size))
-            pieces_.insert(pieces_.end(), {piece.block, piece.offset, piece.length, piece.crc});
         job.round = long(round_index);
         if (job.length > 0)
             queue(std::move(job));
@@ -205,21 +228,7 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
     marker.round = long(round_index);
     marker.marker = true;
     queue(std::move(marker));
-    // Rank 0 folds every rank's pieces into the blocks' checksums.
-    const int count = int(pieces_.size());
-    std::vector<int> counts(comm_.is_root() ? ranks : 0), offsets(comm_.is_root() ? ranks : 0);
-    check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_.get()), "MPI_Gather");
-    std::vector<std::uint64_t> all;
-    if (comm_.is_root()) {
-        for (int source = 1; source < ranks; ++source)
-            offsets[source] = offsets[source - 1] + counts[source - 1];
-        all.resize(std::size_t(offsets.back()) + std::size_t(counts.back()));
-    }
-    check_mpi(MPI_Gatherv(pieces_.data(), count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(),
-                          MPI_UINT64_T, 0, comm_.get()),
-              "MPI_Gatherv");
-    for (std::size_t i = 0; i + 3 < all.size(); i += 4)
-        checksums_->add({all[i], all[i + 1], all[i + 2], all[i + 3]});
+    gather_checksums();
     record.seconds = MPI_Wtime() - start;
     return record;
 }
@@ -317,26 +326,12 @@ void RoundWriter::write_job(Job& job) {
 // A failed write on any rank stops every rank at the same collective, with
 // the failing rank's own message (the lowest failing rank's, if several).
 void RoundWriter::agree_no_failure() {
-    std::string message;
+    std::exception_ptr failure;
     {
         const std::lock_guard<std::mutex> lock(mutex_);
-        if (failure_) {
-            try {
-                std::rethrow_exception(failure_);
-            } catch (const std::exception& error) {
-                message = error.what();
-            }
-        }
+        failure = failure_;
     }
-    int failing = message.empty() ? comm_.size() : comm_.rank(), first = comm_.size();
-    check_mpi(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, comm_.get()), "MPI_Allreduce");
-    if (first == comm_.size())
-        return;
-    unsigned long length = message.size();
-    check_mpi(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, first, comm_.get()), "MPI_Bcast");
-    message.resize(length);
-    check_mpi(MPI_Bcast(message.data(), int(length), MPI_CHAR, first, comm_.get()), "MPI_Bcast");
-    throw CollectiveError(message);
+    comm_.agree(failure);
 }
 
 void RoundWriter::finish() {

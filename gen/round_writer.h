@@ -94,7 +94,20 @@ private:
             return reinterpret_cast<char*>(aligned) + offset % DirectAlignment;
         }
     };
+    // A round cut into `count` segments of consecutive file rows.
+    struct Segments {
+        std::uint64_t rows;
+        std::uint64_t count;
+        std::uint64_t first_row(std::uint64_t segment) const { return rows * segment / count; }
+    };
     static constexpr std::uint64_t DirectAlignment = 4096;
+    std::vector<Piece> file_runs(const RoundStore& round) const;
+    std::vector<std::vector<Piece>> cut_group(const Segments& segments, std::uint64_t group,
+                                              const std::vector<Piece>& runs, std::size_t& next,
+                                              std::uint64_t& row_in_run) const;
+    void send_pieces(const RoundStore& round, const std::vector<std::vector<Piece>>& pieces, WriteRecord& record);
+    Job assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high, const std::vector<Piece>& own);
+    void gather_checksums();
     void write_job(Job& job);
     void queue(Job job);
     void agree_no_failure();

@@ -273,8 +273,13 @@ void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
 
 RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout)
     : partition_(partition), layout_(layout), placements_(partition.geometry()), rules_(partition),
-      band_(partition, layout), exchange_(comm, partition, placements_, rules_),
-      kernel_(std::make_unique<SliceKernel>(partition, placements_, rules_, layout)) {}
+      band_(partition, layout), exchange_(comm, partition, placements_, rules_) {
+    // The kernel finishes a row Classes states at a time, the vertical I
+    // reading the block above: the classes are those of the tetrominoes.
+    if (layout.residues().modulus() != CellsPerPiece)
+        throw std::invalid_argument("the solver takes residue classes mod " + std::to_string(CellsPerPiece));
+    kernel_ = std::make_unique<SliceKernel>(partition, placements_, rules_, layout);
+}
 
 RoundRunner::~RoundRunner() = default;
 

@@ -23,19 +23,6 @@ namespace {
 // sides may differ by a few roundings of one value (2^-24 each).
 constexpr double Float32Tolerance = 1.0 / (1 << 21);
 
-// The plain placement rule, from the piece table alone: orientation o at
-// column x fits when the stack's top matches its underside and every
-// column stays below the ceiling.
-bool fits(const Orientation& orientation, const Heights& heights, int x, int height) {
-    for (int k = 0; k < orientation.width; ++k)
-        if (heights[x + k] + orientation.added[k] > height)
-            return false;
-    for (int k = 1; k < orientation.width; ++k)
-        if (heights[x + k] - heights[x + k - 1] != orientation.surface[k - 1])
-            return false;
-    return true;
-}
-
 // Where the values of a table lie, row by row: version 1 in id order,
 // version 2 by round (table_format.h).
 class RowPlaces {
@@ -83,7 +70,7 @@ struct Tally {
 // start, and the successor row's index table.
 struct RowPlacement {
     Piece piece;
-    int h0;  // -1: every h0 of the row, else only this one (and h0 ... for the vertical I: all h0 <= H-4)
+    int h0;  // -1: every h0 of the row; -2: every h0 with room (one column wide at column 0); else only this one
     std::uint64_t successor_start;
     const int* successor_index;
     int column0_added;
@@ -93,112 +80,144 @@ struct RowPlacement {
 
 namespace {
 
+// The rows of a table in file order, from the one holding a position:
+// each row's columns 1..W-1 and its row sum.
+class RowWalk {
+public:
+    RowWalk(const StackTable& table, std::uint64_t position)
+        : table_(table), rows_(table.geometry().width() - 1, table.geometry().height()) {
+        if (const RoundLayout* layout = table.layout()) {
+            const auto& offsets = layout->offsets();
+            sum_ = int(std::upper_bound(offsets.begin(), offsets.end(), position) - offsets.begin()) - 1;
+            rank_ = (position - offsets[sum_]) / std::uint64_t(layout->row_length(sum_));
+        } else {
+            const std::uint64_t base = std::uint64_t(table.geometry().height()) + 1;
+            rank_ = position / base;  // version 1: row r holds ids r(H+1) ..
+        }
+    }
+    // The next row: its heights (column 0 left at 0) and its row sum.
+    Heights next(int& sum) {
+        Heights heights{};
+        if (table_.layout()) {
+            while (rank_ >= rows_.count(sum_)) {  // the next round (empty rounds have no rows)
+                ++sum_;
+                rank_ = 0;
+            }
+            rows_.unrank(sum_, rank_, heights.data() + 1);
+        } else {
+            const Geometry& geometry = table_.geometry();
+            heights = geometry.decode(rank_ * geometry.base());
+            sum_ = geometry.height_sum(rank_ * geometry.base());
+        }
+        ++rank_;
+        sum = sum_;
+        return heights;
+    }
+
+private:
+    const StackTable& table_;
+    CompositionCodec rows_;
+    int sum_ = 0;
+    std::uint64_t rank_ = 0;
+};
+
+// A row's placements, tried the plain way: every orientation at every
+// column, by the placement rule (orientation.h). At column 0 a placement
+// wider than one column fixes h0 by its surface; one a column wide holds
+// for every h0 with room, checked per state.
+void list_row_placements(const RowPlaces& places, const Heights& heights, int sum, int width, int height,
+                         std::vector<RowPlacement>& placements) {
+    placements.clear();
+    for (int o = 0; o < OrientationCount; ++o) {
+        const Orientation& orientation = Orientations[o];
+        for (int x = 0; x + orientation.width <= width; ++x) {
+            Heights probe = heights;
+            int h0 = -1;
+            if (x == 0 && orientation.width > 1) {
+                h0 = heights[1] - orientation.surface[0];
+                if (h0 < 0 || h0 > height)
+                    continue;
+                probe[0] = h0;
+            } else if (x == 0) {
+                probe[0] = 0;
+                h0 = -2;
+            }
+            if (!orientation.fits(probe.data(), x, height))
+                continue;
+            Heights after = probe;
+            orientation.place(after.data(), x);
+            const int added0 = x == 0 ? orientation.added[0] : 0;
+            const int successor_sum = sum + CellsPerPiece - added0;
+            placements.push_back({orientation.piece, h0, places.row_start(after, successor_sum),
+                                  places.index(successor_sum), added0});
+        }
+    }
+}
+
+// Derives every stored state of a row that lies in [first, last) from its
+// successors' stored values, and tallies what disagrees.
+void check_row(const StackTable& table, const Heights& heights, std::uint64_t start, const int* index,
+               const std::vector<RowPlacement>& placements, std::uint64_t first, std::uint64_t last, Tally& tally) {
+    const Geometry& geometry = table.geometry();
+    const int height = geometry.height();
+    const double largest = largest_possible_value(geometry, table.info().smallest_piece_cells);
+    const bool float32 = table.info().precision == Precision::Float32;
+    for (int h0 = 0; h0 <= height; ++h0) {
+        if (index[h0] < 0)
+            continue;
+        const std::uint64_t here = start + std::uint64_t(index[h0]);
+        if (here < first || here >= last)
+            continue;
+        std::array<double, PieceCount> best;
+        best.fill(-1.0);
+        for (const RowPlacement& placement : placements) {
+            if (placement.h0 >= 0 && placement.h0 != h0)
+                continue;
+            if (placement.h0 == -2 && h0 + placement.column0_added > height)
+                continue;  // the vertical I at column 0 needs room above h0
+            const int successor_h0 = h0 + placement.column0_added;
+            const double value =
+                table.value_at(placement.successor_start + std::uint64_t(placement.successor_index[successor_h0]));
+            best[placement.piece] = std::max(best[placement.piece], value);
+            ++tally.connections;
+        }
+        const double derived = value_from_best(best.data());
+        const double stored = table.value_at(here);
+        const double deviation = std::abs(derived - stored);
+        tally.largest_deviation = std::max(tally.largest_deviation, deviation);
+        const bool right = float32 ? deviation <= Float32Tolerance * std::max(stored, 1.0) : derived == stored;
+        ++tally.states;
+        if (!right || !(stored >= 0 && stored <= largest)) {
+            Heights board = heights;
+            board[0] = h0;
+            const BoardId id = geometry.encode(board);
+            ++tally.wrong;
+            if (id < tally.first_wrong) {
+                tally.first_wrong = id;
+                tally.stored_at_first = stored;
+                tally.derived_at_first = derived;
+            }
+        }
+    }
+}
+
 // Walks the rows holding positions [first, last) of the table, in file
 // order, and checks every state there.
 Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t last) {
     const Geometry& geometry = table.geometry();
-    const int width = geometry.width(), height = geometry.height();
-    const double largest = largest_possible_value(geometry);
-    const bool float32 = table.info().precision == Precision::Float32;
     RowPlaces places(table);
     places.prepare_identity();
-    const RoundLayout* layout = table.layout();
-    const CompositionCodec rows(width - 1, height);
+    RowWalk rows(table, first);
     Tally tally;
-    std::vector<RowPlacement> row_placements;
-
-    // The first row: its round, and its rank there.
-    std::uint64_t position = first;
-    int sum = 0;
-    std::uint64_t rank = 0;
-    const auto row_length = [&](int row_sum) -> std::uint64_t {
-        return layout ? std::uint64_t(layout->row_length(row_sum)) : std::uint64_t(height + 1);
-    };
-    if (layout) {
-        const auto& offsets = layout->offsets();
-        sum = int(std::upper_bound(offsets.begin(), offsets.end(), first) - offsets.begin()) - 1;
-        rank = (first - offsets[sum]) / row_length(sum);
-    }
-    while (position < last) {
-        Heights heights{};
-        if (layout) {
-            while (rank >= rows.count(sum)) {  // the next round (empty rounds have no rows)
-                ++sum;
-                rank = 0;
-            }
-            rows.unrank(sum, rank, heights.data() + 1);
-        } else {
-            heights = geometry.decode(position / (height + 1) * (height + 1));
-            sum = geometry.height_sum(position / (height + 1) * (height + 1));
-        }
+    std::vector<RowPlacement> placements;
+    for (std::uint64_t position = first; position < last;) {
+        int sum = 0;
+        const Heights heights = rows.next(sum);
         const std::uint64_t start = places.row_start(heights, sum);
-        const int* index = places.index(sum);
-        // The row's placements, tried the plain way.
-        row_placements.clear();
-        for (int o = 0; o < OrientationCount; ++o) {
-            const Orientation& orientation = Orientations[o];
-            for (int x = 0; x + orientation.width <= width; ++x) {
-                Heights probe = heights;
-                int h0 = -1;
-                if (x == 0 && orientation.width > 1) {  // the surface fixes h0
-                    h0 = heights[1] - orientation.surface[0];
-                    if (h0 < 0 || h0 > height)
-                        continue;
-                    probe[0] = h0;
-                } else if (x == 0) {  // one column wide at column 0: every h0 with room, checked per state
-                    probe[0] = 0;
-                }
-                if (!fits(orientation, probe, x, height))
-                    continue;
-                Heights after = probe;
-                for (int k = 0; k < orientation.width; ++k)
-                    after[x + k] += orientation.added[k];
-                const int added0 = x == 0 ? orientation.added[0] : 0;
-                const int successor_sum = sum + CellsPerPiece - added0;
-                row_placements.push_back({orientation.piece, x == 0 ? (orientation.width > 1 ? h0 : -2) : -1,
-                                          places.row_start(after, successor_sum), places.index(successor_sum),
-                                          added0});
-            }
-        }
-        // Each stored state of the row in [first, last).
-        for (int h0 = 0; h0 <= height; ++h0) {
-            if (index[h0] < 0)
-                continue;
-            const std::uint64_t here = start + std::uint64_t(index[h0]);
-            if (here < first || here >= last)
-                continue;
-            std::array<double, PieceCount> best;
-            best.fill(-1.0);
-            for (const RowPlacement& placement : row_placements) {
-                if (placement.h0 >= 0 && placement.h0 != h0)
-                    continue;
-                if (placement.h0 == -2 && h0 + placement.column0_added > height)
-                    continue;  // the vertical I at column 0 needs room above h0
-                const int successor_h0 = h0 + placement.column0_added;
-                const double value = table.value_at(placement.successor_start + std::uint64_t(placement.successor_index[successor_h0]));
-                best[placement.piece] = std::max(best[placement.piece], value);
-                ++tally.connections;
-            }
-            const double derived = value_from_best(best.data());
-            const double stored = table.value_at(here);
-            const double deviation = std::abs(derived - stored);
-            tally.largest_deviation = std::max(tally.largest_deviation, deviation);
-            const bool right = float32 ? deviation <= Float32Tolerance * std::max(stored, 1.0) : derived == stored;
-            ++tally.states;
-            if (!right || !(stored >= 0 && stored <= largest)) {
-                Heights board = heights;
-                board[0] = h0;
-                const BoardId id = geometry.encode(board);
-                ++tally.wrong;
-                if (id < tally.first_wrong) {
-                    tally.first_wrong = id;
-                    tally.stored_at_first = stored;
-                    tally.derived_at_first = derived;
-                }
-            }
-        }
-        position = start + row_length(sum);
-        ++rank;
+        list_row_placements(places, heights, sum, geometry.width(), geometry.height(), placements);
+        check_row(table, heights, start, places.index(sum), placements, first, last, tally);
+        position = start + (table.layout() ? std::uint64_t(table.layout()->row_length(sum))
+                                           : std::uint64_t(geometry.height()) + 1);
     }
     return tally;
 }
@@ -231,33 +250,23 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
     const double start_time = MPI_Wtime();
     // Every rank maps the whole table (the page cache shares it); a table
     // that cannot be read stops every rank with the same message.
-    std::string error;
     std::optional<StackTable> table;
-    try {
-        table.emplace(StackTable::open(options.table, {Residency::Resident, 0}));
-    } catch (const InputError& failure) {
-        error = failure.what();
-    }
-    comm.broadcast(error);
-    if (!error.empty())
-        throw InputError(error);
+    comm.on_every_rank([&] { table.emplace(StackTable::open(options.table, {Residency::Resident, 0})); });
     const std::uint64_t stored = table->info().stored_states;
     const std::uint64_t first = stored * std::uint64_t(comm.rank()) / comm.size();
     const std::uint64_t last = stored * std::uint64_t(comm.rank() + 1) / comm.size();
     const Tally local = check_range(*table, first, last);
 
     Tally all;
-    check_mpi(MPI_Allreduce(&local.states, &all.states, 1, MPI_UINT64_T, MPI_SUM, comm.get()), "MPI_Allreduce");
-    check_mpi(MPI_Allreduce(&local.connections, &all.connections, 1, MPI_UINT64_T, MPI_SUM, comm.get()), "MPI_Allreduce");
-    check_mpi(MPI_Allreduce(&local.wrong, &all.wrong, 1, MPI_UINT64_T, MPI_SUM, comm.get()), "MPI_Allreduce");
-    check_mpi(MPI_Allreduce(&local.first_wrong, &all.first_wrong, 1, MPI_UINT64_T, MPI_MIN, comm.get()), "MPI_Allreduce");
-    check_mpi(MPI_Allreduce(&local.largest_deviation, &all.largest_deviation, 1, MPI_DOUBLE, MPI_MAX, comm.get()),
-              "MPI_Allreduce");
+    all.states = comm.all_reduce(local.states, Reduction::Sum);
+    all.connections = comm.all_reduce(local.connections, Reduction::Sum);
+    all.wrong = comm.all_reduce(local.wrong, Reduction::Sum);
+    all.first_wrong = comm.all_reduce(local.first_wrong, Reduction::Min);
+    all.largest_deviation = comm.all_reduce(local.largest_deviation, Reduction::Max);
     // The rank that found the first wrong board tells its values.
-    double pair[2] = {local.first_wrong == all.first_wrong ? local.stored_at_first : -1.0,
-                      local.first_wrong == all.first_wrong ? local.derived_at_first : -1.0};
-    double found[2] = {};
-    check_mpi(MPI_Allreduce(pair, found, 2, MPI_DOUBLE, MPI_MAX, comm.get()), "MPI_Allreduce");
+    double found[2] = {local.first_wrong == all.first_wrong ? local.stored_at_first : -1.0,
+                       local.first_wrong == all.first_wrong ? local.derived_at_first : -1.0};
+    comm.all_reduce(found, 2, Reduction::Max);
     const double seconds = MPI_Wtime() - start_time;
     const bool connections_agree = all.connections == table->info().connections;
     const bool passed = all.wrong == 0 && all.states == stored && connections_agree;

@@ -27,7 +27,6 @@ namespace stack {
 struct VerifyOptions {
     std::string table;
     bool json = false;
-    bool progress = false;
 };
 
 // Returns ExitSuccess when every stored value checks, ExitCheckFailed (1)

@@ -10,8 +10,7 @@ namespace po = boost::program_options;
 
 int main(int argc, char** argv) {
     stack::MpiSession mpi(&argc, &argv);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int rank = stack::MpiSession::world_rank();
     try {
         stack::Communicator comm(MPI_COMM_WORLD);
         stack::VerifyOptions options;
@@ -24,12 +23,7 @@ int main(int argc, char** argv) {
         po::positional_options_description positional;
         positional.add("table", 1);
         po::variables_map variables;
-        try {
-            po::store(po::command_line_parser(argc, argv).options(described).positional(positional).run(), variables);
-            po::notify(variables);
-        } catch (const po::error& error) {
-            throw stack::InputError(error.what());
-        }
+        stack::parse_command_line(argc, argv, described, variables, &positional);
         if (variables.count("help") || variables.count("version")) {
             if (rank == 0 && variables.count("help"))
                 std::cout << described;
@@ -47,7 +41,6 @@ int main(int argc, char** argv) {
         return stack::ExitBadInput;
     } catch (const std::exception& error) {
         std::fprintf(stderr, "stackverify: error on rank %d: %s\n", rank, error.what());
-        MPI_Abort(MPI_COMM_WORLD, stack::ExitFailure);
-        return stack::ExitFailure;
+        stack::MpiSession::abort(stack::ExitFailure);
     }
 }

@@ -103,12 +103,8 @@ LengthDistribution exact_length_distribution(const Policy& policy, const Geometr
                         ends[i] += share;
                         continue;
                     }
-                    const Orientation& piece = Orientations[move.orientation];
-                    const int x = move.column;
-                    const std::uint64_t rank = ranking.rank_of(next_sum, [&](int column) {
-                        const int k = column - x;
-                        return heights[column] + (k >= 0 && k < piece.width ? piece.added[k] : 0);
-                    });
+                    const Heights after = heights_after(heights, move.orientation, move.column);
+                    const std::uint64_t rank = ranking.rank(after.data(), next_sum);
                     edges.push_back({rank, move.successor, share});
                 }
             };

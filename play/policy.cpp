@@ -41,14 +41,6 @@ std::string policy_name(const PolicySpec& spec) {
     return "?";
 }
 
-Heights heights_after(const Heights& heights, int orientation, int column) {
-    Heights after = heights;
-    const Orientation& piece = Orientations[orientation];
-    for (int k = 0; k < piece.width; ++k)
-        after[column + k] += piece.added[k];
-    return after;
-}
-
 double heuristic_score(const Heights& heights, int width) {
     constexpr double AggregateHeight = -0.510066, CompleteLines = 0.760666, Holes = -0.35663,
                      Bumpiness = -0.184483;
@@ -79,10 +71,9 @@ void Policy::choose_for_each_piece(std::span<const BoardId> ids, const Geometry&
 
 namespace {
 
-// The shared tie-break: (o, x) comes before the current best.
+// (o, x) comes before the current best (placed_before), or there is none.
 bool earlier(int orientation, int column, const Move& best) {
-    return best.orientation < 0 || orientation < best.orientation
-           || (orientation == best.orientation && column < best.column);
+    return best.orientation < 0 || placed_before(orientation, column, best.orientation, best.column);
 }
 
 class TablePolicy final : public Policy {

@@ -88,8 +88,11 @@ public:
 std::unique_ptr<Policy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
                                     const StackTable& table);
 
-// The heights after orientation o lands at column x.
-Heights heights_after(const Heights& heights, int orientation, int column);
+// The tie-break of every policy and view: among equal choices, the first
+// orientation in table order, then the leftmost column.
+constexpr bool placed_before(int orientation, int column, int other_orientation, int other_column) {
+    return orientation < other_orientation || (orientation == other_orientation && column < other_column);
+}
 
 // The heuristic's score of a board (higher is better).
 double heuristic_score(const Heights& heights, int width);

@@ -232,15 +232,18 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     report.observed_deviation = observed.standard_deviation;
     report.observed_error = observed.standard_error;
 
-    // The exact distribution when it fits the memory limit; else, for the
-    // table policy, the z-test of the mean against the table's value with
-    // the games' own variance.
+    // The exact distribution when it fits in what the memory limit leaves
+    // beside the table; else, for the table policy, the z-test of the mean
+    // against the table's value with the games' own variance.
     const std::uint64_t need = exact_distribution_bytes(geometry, threads);
     const std::uint64_t limit = effective_memory_limit(options.memory_limit);
-    const bool fits = need <= limit;
+    const std::uint64_t held = table.memory_bytes();
+    const std::uint64_t left = limit > held ? limit - held : 0;
+    const bool fits = need <= left;
     if (policy->deterministic() && !fits) {
-        report.skipped = "its largest layer needs about " + human_bytes(double(need)) + ", more than the memory limit of "
-                         + human_bytes(double(limit)) + " (--memory-limit)";
+        report.skipped = "its largest layer needs about " + human_bytes(double(need)) + ", more than the "
+                         + human_bytes(double(left)) + " the memory limit of " + human_bytes(double(limit))
+                         + " leaves beside the table (--memory-limit)";
         if (!report.is_table_policy && options.check)
             throw InputError("--check with the " + policy_name(options.policy)
                              + " policy needs the exact distribution, and " + report.skipped);
@@ -305,7 +308,7 @@ std::string find_table_in(const std::string& directory) {
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
         const std::string name = entry.path().filename().string();
-        if (name.size() > 9 && name.rfind("stack_", 0) == 0 && name.substr(name.size() - 3) == ".h5")
+        if (looks_like_table_name(name))
             found.push_back(name);
     }
     std::sort(found.begin(), found.end());

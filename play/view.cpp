@@ -33,12 +33,10 @@ Cells start_cells(const Geometry& geometry, const Heights& heights) {
     return cells;
 }
 
-// A hole-free placement fills each touched column straight up from its top.
 void fill_placement(Cells& cells, const Heights& before, int orientation, int column) {
     const Orientation& piece = Orientations[orientation];
-    for (int k = 0; k < piece.width; ++k)
-        for (int row = before[column + k]; row < before[column + k] + piece.added[k]; ++row)
-            cells[row][column + k] = piece_letter(piece.piece);
+    for (const auto& [x, y] : moves::table_placement_cells(piece, column, before.data()))
+        cells[y][x] = piece_letter(piece.piece);
 }
 
 std::vector<std::string> top_first(const Cells& cells) { return {cells.rbegin(), cells.rend()}; }
@@ -141,7 +139,7 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
         std::sort(options.begin(), options.end(), [](const PlacementOption& a, const PlacementOption& b) {
             if (a.value != b.value)
                 return a.value > b.value;
-            return a.orientation != b.orientation ? a.orientation < b.orientation : a.column < b.column;
+            return placed_before(a.orientation, a.column, b.orientation, b.column);
         });
     return explanation;
 }

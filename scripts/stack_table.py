@@ -15,6 +15,8 @@ compositions. Version 1 tables store every board in id order.
 
 Run with Debian's /usr/bin/python3 (it has numpy and h5py).
 """
+import os
+import stat
 import sys
 import zlib
 
@@ -29,13 +31,33 @@ class TableError(Exception):
     """The file is not a table this reader knows."""
 
 
+def regular_file_size(path):
+    """The size of a readable regular file; a FIFO, device, socket or
+    directory is refused before it is opened (h5py would block on a FIFO)."""
+    try:
+        status = os.stat(path)
+    except OSError as error:
+        raise TableError("cannot read table '%s': %s" % (path, error.strerror))
+    if not stat.S_ISREG(status.st_mode):
+        kind = ("a directory" if stat.S_ISDIR(status.st_mode) else "a FIFO" if stat.S_ISFIFO(status.st_mode)
+                else "a socket" if stat.S_ISSOCK(status.st_mode) else "a character device"
+                if stat.S_ISCHR(status.st_mode) else "a block device" if stat.S_ISBLK(status.st_mode) else "not a file")
+        raise TableError("'%s' is %s, not a regular file" % (path, kind))
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError as error:
+        raise TableError("cannot read table '%s': %s" % (path, error.strerror))
+    return status.st_size
+
+
 class StackTable:
     def __init__(self, path):
         self.path = path
+        self.file_size = regular_file_size(path)
         try:
             self.file = h5py.File(path, "r")
         except OSError as error:
-            raise TableError("%s cannot be opened as HDF5: %s" % (path, error))
+            raise TableError("'%s' cannot be opened as HDF5: %s" % (path, error))
         try:
             self._open()
         except TableError:
@@ -69,13 +91,22 @@ class StackTable:
         if self.format_version == 1:
             self.residues = (0, 1, 2, 3)
             self.precision = "float64"
+            self._check_claims(self.states)
             if self.dataset.shape != (self.states,):
                 raise TableError("%s: /values does not hold %d values in one dimension" % (path, self.states))
+            self._check_storage(self.states)
             return
-        self.residues = tuple(int(r) for r in attributes["residue_classes"])
+        residues = np.asarray(attributes["residue_classes"])
+        if residues.ndim != 1 or residues.size > CLASSES or residues.dtype.kind not in "iu" \
+                or len(set(residues.tolist())) != residues.size or not all(0 <= r < CLASSES for r in residues):
+            raise TableError("%s: attribute 'residue_classes' is not a set of classes 0..3" % path)
+        self.residues = tuple(int(r) for r in residues)
         self.precision = attributes["precision"]
         if isinstance(self.precision, bytes):
             self.precision = self.precision.decode()
+        if self.precision not in ("float64", "float32"):
+            raise TableError("%s: attribute 'precision' is '%s', not float64 or float32" % (path, self.precision))
+        self._check_claims(self._integer("stored_states"))
         self._build_layout()
         stored = np.asarray(self.file["round_offsets"][...], dtype=np.uint64)
         if not np.array_equal(stored, self.offsets):
@@ -83,6 +114,7 @@ class StackTable:
         if self.dataset.shape != (int(self.offsets[-1]),) or self.dataset.dtype != np.dtype(self.precision):
             raise TableError("%s: /values does not hold %d %s values in one dimension" % (path, int(self.offsets[-1]),
                                                                                           self.precision))
+        self._check_storage(int(self.offsets[-1]))
         rounds = len(self.offsets) - 1
         if self._integer("rounds_done") != rounds:
             raise TableError("%s is unfinished: %d of %d rounds are on disk" % (path, self._integer("rounds_done"),
@@ -93,6 +125,41 @@ class StackTable:
         self.checksums = np.asarray(self.file["checksums"][...], dtype=np.uint32)
         if self.checksums.shape != (int(self.block_offsets[-1]),):
             raise TableError("%s: /checksums does not hold one checksum per block" % path)
+
+    def _value_bytes(self):
+        return 8 if self.precision == "float64" else 4
+
+    def _check_claims(self, stored):
+        """Before anything is built from the shape (the C++ reader's checks,
+        common/table/table_file.h): the stored values must fit the file, and
+        a version-2 table must store at least what its shape and classes give."""
+        if stored * self._value_bytes() > self.file_size:
+            raise TableError("'%s' is damaged: it claims %d values (%d bytes) but the file holds only %d bytes"
+                             % (self.path, stored, stored * self._value_bytes(), self.file_size))
+        if self.format_version >= 2:
+            fewest = self.base ** (self.width - 1) * (self.base // CLASSES) * len(self.residues)
+            if stored < fewest:
+                raise TableError("'%s': its stored_states attribute (%d) is fewer than its width, height and residue "
+                                 "classes give (at least %d)" % (self.path, stored, fewest))
+
+    def _check_storage(self, count):
+        """/values must be stored in full in the file."""
+        needed = count * self._value_bytes()
+        dataset = self.dataset.id
+        if self.dataset.chunks is None:
+            offset = dataset.get_offset()
+            if count > 0 and (offset is None or offset + needed > self.file_size):
+                raise TableError("'%s' is damaged: /values claims %d bytes but the file ends at byte %d (truncated?)"
+                                 % (self.path, needed, self.file_size))
+        elif self.dataset.compression is None and not self.dataset.fletcher32 and not self.dataset.shuffle:
+            if dataset.get_storage_size() < needed:
+                raise TableError("'%s' is damaged: /values stores %d of its %d bytes"
+                                 % (self.path, dataset.get_storage_size(), needed))
+        else:
+            expected = -(-count // self.dataset.chunks[0])
+            if dataset.get_num_chunks() != expected:
+                raise TableError("'%s' is damaged: /values stores %d of its %d chunks"
+                                 % (self.path, dataset.get_num_chunks(), expected))
 
     def _integer(self, name):
         """An integer attribute (a scalar of an HDF5 integer type)."""
@@ -112,23 +179,22 @@ class StackTable:
             self._read(np.arange(first, min(first + step, total), dtype=np.int64))
 
     def _build_layout(self):
-        """The counting tables of the version-2 codec."""
+        """The counting tables of the version-2 codec (common/rules/compositions.h):
+        count[j][s], the vectors of j columns in [0, H] summing to s, and
+        prefix[j][t + 1] = count[j][0] + ... + count[j][t]."""
         columns, height = self.width - 1, self.height
         max_sum = columns * height
-        # count[j][s]: vectors of j columns in [0, H] summing to s.
+        sums = np.arange(max_sum + 1)
         count = np.zeros((columns + 1, max_sum + 1), dtype=np.uint64)
+        prefix = np.zeros((columns + 1, max_sum + 2), dtype=np.uint64)
         count[0][0] = 1
+        prefix[0][1:] = 1
         for j in range(1, columns + 1):
-            for v in range(height + 1):
-                count[j][v:] += count[j - 1][:max_sum + 1 - v]
-        # below[j][s][v]: vectors of columns 0..j summing to s whose column j is below v.
-        below = np.zeros((max(columns, 1), max_sum + 1, height + 1), dtype=np.uint64)
-        for j in range(1, columns):
-            for v in range(1, height + 1):
-                shifted = np.zeros(max_sum + 1, dtype=np.uint64)
-                shifted[v - 1:] = count[j][:max_sum + 2 - v]
-                below[j, :, v] = below[j, :, v - 1] + shifted
-        self.count, self.below = count, below
+            # j columns: the last one takes v in [0, H], the others s - v.
+            low = sums - height
+            count[j] = prefix[j - 1][sums + 1] - np.where(low > 0, prefix[j - 1][np.maximum(low, 0)], 0)
+            prefix[j][1:] = np.cumsum(count[j])
+        self.count, self.prefix = count, prefix
         # Row lengths and the index of each h0 in a row, by the row sum mod 4.
         self.index = np.full((CLASSES, height + 1), -1, dtype=np.int64)
         self.row_length = np.zeros(CLASSES, dtype=np.int64)
@@ -174,7 +240,8 @@ class StackTable:
         remaining = row_sum.copy()
         for j in range(self.width - 2, 0, -1):  # column j + 1 of the board, most significant first
             value = h[:, j + 1]
-            rank += self.below[j, remaining, value]
+            # the rows whose column j + 1 is lower: prefix(j, s) - prefix(j, s - value)
+            rank += self.prefix[j, remaining + 1] - self.prefix[j, remaining - value + 1]
             remaining -= value
         length = self.row_length[row_sum % CLASSES].astype(np.uint64)
         index = self.index[row_sum % CLASSES, h[:, 0]].astype(np.uint64)

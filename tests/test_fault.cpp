@@ -10,10 +10,11 @@ TEST(FaultPlan, ReadsEveryField) {
     EXPECT_EQ(plan.rank, 3);
     EXPECT_EQ(plan.round, 17u);
     EXPECT_EQ(plan.phase, Phase::Exchange);
-    EXPECT_TRUE(plan.kill);
+    EXPECT_EQ(plan.action, FaultPlan::Action::Kill);
     const FaultPlan thrown = parse_fault_plan("phase=write,round=0,rank=0");
     EXPECT_EQ(thrown.phase, Phase::Write);
-    EXPECT_FALSE(thrown.kill);
+    EXPECT_EQ(thrown.action, FaultPlan::Action::Throw);
+    EXPECT_EQ(parse_fault_plan("rank=1,round=2,phase=compute,action=pause").action, FaultPlan::Action::Pause);
 }
 
 TEST(FaultPlan, RefusesWhatItCannotRead) {

@@ -49,16 +49,16 @@ Board random_board(std::mt19937_64& random, int width, int height, double hole_r
     return board;
 }
 
-constexpr std::array<Tetromino, TetrominoCount> AllPieces = {Tetromino::I, Tetromino::O, Tetromino::T, Tetromino::S,
-                                                             Tetromino::Z, Tetromino::J, Tetromino::L};
+constexpr std::array<Piece, PieceCount> AllPieces = {PieceI, PieceT, PieceSquare, PieceZRight, PieceZLeft,
+                                                     PieceLRight, PieceLLeft};
 
 // The placements the tables use on a contour: each orientation of the
 // piece at each column where its underside matches and it stays within H.
-CellSet table_placements(const std::vector<int>& heights, int height, Tetromino piece) {
+CellSet table_placements(const std::vector<int>& heights, int height, Piece piece) {
     CellSet set;
     const int width = int(heights.size());
     for (const Orientation& orientation : Orientations) {
-        if (tetromino_of(orientation.piece) != piece)
+        if (orientation.piece != piece)
             continue;
         for (int x = 0; x + orientation.width <= width; ++x) {
             bool fits = true;
@@ -67,14 +67,14 @@ CellSet table_placements(const std::vector<int>& heights, int height, Tetromino 
             for (int k = 0; k < orientation.width; ++k)
                 fits &= heights[x + k] + orientation.added[k] <= height;
             if (fits)
-                set.insert(table_placement_cells(orientation, x, heights));
+                set.insert(table_placement_cells(orientation, x, heights.data()));
         }
     }
     return set;
 }
 
 // The BFS placements that leave no hole and stay within the well's rows.
-CellSet hole_free_placements(const Board& board, Tetromino piece) {
+CellSet hole_free_placements(const Board& board, Piece piece) {
     CellSet set;
     for (const Placement& placement : generate(board, piece, Algorithm::BreadthFirst)) {
         bool keep = true;
@@ -99,7 +99,7 @@ void check_claim(const std::vector<int>& heights, int height, ClaimCount& count)
     const Board board = Board::from_heights(int(heights.size()), height, heights);
     const int highest = *std::max_element(heights.begin(), heights.end());
     ++count.contours;
-    for (Tetromino piece : AllPieces) {
+    for (Piece piece : AllPieces) {
         ++count.checks;
         const CellSet reached = hole_free_placements(board, piece), tables = table_placements(heights, height, piece);
         if (reached == tables) {
@@ -110,7 +110,7 @@ void check_claim(const std::vector<int>& heights, int height, ClaimCount& count)
             std::set_difference(tables.begin(), tables.end(), reached.begin(), reached.end(),
                                 std::inserter(missing, missing.end()));
             if (count.fails <= 3) {
-                std::cout << "[ moves ] the claim fails: " << TetrominoLetters[int(piece)] << " on heights";
+                std::cout << "[ moves ] the claim fails: " << piece_letter(piece) << " on heights";
                 for (int h : heights)
                     std::cout << " " << h;
                 std::cout << ": " << missing.size() << " table placements BFS cannot reach, "
@@ -125,11 +125,11 @@ void check_claim(const std::vector<int>& heights, int height, ClaimCount& count)
 
 TEST(Moves, SpawnIsCentredAboveTheWell) {
     const Board board(10, 20);
-    EXPECT_EQ(cells_at(Tetromino::T, *spawn_location(board, Tetromino::T)),
+    EXPECT_EQ(cells_at(PieceT, *spawn_location(board, PieceT)),
               sorted({{{3, 20}, {4, 20}, {5, 20}, {4, 21}}}));
-    EXPECT_EQ(cells_at(Tetromino::I, *spawn_location(board, Tetromino::I)),
+    EXPECT_EQ(cells_at(PieceI, *spawn_location(board, PieceI)),
               sorted({{{3, 20}, {4, 20}, {5, 20}, {6, 20}}}));
-    EXPECT_EQ(cells_at(Tetromino::O, *spawn_location(board, Tetromino::O)),
+    EXPECT_EQ(cells_at(PieceSquare, *spawn_location(board, PieceSquare)),
               sorted({{{4, 20}, {5, 20}, {4, 21}, {5, 21}}}));
 }
 
@@ -140,11 +140,11 @@ TEST(Moves, EmptyWellPlacementCounts) {
     const Board board(10, 20);
     // I: 7 horizontal, 10 vertical. O: 9. T: 8 + 8 + 9 + 9. S, Z: 8 + 9.
     // J, L: 8 + 8 + 9 + 9.
-    const std::array<std::size_t, TetrominoCount> expected = {17, 9, 34, 17, 17, 34, 34};
-    for (Tetromino piece : AllPieces)
+    const std::array<std::size_t, PieceCount> expected = {17, 34, 9, 17, 17, 34, 34};  // I T O S Z L J
+    for (Piece piece : AllPieces)
         for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick, Algorithm::Convolution})
             EXPECT_EQ(generate(board, piece, algorithm).size(), expected[int(piece)])
-                << TetrominoLetters[int(piece)] << " by " << algorithm_name(algorithm);
+                << piece_letter(piece) << " by " << algorithm_name(algorithm);
 }
 
 TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
@@ -152,7 +152,7 @@ TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
     long boards = 0, placements = 0, missed_by_hard_drop = 0, missed_by_quick = 0;
     for (int trial = 0; trial < 3000; ++trial) {
         const Board board = random_board(random, 10, 20, trial % 3 == 0 ? 0.0 : 0.3);
-        for (Tetromino piece : AllPieces) {
+        for (Piece piece : AllPieces) {
             for (bool rotate_180 : {false, true}) {
                 const MoveOptions options{rotate_180};
                 const auto bfs = generate(board, piece, Algorithm::BreadthFirst, options);
@@ -198,10 +198,10 @@ TEST(Moves, TSpinDoubleSlot) {
     board.fill(3, 2);
     board.fill(4, 2);
     const Cells slot = sorted({{{1, 1}, {2, 1}, {3, 1}, {2, 0}}});
-    const auto bfs = generate(board, Tetromino::T, Algorithm::BreadthFirst);
+    const auto bfs = generate(board, PieceT, Algorithm::BreadthFirst);
     EXPECT_TRUE(reached_at(bfs, slot) & ReachedFull);
-    EXPECT_EQ(reached_at(generate(board, Tetromino::T, Algorithm::HardDrop), slot), 0);
-    const auto inputs = shortest_inputs(board, Tetromino::T, slot);
+    EXPECT_EQ(reached_at(generate(board, PieceT, Algorithm::HardDrop), slot), 0);
+    const auto inputs = shortest_inputs(board, PieceT, slot);
     ASSERT_TRUE(inputs.has_value());
     EXPECT_NE(inputs->find_first_of("cw"), std::string::npos) << *inputs;
 }
@@ -214,10 +214,10 @@ TEST(Moves, TuckUnderAnOverhang) {
     board.fill(0, 2);
     board.fill(1, 2);
     const Cells tucked = sorted({{{0, 0}, {1, 0}, {0, 1}, {1, 1}}});
-    EXPECT_EQ(reached_at(generate(board, Tetromino::O, Algorithm::HardDrop), tucked), 0);
-    EXPECT_EQ(reached_at(generate(board, Tetromino::O, Algorithm::Quick), tucked), ReachedPlain);
-    EXPECT_EQ(reached_at(generate(board, Tetromino::O, Algorithm::BreadthFirst), tucked), ReachedPlain);
-    const auto inputs = shortest_inputs(board, Tetromino::O, tucked);
+    EXPECT_EQ(reached_at(generate(board, PieceSquare, Algorithm::HardDrop), tucked), 0);
+    EXPECT_EQ(reached_at(generate(board, PieceSquare, Algorithm::Quick), tucked), ReachedPlain);
+    EXPECT_EQ(reached_at(generate(board, PieceSquare, Algorithm::BreadthFirst), tucked), ReachedPlain);
+    const auto inputs = shortest_inputs(board, PieceSquare, tucked);
     ASSERT_TRUE(inputs.has_value());
     EXPECT_EQ(inputs->back(), 'H');
     EXPECT_NE(inputs->find('l'), std::string::npos) << *inputs;
@@ -236,9 +236,9 @@ TEST(Moves, SKickIntoASlot) {
                         {8, 0}, {9, 0}})
         board.fill(x, y);
     const Cells slot = sorted({{{0, 0}, {1, 0}, {1, 1}, {2, 1}}});
-    EXPECT_TRUE(reached_at(generate(board, Tetromino::S, Algorithm::BreadthFirst), slot) & ReachedPlain);
-    EXPECT_EQ(reached_at(generate(board, Tetromino::S, Algorithm::HardDrop), slot), 0);
-    const auto inputs = shortest_inputs(board, Tetromino::S, slot);
+    EXPECT_TRUE(reached_at(generate(board, PieceZRight, Algorithm::BreadthFirst), slot) & ReachedPlain);
+    EXPECT_EQ(reached_at(generate(board, PieceZRight, Algorithm::HardDrop), slot), 0);
+    const auto inputs = shortest_inputs(board, PieceZRight, slot);
     ASSERT_TRUE(inputs.has_value());
     // Over to the slot's columns, down, and then a turn (whose kick carries
     // it into the slot) before the lock.

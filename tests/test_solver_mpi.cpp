@@ -32,7 +32,7 @@ namespace {
 
 // Solves on every rank and assembles the table on rank 0 in id order, NaN
 // where the residue classes leave a board out (empty elsewhere).
-std::vector<double> solve_table(const Communicator& comm, const Geometry& geometry, ResidueSet residues = {},
+std::vector<double> solve_table(const Communicator& comm, const Geometry& geometry, ResidueSet residues = ResidueSet::all(CellsPerPiece),
                                 int lower_columns = 0, PieceCounts* connections = nullptr) {
     const Partition partition(geometry, comm.size(), comm.rank(), lower_columns);
     const RoundLayout layout(geometry, residues);
@@ -92,8 +92,8 @@ std::string shared_temporary_path(const Communicator& comm, const std::string& n
 }
 
 const std::vector<std::pair<int, int>> Shapes = {{1, 9}, {2, 7}, {3, 8}, {4, 20}, {5, 6}, {6, 4}, {7, 3}};
-const std::vector<ResidueSet> ResidueSets = {ResidueSet(), ResidueSet::of({0}), ResidueSet::of({1, 3}),
-                                             ResidueSet::of({2}), ResidueSet::of({0, 1, 2})};
+const std::vector<ResidueSet> ResidueSets = {ResidueSet::all(CellsPerPiece), ResidueSet::of(CellsPerPiece, {0}), ResidueSet::of(CellsPerPiece, {1, 3}),
+                                             ResidueSet::of(CellsPerPiece, {2}), ResidueSet::of(CellsPerPiece, {0, 1, 2})};
 
 }  // namespace
 
@@ -160,10 +160,10 @@ TEST(Solver, CountsEveryConnectionOnce) {
     for (auto [width, height] : Shapes) {
         const Geometry geometry(width, height);
         PieceCounts all{}, by_class{};
-        solve_table(world, geometry, ResidueSet(), 0, &all);
-        for (int residue = 0; residue < ResidueSet::Classes; ++residue) {
+        solve_table(world, geometry, ResidueSet::all(CellsPerPiece), 0, &all);
+        for (int residue = 0; residue < CellsPerPiece; ++residue) {
             PieceCounts one{};
-            solve_table(world, geometry, ResidueSet::of({residue}), 0, &one);
+            solve_table(world, geometry, ResidueSet::of(CellsPerPiece, {residue}), 0, &one);
             for (int piece = 0; piece < PieceCount; ++piece)
                 by_class[piece] += one[piece];
         }
@@ -223,7 +223,7 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
     Communicator world(MPI_COMM_WORLD);
     const Geometry geometry(5, 8);
     const testing::NaiveSolution naive = testing::naive_solve(5, 8);
-    for (const ResidueSet residues : {ResidueSet(), ResidueSet::of({0}), ResidueSet::of({1, 2})})
+    for (const ResidueSet residues : {ResidueSet::all(CellsPerPiece), ResidueSet::of(CellsPerPiece, {0}), ResidueSet::of(CellsPerPiece, {1, 2})})
         for (Precision precision : {Precision::Float64, Precision::Float32}) {
             GenerateOptions options;
             options.width = 5;
@@ -231,11 +231,12 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
             options.residues = residues;
             options.precision = precision;
             options.quiet = true;
-            options.output = shared_temporary_path(world, "stack_generate_test");
+            const std::string output = shared_temporary_path(world, "stack_generate_test");
+            options.output = output;
             generate(world, options);
             if (!world.is_root())
                 continue;
-            const StackTable table = StackTable::open(options.output, {Residency::Resident, 0});
+            const StackTable table = StackTable::open(output, {Residency::Resident, 0});
             EXPECT_EQ(table.info().format_version, 2);
             EXPECT_EQ(table.info().residues, residues);
             EXPECT_EQ(table.info().precision, precision);
@@ -253,7 +254,7 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
             EXPECT_EQ(wrong, 0u) << residues.text() << " " << precision_name(precision);
             EXPECT_EQ(held, table.info().stored_states);
             // Byte-identical to the one-rank table (the file holds no times).
-            std::ifstream file(options.output, std::ios::binary);
+            std::ifstream file(output, std::ios::binary);
             const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
             const std::string name = "/tmp/stack_generate_np1_" + residues.text() + precision_name(precision) + ".h5";
             if (world.size() == 1) {
@@ -263,7 +264,7 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
                 const std::string expected((std::istreambuf_iterator<char>(reference)), std::istreambuf_iterator<char>());
                 EXPECT_EQ(bytes == expected, true) << "differs from the one-rank table " << name;
             }
-            std::filesystem::remove(options.output);
+            std::filesystem::remove(output);
         }
 }
 
@@ -274,7 +275,7 @@ TEST(Generate, AFailedWriteLeavesNothingBehind) {
     options.height = 4;
     options.quiet = true;
     options.output = "/nonexistent-directory/table.h5";
-    EXPECT_THROW(generate(world, options), std::exception);
+    EXPECT_THROW(generate(world, options), InputError);  // refused before any compute
     EXPECT_FALSE(std::filesystem::exists("/nonexistent-directory"));
 }
 

@@ -2,8 +2,9 @@
 
 #include "support/errors.h"
 
+#include <algorithm>
+#include <charconv>
 #include <limits>
-#include <sstream>
 
 namespace stack {
 
@@ -65,29 +66,30 @@ int Geometry::height_sum(BoardId id) const {
     return sum;
 }
 
+// Strict: every item is digits only (no sign, no space), items are
+// separated by single commas, and there is neither a leading nor a
+// trailing comma.
 Heights Geometry::parse_heights(const std::string& text) const {
     Heights heights{};
-    std::stringstream stream(text);
-    std::string item;
     int column = 0;
-    while (std::getline(stream, item, ',')) {
-        std::size_t used = 0;
+    std::size_t begin = 0;
+    for (;;) {
+        const std::size_t end = std::min(text.find(',', begin), text.size());
+        const std::string item = text.substr(begin, end - begin);
         long value = 0;
-        try {
-            value = std::stol(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != item.size())
-            throw InputError("board '" + text + "': '" + item + "' is not an integer height");
+        const auto [stop, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (item.empty() || stop != item.data() + item.size() || error != std::errc() || item[0] == '-')
+            throw InputError("board '" + text + "': '" + item + "' is not a height (a whole number, digits only)");
         if (column >= width_)
             throw InputError("board '" + text + "' has more than " + std::to_string(width_)
                              + " columns (the table's width)");
         if (value < 0 || value > height_)
             throw InputError("board '" + text + "': column " + std::to_string(column) + " height "
-                             + std::to_string(value) + " is outside [0, "
-                             + std::to_string(height_) + "]");
+                             + std::to_string(value) + " is outside [0, " + std::to_string(height_) + "]");
         heights[column++] = static_cast<int>(value);
+        if (end == text.size())
+            break;
+        begin = end + 1;
     }
     if (column != width_)
         throw InputError("board '" + text + "' has " + std::to_string(column)

@@ -18,6 +18,10 @@ using BoardId = std::uint64_t;
 // so the width limit never hides the id-overflow check below.
 constexpr int MaxWidth = 16;
 
+// Tallest well: the codecs' counting tables grow with W*H, and a file
+// claiming more is refused before any of them is built.
+constexpr int MaxHeight = 1000000;
+
 using Heights = std::array<int, MaxWidth>;  // [column] -> height, unused tail is 0
 
 // The shape of a well and the arithmetic of its id space.

@@ -3,16 +3,20 @@
 // The height vectors of k columns (heights in [0, H]) that sum to s are
 // "compositions of s into k parts bounded by H". Among those of one sum,
 // rank() numbers them 0, 1, ... in board-id order (column k-1 the most
-// significant), and unrank() inverts it. Both take O(k) lookups in a
-// counting table:
+// significant), and unrank() inverts it. Both take O(k) lookups in two
+// counting tables:
 //   count(j, s)      = vectors of j columns summing to s
-//   below(j, s, v)   = sum over u < v of count(j, s - u): the vectors whose
-//                      column j is lower than v, when columns 0..j sum to s
+//   prefix(j, t)     = count(j, 0) + ... + count(j, t), 0 for t < 0
+//   below(j, s, v)   = the vectors whose column j is lower than v, when
+//                      columns 0..j sum to s: count(j, s - u) over u < v,
+//                      which is prefix(j, s) - prefix(j, s - v)
 //   rank(h)          = sum over j = k-1 .. 1 of below(j, s_j, h[j]), where
 //                      s_j is the sum of columns 0..j.
-// The exact length distribution numbers each layer's boards this way (all
-// boards after k moves share one height sum); a table stored by rounds
-// locates a row the same way.
+// The tables take (k+1)(kH+2) numbers each and O(kH) steps to build
+// (count(j, s) is a difference of two prefixes of count(j-1, .)), so a tall
+// well costs little. The exact length distribution numbers each layer's
+// boards this way (all boards after k moves share one height sum); a table
+// stored by rounds locates a row the same way.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +37,7 @@ public:
     std::uint64_t count(int sum) const { return count(columns_, sum); }
     // The same for the first `columns` columns.
     std::uint64_t count(int columns, int sum) const {
-        return sum < 0 || sum > columns * height_ ? 0 : counts_[std::size_t(columns) * (max_sum() + 1) + sum];
+        return sum < 0 || sum > columns * height_ ? 0 : counts_[std::size_t(columns) * stride_ + std::size_t(sum)];
     }
 
     // heights[0..columns()-1], each in [0, H]: its rank among the vectors of
@@ -51,11 +55,11 @@ public:
     template <class HeightOf>
     std::uint64_t rank_of(int sum, HeightOf&& height_of) const {
         std::uint64_t rank = 0;
-        const std::size_t stride = std::size_t(max_sum() + 1) * (height_ + 1);
-        const std::uint64_t* column_table = below_.data() + std::size_t(columns_ - 1) * stride;
-        for (int column = columns_ - 1; column >= 1; --column, column_table -= stride) {
+        // prefix(j, t) is at prefixes_[j * stride_ + t + 1].
+        const std::uint64_t* prefix = prefixes_.data() + std::size_t(columns_ - 1) * stride_ + 1;
+        for (int column = columns_ - 1; column >= 1; --column, prefix -= stride_) {
             const int height = height_of(column);
-            rank += column_table[std::size_t(sum) * (height_ + 1) + height];
+            rank += prefix[sum] - prefix[sum - height];
             sum -= height;
         }
         return rank;
@@ -63,11 +67,20 @@ public:
     // The vector of sum `sum` with rank `rank` (< count(sum)), into heights.
     void unrank(int sum, std::uint64_t rank, int* heights) const;
 
+    // Bytes the tables take for `columns` columns of height `height`.
+    static std::uint64_t table_bytes(int columns, int height);
+
 private:
+    std::uint64_t below(int column, int sum, int height) const {
+        const std::uint64_t* prefix = prefixes_.data() + std::size_t(column) * stride_ + 1;
+        return prefix[sum] - prefix[sum - height];
+    }
+
     int columns_;
     int height_;
-    std::vector<std::uint64_t> counts_;  // [j][s] -> count(j, s), j = 0..columns
-    std::vector<std::uint64_t> below_;   // [j][s][v] -> below(j, s, v), v = 0..H
+    std::size_t stride_;                  // max_sum + 2
+    std::vector<std::uint64_t> counts_;   // [j * stride + s] -> count(j, s), j = 0..columns
+    std::vector<std::uint64_t> prefixes_; // [j * stride + t + 1] -> prefix(j, t), t = -1..max_sum
 };
 
 }  // namespace stack

@@ -14,14 +14,14 @@ struct Shape {
     int box;
     Cells cells;
 };
-constexpr std::array<Shape, TetrominoCount> Shapes = {{
-    {4, {{{0, 2}, {1, 2}, {2, 2}, {3, 2}}}},  // I
-    {2, {{{0, 0}, {1, 0}, {0, 1}, {1, 1}}}},  // O
-    {3, {{{0, 1}, {1, 1}, {2, 1}, {1, 2}}}},  // T
-    {3, {{{0, 1}, {1, 1}, {1, 2}, {2, 2}}}},  // S
-    {3, {{{0, 2}, {1, 2}, {1, 1}, {2, 1}}}},  // Z
-    {3, {{{0, 2}, {0, 1}, {1, 1}, {2, 1}}}},  // J
-    {3, {{{2, 2}, {0, 1}, {1, 1}, {2, 1}}}},  // L
+constexpr std::array<Shape, PieceCount> Shapes = {{
+    {4, {{{0, 2}, {1, 2}, {2, 2}, {3, 2}}}},  // I  (i)
+    {3, {{{0, 1}, {1, 1}, {2, 1}, {1, 2}}}},  // T  (t)
+    {2, {{{0, 0}, {1, 0}, {0, 1}, {1, 1}}}},  // O  (sq)
+    {3, {{{0, 1}, {1, 1}, {1, 2}, {2, 2}}}},  // S  (zr)
+    {3, {{{0, 2}, {1, 2}, {1, 1}, {2, 1}}}},  // Z  (zl)
+    {3, {{{2, 2}, {0, 1}, {1, 1}, {2, 1}}}},  // L  (lr)
+    {3, {{{0, 2}, {0, 1}, {1, 1}, {2, 1}}}},  // J  (ll)
 }};
 
 // SRS kicks (x right, y up) for a turn from rotation `from` to from+1
@@ -54,7 +54,7 @@ constexpr std::array<Kicks, 4> ICounterClockwiseKicks = {{
 
 // The cells of every rotation, in box coordinates: a clockwise turn maps
 // (x, y) to (y, box - 1 - x).
-std::array<Cells, 4> rotations_of(Tetromino piece) {
+std::array<Cells, 4> rotations_of(Piece piece) {
     const Shape& shape = Shapes[int(piece)];
     std::array<Cells, 4> turned;
     turned[0] = shape.cells;
@@ -72,7 +72,7 @@ constexpr char MoveLetters[] = {'l', 'r', 'd', 'c', 'w', 'f'};
 // collide (the convolution map, used by every algorithm).
 class Space {
 public:
-    Space(const Board& board, Tetromino piece) : board_(board), piece_(piece), shapes_(rotations_of(piece)) {
+    Space(const Board& board, Piece piece) : board_(board), piece_(piece), shapes_(rotations_of(piece)) {
         columns_ = board.width() + 6;
         rows_ = board.height() + 8;
         fits_.resize(std::size_t(4) * rows_ * columns_);
@@ -122,10 +122,10 @@ public:
         }
         const bool clockwise = move == Clockwise;
         const int target = (at.rotation + (clockwise ? 1 : 3)) % 4;
-        const bool i_piece = piece_ == Tetromino::I;
+        const bool i_piece = piece_ == PieceI;
         const Kicks& kicks = clockwise ? (i_piece ? IClockwiseKicks : ClockwiseKicks)[at.rotation]
                                        : (i_piece ? ICounterClockwiseKicks : CounterClockwiseKicks)[at.rotation];
-        const int tries = piece_ == Tetromino::O ? 1 : 5;
+        const int tries = piece_ == PieceSquare ? 1 : 5;
         for (int kick = 0; kick < tries; ++kick) {
             const Location turned{at.x + kicks[kick].first, at.y + kicks[kick].second, target};
             if (fits(turned))
@@ -137,7 +137,7 @@ public:
     // How a lockable location was reached by this move: plain, or a T-spin
     // (mini or full) by the corner rules.
     std::uint8_t arrival(const Moved& moved, Move move) const {
-        if (piece_ != Tetromino::T || (move != Clockwise && move != CounterClockwise && move != Half))
+        if (piece_ != PieceT || (move != Clockwise && move != CounterClockwise && move != Half))
             return ReachedPlain;
         const Location& at = moved.at;
         const std::array<std::pair<int, int>, 4> corners = {{{0, 2}, {2, 2}, {2, 0}, {0, 0}}};  // TL TR BR BL
@@ -169,7 +169,7 @@ private:
     }
 
     const Board& board_;
-    Tetromino piece_;
+    Piece piece_;
     std::array<Cells, 4> shapes_;
     int columns_ = 0, rows_ = 0;
     std::vector<bool> fits_;
@@ -296,11 +296,11 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
     }
 }
 
-Location spawn_of(const Board& board, Tetromino piece) {
+Location spawn_of(const Board& board, Piece piece) {
     const int box = Shapes[int(piece)].box;
     // Spawn cells in rows H and H+1: the I's are in its box's row 2, the O's
     // in rows 0-1, the others' in rows 1-2.
-    const int y = piece == Tetromino::I ? board.height() - 2 : piece == Tetromino::O ? board.height() : board.height() - 1;
+    const int y = piece == PieceI ? board.height() - 2 : piece == PieceSquare ? board.height() : board.height() - 1;
     return {(board.width() - box) / 2, y, 0};
 }
 
@@ -341,7 +341,7 @@ Board Board::from_heights(int width, int height, const std::vector<int>& heights
     return board;
 }
 
-Cells cells_at(Tetromino piece, const Location& location) {
+Cells cells_at(Piece piece, const Location& location) {
     const std::array<Cells, 4> shapes = rotations_of(piece);
     Cells cells;
     for (int k = 0; k < 4; ++k)
@@ -350,7 +350,7 @@ Cells cells_at(Tetromino piece, const Location& location) {
     return cells;
 }
 
-std::optional<Location> spawn_location(const Board& board, Tetromino piece) {
+std::optional<Location> spawn_location(const Board& board, Piece piece) {
     const Location spawn = spawn_of(board, piece);
     for (const auto& [x, y] : cells_at(piece, spawn))
         if (board.filled(x, y))
@@ -358,7 +358,7 @@ std::optional<Location> spawn_location(const Board& board, Tetromino piece) {
     return spawn;
 }
 
-std::vector<Placement> generate(const Board& board, Tetromino piece, Algorithm algorithm, const MoveOptions& options) {
+std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algorithm, const MoveOptions& options) {
     const std::optional<Location> spawn = spawn_location(board, piece);
     if (!spawn)
         return {};
@@ -398,7 +398,7 @@ std::vector<Placement> generate(const Board& board, Tetromino piece, Algorithm a
 // Breadth first over single inputs (each move, and D: soft drop held to
 // the bottom), then a hard drop: the first location whose drop lands on the
 // target's cells ends the search, so the sequence is a shortest one.
-std::optional<std::string> shortest_inputs(const Board& board, Tetromino piece, const Cells& target,
+std::optional<std::string> shortest_inputs(const Board& board, Piece piece, const Cells& target,
                                            const MoveOptions& options) {
     const std::optional<Location> spawn = spawn_location(board, piece);
     if (!spawn)
@@ -439,26 +439,20 @@ std::optional<std::string> shortest_inputs(const Board& board, Tetromino piece, 
     return std::nullopt;
 }
 
-Tetromino tetromino_of(Piece piece) {
-    constexpr std::array<Tetromino, PieceCount> Map = {Tetromino::I, Tetromino::T, Tetromino::O, Tetromino::S,
-                                                       Tetromino::Z, Tetromino::L, Tetromino::J};
-    return Map[piece];
-}
-
-Cells table_placement_cells(const Orientation& orientation, int column, const std::vector<int>& heights) {
+Cells table_placement_cells(const Orientation& orientation, int column, const int* heights) {
     Cells cells;
     int cell = 0;
     for (int k = 0; k < orientation.width; ++k)
         for (int row = 0; row < orientation.added[k]; ++row)
-            cells[std::size_t(cell++)] = {column + k, heights[std::size_t(column + k)] + row};
+            cells[std::size_t(cell++)] = {column + k, heights[column + k] + row};
     std::sort(cells.begin(), cells.end());
     return cells;
 }
 
 Reach reach_table_placement(const std::vector<int>& heights, int height, const Orientation& orientation, int column) {
     const Board board = Board::from_heights(int(heights.size()), height, heights);
-    const Tetromino piece = tetromino_of(orientation.piece);
-    const Cells target = table_placement_cells(orientation, column, heights);
+    const Piece piece = orientation.piece;
+    const Cells target = table_placement_cells(orientation, column, heights.data());
     Reach reach;
     if (const auto inputs = shortest_inputs(board, piece, target))
         reach.inputs = *inputs;

@@ -39,9 +39,8 @@
 
 namespace stack::moves {
 
-enum class Tetromino : std::uint8_t { I, O, T, S, Z, J, L };
-constexpr int TetrominoCount = 7;
-constexpr std::array<char, TetrominoCount> TetrominoLetters = {'I', 'O', 'T', 'S', 'Z', 'J', 'L'};
+// The pieces are the tables' own (pieces.h): i is I, t T, sq O, zr S, zl Z,
+// lr L and ll J, as piece_letter() draws them.
 
 enum class Algorithm : std::uint8_t { HardDrop, BreadthFirst, Quick, Convolution };
 const char* algorithm_name(Algorithm algorithm);
@@ -68,7 +67,7 @@ struct Location {
 };
 
 using Cells = std::array<std::pair<int, int>, 4>;  // (x, y), sorted
-Cells cells_at(Tetromino piece, const Location& location);
+Cells cells_at(Piece piece, const Location& location);
 
 enum SpinBits : std::uint8_t { ReachedPlain = 1, ReachedMini = 2, ReachedFull = 4 };
 
@@ -83,27 +82,24 @@ struct MoveOptions {
 };
 
 // The spawn location, or nothing when the spawn cells are blocked.
-std::optional<Location> spawn_location(const Board& board, Tetromino piece);
+std::optional<Location> spawn_location(const Board& board, Piece piece);
 
 // Every lockable placement the algorithm finds, one per set of cells, in
 // the order found.
-std::vector<Placement> generate(const Board& board, Tetromino piece, Algorithm algorithm,
+std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algorithm,
                                 const MoveOptions& options = {});
 
 // The inputs of a shortest sequence from spawn to the placement with these
 // cells, one letter each: l r (left, right), c w (rotate clockwise,
 // counter-clockwise), f (180), d (soft drop one row), D (soft drop held to
 // the bottom), H (hard drop, always last); nothing when it is unreachable.
-std::optional<std::string> shortest_inputs(const Board& board, Tetromino piece, const Cells& target,
+std::optional<std::string> shortest_inputs(const Board& board, Piece piece, const Cells& target,
                                            const MoveOptions& options = {});
-
-// The tables' pieces (pieces.h) as SRS tetrominoes: i I, t T, sq O, zr S,
-// zl Z, lr L, ll J.
-Tetromino tetromino_of(Piece piece);
 
 // The cells a table placement (orientation, leftmost column) fills on a
 // contour: column + k gains rows heights[column + k] .. + added[k] - 1.
-Cells table_placement_cells(const Orientation& orientation, int column, const std::vector<int>& heights);
+// `heights` holds at least column + width columns.
+Cells table_placement_cells(const Orientation& orientation, int column, const int* heights);
 
 // How a real player reaches a table placement on a contour: a shortest
 // input sequence from spawn (empty when SRS cannot reach it), and whether

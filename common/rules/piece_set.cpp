@@ -179,16 +179,6 @@ constexpr DrawnPiece Pentominoes[] = {
 
 int ShapeOrientation::cells() const { return std::accumulate(added.begin(), added.end(), 0); }
 
-bool ShapeOrientation::fits(const int* heights, int x, int height) const {
-    for (int k = 0; k + 1 < width(); ++k)
-        if (heights[x + k + 1] - heights[x + k] != surface[k])
-            return false;
-    for (int k = 0; k < width(); ++k)
-        if (heights[x + k] + added[k] > height)
-            return false;
-    return true;
-}
-
 std::vector<ShapeOrientation> derive_orientations(const Cells& cells, bool reflect, std::vector<std::string>* dropped) {
     std::vector<Cells> shapes;
     Cells shape = normalised(cells);
@@ -451,6 +441,13 @@ int PieceSet::cell_gcd() const {
     for (const PieceShape& piece : pieces_)
         divisor = std::gcd(divisor, piece.orientations[0].cells());
     return divisor;
+}
+
+int PieceSet::smallest_piece_cells() const {
+    int fewest = 0;
+    for (const PieceShape& piece : pieces_)
+        fewest = fewest == 0 ? piece.orientations[0].cells() : std::min(fewest, piece.orientations[0].cells());
+    return fewest;
 }
 
 std::string PieceSet::attribute_text() const {

@@ -33,6 +33,8 @@
 // orientation_table_text() exactly.
 #pragma once
 
+#include "rules/orientation.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -47,11 +49,12 @@ struct ShapeOrientation {
     int width() const { return int(added.size()); }
     int cells() const;
     bool operator==(const ShapeOrientation&) const = default;
-    // The placement rule: at leftmost column x of a well of `height`, the
-    // underside matches the stack (heights[x+k+1] - heights[x+k] ==
-    // surface[k]) and every column stays within the well. `heights` holds
-    // at least x + width() columns.
-    bool fits(const int* heights, int x, int height) const;
+    // The placement rule (orientation.h) at leftmost column x.
+    bool fits(const int* heights, int x, int height) const {
+        return fits_at(surface, added, width(), heights, x, height);
+    }
+    void place(int* heights, int x) const { place_at(added, width(), heights, x); }
+    BoardId id_offset(const Geometry& geometry, int x) const { return id_offset_at(added, width(), geometry, x); }
 };
 
 struct PieceShape {
@@ -78,6 +81,8 @@ public:
     // The gcd of the pieces' cell counts: the height sum's classes modulo
     // it are independent problems (4 for the tetrominoes).
     int cell_gcd() const;
+    // The fewest cells of any piece: no game places more than W*H of them.
+    int smallest_piece_cells() const;
     std::string attribute_text() const;
 
 private:

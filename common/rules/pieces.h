@@ -8,6 +8,8 @@
 // raises column x+k by added[k]. Every orientation adds exactly 4 cells.
 #pragma once
 
+#include "rules/orientation.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -22,10 +24,19 @@ struct Orientation {
     std::uint8_t width;                  // columns touched, 1..4
     std::array<std::int8_t, 3> surface;  // [k] -> required h[x+k+1] - h[x+k], k < width-1
     std::array<std::int8_t, 4> added;    // [k] -> cells added to column x+k, k < width
+
+    // The placement rule (orientation.h) at leftmost column x.
+    constexpr bool fits(const int* heights, int x, int height) const {
+        return fits_at(surface, added, width, heights, x, height);
+    }
+    constexpr void place(int* heights, int x) const { place_at(added, width, heights, x); }
+    BoardId id_offset(const Geometry& geometry, int x) const { return id_offset_at(added, width, geometry, x); }
 };
 
 constexpr int OrientationCount = 19;
 constexpr int CellsPerPiece = 4;
+
+using PieceCounts = std::array<std::uint64_t, PieceCount>;  // [piece] -> count
 
 // Table order is the reference's order; the player's tie-break depends on it.
 constexpr std::array<Orientation, OrientationCount> Orientations = {{

@@ -1,13 +1,14 @@
 #include "rules/placement.h"
 
+#include <algorithm>
+
 namespace stack {
 
 PlacementTable::PlacementTable(const Geometry& geometry) : geometry_(geometry) {
     for (int o = 0; o < OrientationCount; ++o) {
         const Orientation& orientation = Orientations[o];
         for (int x = 0; x + orientation.width <= geometry.width(); ++x)
-            for (int k = 0; k < orientation.width; ++k)
-                offsets_[o][x] += static_cast<BoardId>(orientation.added[k]) * geometry.place_value(x + k);
+            offsets_[o][x] = orientation.id_offset(geometry, x);
     }
 }
 
@@ -59,6 +60,40 @@ const PlacementTable::MatchTable& PlacementTable::forward_table() {
 const PlacementTable::MatchTable& PlacementTable::reverse_table() {
     static const MatchTable table = build_match_table(true);
     return table;
+}
+
+PieceCounts round_connections(const Geometry& geometry, const CompositionCodec& columns, const ResidueSet& residues,
+                              int sum) {
+    const int width = geometry.width(), height = geometry.height();
+    std::uint64_t stored_h0 = 0;  // column-0 heights of a stored class, for this sum
+    for (int h0 = 0; h0 <= height; ++h0)
+        stored_h0 += residues.holds_sum(sum + h0);
+    PieceCounts counts{};
+    for (const Orientation& orientation : Orientations) {
+        const int w = orientation.width;
+        std::array<int, 4> d{};  // column x+k stands at b + d[k]
+        int low = 0, high = height;
+        for (int k = 0; k < w; ++k) {
+            if (k > 0)
+                d[k] = d[k - 1] + orientation.surface[k - 1];
+            low = std::max(low, -d[k]);
+            high = std::min(high, height - d[k] - orientation.added[k]);
+        }
+        for (int x = 0; x + w <= width; ++x) {
+            const int free = (width - 1) - (w - (x == 0 ? 1 : 0));  // columns 1..W-1 the piece leaves free
+            for (int b = low; b <= high; ++b) {
+                int fixed = 0;  // the piece's columns' share of the row sum
+                for (int k = x == 0 ? 1 : 0; k < w; ++k)
+                    fixed += b + d[k];
+                const std::uint64_t boards = columns.count(free, sum - fixed);
+                if (x > 0)
+                    counts[orientation.piece] += boards * stored_h0;
+                else if (residues.holds_sum(sum + b))
+                    counts[orientation.piece] += boards;
+            }
+        }
+    }
+    return counts;
 }
 
 int PlacementTable::most_placements_at_one_column() {

@@ -18,7 +18,9 @@
 #pragma once
 
 #include "rules/board.h"
+#include "rules/compositions.h"
 #include "rules/pieces.h"
+#include "rules/residues.h"
 
 #include <array>
 #include <cstdint>
@@ -151,12 +153,27 @@ void PlacementTable::for_each_predecessor(const Heights& heights, Visit&& visit)
 }
 
 inline bool PlacementTable::fits(const Heights& heights, int o, int x) const {
-    const Orientation& orientation = Orientations[o];
-    bool fits = heights[x] + orientation.added[0] <= geometry_.height();
-    for (int k = 1; k < orientation.width && fits; ++k)
-        fits = heights[x + k] - heights[x + k - 1] == orientation.surface[k - 1]
-               && heights[x + k] + orientation.added[k] <= geometry_.height();
-    return fits;
+    return Orientations[o].fits(heights.data(), x, geometry_.height());
+}
+
+// The connections of one round: over the boards whose columns 1..W-1 sum
+// to `sum` and whose height sum is in `residues`, the valid placements of
+// each piece, counted without visiting a board. An orientation at column x
+// sets its columns to b + d[k] for a base height b (d[k] the partial sums
+// of its surface), so the boards it fits are, for each b with room, the
+// compositions of what its columns leave of the sum over the other columns
+// 1..W-1 (`columns` counts them: CompositionCodec(W-1, H)), times the
+// column-0 heights of a stored class (or, at x = 0, whether b is one).
+// stackgen checks its count against this, and a resumed partial's
+// connections_done attribute.
+PieceCounts round_connections(const Geometry& geometry, const CompositionCodec& columns, const ResidueSet& residues,
+                              int sum);
+
+// The heights after orientation o lands at column x.
+inline Heights heights_after(const Heights& heights, int orientation, int column) {
+    Heights after = heights;
+    Orientations[orientation].place(after.data(), column);
+    return after;
 }
 
 }  // namespace stack

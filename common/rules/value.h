@@ -1,12 +1,13 @@
 // The value equation, in one place for the generator, the player's checks,
-// the verifier and the tests:
-//   V(s) = (1/7) * sum over pieces p with a valid placement of (1 + max V(s'))
-// A piece with no placement contributes 0, so a state where nothing fits has
-// value 0. value_from_best() takes the sum, and is the only code that does:
-// pieces in enum order, each adding 1 + its best successor value (-1 when
-// none fits, which adds exactly 0), then one division. stackgen's row
-// kernel, the naive baseline and state_value() all call it, so every layout
-// and rank count writes the same bits.
+// the verifier, the plain solver for any piece set and the tests:
+//   V(s) = sum over pieces p of w_p * (1 + best_p) / sum over p of w_p
+// where best_p is the best value of a successor after placing p, or -1 when
+// p fits nowhere (which adds exactly 0), and w_p is p's draw weight (1 for
+// each of the 7 tetrominoes, so V = sum of (1 + best_p) / 7). The sum runs
+// over the pieces in order, then one division, so every layout, class
+// subset and rank count writes the same bits; with unit weights each term
+// is 1.0 * (1 + best_p), which is exactly 1 + best_p, so the weighted and
+// the tetromino forms give the same bits.
 #pragma once
 
 #include "rules/placement.h"
@@ -17,30 +18,31 @@
 
 namespace stack {
 
-using PieceCounts = std::array<std::uint64_t, PieceCount>;  // [piece] -> count
+// Every piece drawn with the same weight.
+struct UnitWeights {
+    constexpr double operator[](int) const { return 1.0; }
+};
 
 // `best[piece * stride]` is the best successor value of the piece, or -1
-// when the piece fits nowhere.
-inline double value_from_best(const double* best, std::size_t stride = 1) {
-    double sum = 0.0;
-    for (int piece = 0; piece < PieceCount; ++piece)
-        sum += 1.0 + best[std::size_t(piece) * stride];
-    return sum / double(PieceCount);
-}
-
-// The same equation for any piece set (piece_set.h), each piece drawn with
-// probability weight / total weight:
-//   V(s) = sum over pieces p of weight_p * (1 + best_p) / sum of weights
-// with best_p = -1 when p fits nowhere; pieces in order, then one division.
-// With unit weights every term is exactly value_from_best()'s, so for the
-// tetrominoes the two give the same bits (tests/test_piece_values.cpp).
-inline double weighted_value_from_best(const double* best, const std::uint32_t* weights, int pieces) {
+// when the piece fits nowhere; `weights[piece]` its weight.
+template <class Weights = UnitWeights>
+inline double value_from_best(const double* best, std::size_t stride, int pieces, const Weights& weights = {}) {
     double sum = 0.0, total = 0.0;
     for (int piece = 0; piece < pieces; ++piece) {
-        sum += double(weights[piece]) * (1.0 + best[piece]);
+        sum += double(weights[piece]) * (1.0 + best[std::size_t(piece) * stride]);
         total += double(weights[piece]);
     }
     return sum / total;
+}
+
+// The tetrominoes, each 1/7.
+inline double value_from_best(const double* best, std::size_t stride = 1) {
+    return value_from_best(best, stride, PieceCount);
+}
+
+// A piece set's pieces with their draw weights (piece_set.h).
+inline double weighted_value_from_best(const double* best, const std::uint32_t* weights, int pieces) {
+    return value_from_best(best, 1, pieces, weights);
 }
 
 // successor_value(orientation, column, offset) returns V of the successor.

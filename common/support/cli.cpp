@@ -12,10 +12,15 @@
 namespace stack {
 
 void parse_command_line(int argc, char** argv, const boost::program_options::options_description& options,
-                        boost::program_options::variables_map& variables) {
+                        boost::program_options::variables_map& variables,
+                        const boost::program_options::positional_options_description* positional) {
     namespace po = boost::program_options;
     try {
-        po::store(po::command_line_parser(argc, argv).options(options).run(), variables);
+        po::command_line_parser parser(argc, argv);
+        parser.options(options);
+        if (positional)
+            parser.positional(*positional);
+        po::store(parser.run(), variables);
         po::notify(variables);
     } catch (const po::error& error) {
         throw InputError(error.what());

@@ -12,7 +12,8 @@ namespace stack {
 // Parses argv into `variables`; any Boost error (unknown option, bad value,
 // missing value) becomes an InputError with Boost's one-line message.
 void parse_command_line(int argc, char** argv, const boost::program_options::options_description& options,
-                        boost::program_options::variables_map& variables);
+                        boost::program_options::variables_map& variables,
+                        const boost::program_options::positional_options_description* positional = nullptr);
 
 // Numeric options are declared to Boost as strings and converted here:
 // Boost.Program_options would silently wrap "-5" into a huge unsigned

@@ -27,6 +27,7 @@
 
 #include "rules/board.h"
 #include "support/huge_pages.h"
+#include "table/hdf5_handle.h"
 #include "table/table_format.h"
 
 #include <cstdint>
@@ -36,6 +37,8 @@
 #include <vector>
 
 namespace stack {
+
+class BlockCache;
 
 enum class Residency : std::uint8_t { Automatic, Resident, Lazy };
 
@@ -51,10 +54,13 @@ public:
     static constexpr std::uint64_t BlockValues = ChecksumValues;
 
     // Throws InputError naming the problem when the file is missing, not
-    // HDF5, not a table, of another format version, damaged, or its values
-    // are out of range.
+    // a regular file, not HDF5, not a table, of another format version or
+    // piece set, damaged, claims more values than it holds, or its values
+    // are out of range. Nothing is allocated from the file's claims before
+    // they are checked against its size (table_file.h).
     // The file's metadata is read first in a child process with a time
-    // limit (libhdf5 can hang or crash on damaged metadata), then here.
+    // limit (libhdf5 can hang or crash on damaged metadata,
+    // metadata_guard.h), then here.
     static StackTable open(const std::string& path, const TableOpenOptions& options = {});
     // Without the child: for the child itself, and callers that made the file.
     static StackTable open_unchecked(const std::string& path, const TableOpenOptions& options = {});
@@ -96,10 +102,15 @@ public:
     }
 
 private:
-    class LazyValues;
     class MappedValues;
     StackTable(std::string path, TableInfo info);
+    void read_round_metadata(hid_t file);
+    void hold_resident(hid_t dataset);
+    void read_resident(hid_t dataset);
     double value_elsewhere(BoardId id) const;
+    BoardId board_at(std::uint64_t position) const {
+        return layout_ ? geometry_.encode(layout_->board_at(position)) : position;
+    }
     std::uint64_t position_of(BoardId id) const {
         return layout_ ? layout_->position(geometry_.decode(id)) : id;
     }
@@ -114,7 +125,7 @@ private:
     Precision held_precision_ = Precision::Float64;
     HugeVector<double> values_;                // values read into memory (in_memory, or a non-contiguous file)
     std::unique_ptr<MappedValues> mapped_;     // or mapped from the file
-    std::unique_ptr<LazyValues> lazy_;
+    std::unique_ptr<BlockCache> lazy_;
     std::vector<std::uint32_t> checksums_;     // version 2: [block] -> CRC-32
 };
 

@@ -1,5 +1,6 @@
 #include "table/table_format.h"
 
+#include "rules/piece_set.h"
 #include "support/errors.h"
 
 #include <zlib.h>
@@ -19,41 +20,11 @@ Precision parse_precision(const std::string& text) {
     throw InputError("--precision must be float64 or float32, not '" + text + "'");
 }
 
-ResidueSet ResidueSet::of(const std::vector<std::int64_t>& classes) {
-    ResidueSet set;
-    set.mask_ = 0;
-    for (const std::int64_t residue : classes) {
-        if (residue < 0 || residue >= Classes)
-            throw InputError("a residue class of the height sum mod " + std::to_string(Classes) + " is 0.."
-                             + std::to_string(Classes - 1) + ", not " + std::to_string(residue));
-        if (set.has(int(residue)))
-            throw InputError("residue class " + std::to_string(residue) + " is given twice");
-        set.mask_ |= 1u << residue;
-    }
-    if (set.mask_ == 0)
-        throw InputError("a table holds at least one residue class");
-    return set;
-}
-
-std::vector<std::int64_t> ResidueSet::list() const {
-    std::vector<std::int64_t> classes;
-    for (int residue = 0; residue < Classes; ++residue)
-        if (has(residue))
-            classes.push_back(residue);
-    return classes;
-}
-
-std::string ResidueSet::text() const {
-    std::string text;
-    for (const std::int64_t residue : list())
-        text += (text.empty() ? "" : ",") + std::to_string(residue);
-    return text;
-}
-
 RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues)
-    : geometry_(geometry), residues_(residues), rows_(geometry.width() - 1, geometry.height()) {
+    : geometry_(geometry), residues_(residues), rows_(geometry.width() - 1, geometry.height()),
+      row_length_(std::size_t(residues.modulus()), 0), index_(std::size_t(residues.modulus())) {
     const int height = geometry.height();
-    for (int sum_class = 0; sum_class < ResidueSet::Classes; ++sum_class) {
+    for (int sum_class = 0; sum_class < residues.modulus(); ++sum_class) {
         index_[sum_class].assign(height + 1, -1);
         for (int h0 = 0; h0 <= height; ++h0)
             if (residues.holds_sum(sum_class + h0))
@@ -66,6 +37,11 @@ RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues)
         offsets_[sum + 1] = offsets_[sum] + rows_.count(sum) * std::uint64_t(row_length(sum));
         block_offsets_[sum + 1] = block_offsets_[sum] + (round_values(sum) + ChecksumValues - 1) / ChecksumValues;
     }
+}
+
+std::uint64_t RoundLayout::fewest_stored_states(const Geometry& geometry, const ResidueSet& residues) {
+    const std::uint64_t rows = geometry.states() / geometry.base();  // (H+1)^(W-1)
+    return rows * (geometry.base() / std::uint64_t(residues.modulus())) * std::uint64_t(residues.count());
 }
 
 RoundLayout::Block RoundLayout::block_at(std::uint64_t position) const {
@@ -155,7 +131,7 @@ Heights RoundLayout::board_at(std::uint64_t position) const {
     Heights heights{};
     rows_.unrank(sum, within / length, heights.data() + 1);
     const int index = int(within % length);
-    const std::vector<int>& indices = index_[sum % ResidueSet::Classes];
+    const std::vector<int>& indices = index_[sum % residues_.modulus()];
     heights[0] = int(std::find(indices.begin(), indices.end(), index) - indices.begin());
     return heights;
 }
@@ -182,6 +158,49 @@ void write_table_info(hid_t file, const TableInfo& info) {
     }
 }
 
+namespace {
+
+// The piece set the table was built with: its size, its smallest piece, and
+// the modulus of its residue classes.
+void read_piece_summary(TableInfo& info, const std::string& path) {
+    try {
+        const PieceSet set = PieceSet::from_attribute(info.pieces);
+        info.piece_count = int(set.pieces().size());
+        info.smallest_piece_cells = set.smallest_piece_cells();
+    } catch (const InputError& error) {
+        throw InputError("'" + path + "': attribute 'pieces' does not describe a piece set: " + error.what());
+    }
+}
+
+// The version-2 attributes: layout, classes, precision, progress.
+void read_round_attributes(hid_t file, const std::string& path, TableInfo& info, int modulus) {
+    const std::string layout = read_string_attribute(file, "layout");
+    if (layout != RoundsLayout)
+        throw InputError("'" + path + "' has layout '" + layout + "', this build reads '" + RoundsLayout + "'");
+    try {
+        info.residues =
+            ResidueSet::of(modulus, read_integer_array_attribute(file, "residue_classes", ResidueSet::MostClasses));
+    } catch (const InputError& error) {
+        throw InputError("'" + path + "': attribute 'residue_classes': " + error.what());
+    }
+    const std::string precision = read_string_attribute(file, "precision");
+    if (precision != precision_name(Precision::Float64) && precision != precision_name(Precision::Float32))
+        throw InputError("'" + path + "': attribute 'precision' is '" + precision + "', not float64 or float32");
+    info.precision = parse_precision(precision);
+    info.stored_states = read_unsigned_attribute(file, "stored_states");
+    info.rounds_done = read_integer_attribute(file, "rounds_done");
+    const std::vector<std::int64_t> done =
+        read_integer_array_attribute(file, "connections_done", std::size_t(info.piece_count));
+    if (done.size() != std::size_t(info.piece_count))
+        throw InputError("'" + path + "': attribute 'connections_done' does not hold one count per piece");
+    for (const std::int64_t count : done)
+        if (count < 0)
+            throw InputError("'" + path + "': attribute 'connections_done' holds a negative count");
+    info.connections_done.assign(done.begin(), done.end());
+}
+
+}  // namespace
+
 TableInfo read_table_info(hid_t file, const std::string& path) {
     TableInfo info;
     try {
@@ -194,7 +213,7 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
                              + std::to_string(TableFormatVersion));
         const std::int64_t width = read_integer_attribute(file, "width");
         const std::int64_t height = read_integer_attribute(file, "height");
-        if (width < 1 || width > MaxWidth || height < 1 || height > 1000000
+        if (width < 1 || width > MaxWidth || height < 1 || height > MaxHeight
             || checked_state_count(int(width), int(height)) == 0)
             throw InputError("'" + path + "' has an invalid shape " + std::to_string(width) + "x"
                              + std::to_string(height));
@@ -205,41 +224,33 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
         info.connections = read_unsigned_attribute(file, "connections");
         info.pieces = read_string_attribute(file, "pieces");
         info.generator = read_string_attribute(file, "generator");
+        read_piece_summary(info, path);
+        const int modulus = PieceSet::from_attribute(info.pieces).cell_gcd();
+        info.residues = ResidueSet::all(modulus);
         info.stored_states = info.states;
-        if (info.format_version >= 2) {
-            const std::string layout = read_string_attribute(file, "layout");
-            if (layout != RoundsLayout)
-                throw InputError("'" + path + "' has layout '" + layout + "', this build reads '" + RoundsLayout + "'");
-            try {
-                info.residues = ResidueSet::of(read_integer_array_attribute(file, "residue_classes", ResidueSet::Classes));
-            } catch (const InputError& error) {
-                throw InputError("'" + path + "': attribute 'residue_classes': " + error.what());
-            }
-            const std::string precision = read_string_attribute(file, "precision");
-            if (precision != precision_name(Precision::Float64) && precision != precision_name(Precision::Float32))
-                throw InputError("'" + path + "': attribute 'precision' is '" + precision
-                                 + "', not float64 or float32");
-            info.precision = parse_precision(precision);
-            info.stored_states = read_unsigned_attribute(file, "stored_states");
-            info.rounds_done = read_integer_attribute(file, "rounds_done");
-            const std::vector<std::int64_t> done = read_integer_array_attribute(file, "connections_done", PieceCount);
-            if (done.size() != std::size_t(PieceCount))
-                throw InputError("'" + path + "': attribute 'connections_done' does not hold one count per piece");
-            std::copy(done.begin(), done.end(), info.connections_done.begin());
-        }
+        if (info.format_version >= 2)
+            read_round_attributes(file, path, info, modulus);
     } catch (const Hdf5Error& error) {
         throw InputError("'" + path + "' is not a valid stacking table: " + error.what());
     }
     if (info.states != checked_state_count(info.width, info.height))
         throw InputError("'" + path + "': its states attribute (" + std::to_string(info.states)
                          + ") does not match its width and height");
-    if (info.pieces != orientation_table_text())
-        throw InputError("'" + path + "' was built with another piece set than this build's tetrominoes");
     return info;
 }
 
-double largest_possible_value(const Geometry& geometry) {
-    return double(geometry.width()) * geometry.height() / CellsPerPiece;
+double largest_possible_value(const Geometry& geometry, int smallest_piece_cells) {
+    return double(geometry.width()) * geometry.height() / smallest_piece_cells;
+}
+
+std::string default_table_name(int width, int height) {
+    return TableNamePrefix + std::to_string(width) + "x" + std::to_string(height) + TableNameSuffix;
+}
+
+bool looks_like_table_name(const std::string& name) {
+    const std::string prefix = TableNamePrefix, suffix = TableNameSuffix;
+    return name.size() > prefix.size() + suffix.size() && name.compare(0, prefix.size(), prefix) == 0
+           && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace stack

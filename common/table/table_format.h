@@ -20,7 +20,7 @@
 //   rounds_done      int64: rounds written and checksummed, from the top (row
 //                    sum (W-1)H down); a finished table has all of them. A
 //                    table being written is named <table>.partial.
-//   connections_done int64[7]: the connections of those rounds, per piece
+//   connections_done int64[pieces]: the connections of those rounds, per piece
 //   attributes       format_version (int64, 2), layout ("rounds"), width,
 //                    height (int64), residue_classes (int64[]: the classes
 //                    of the height sum mod 4 stored), precision ("float64" or
@@ -42,8 +42,8 @@
 
 #include "rules/board.h"
 #include "rules/compositions.h"
+#include "rules/residues.h"
 #include "table/hdf5_handle.h"
-#include "rules/pieces.h"
 
 #include <array>
 #include <cstdint>
@@ -73,28 +73,6 @@ std::string precision_name(Precision precision);  // "float64", "float32"
 Precision parse_precision(const std::string& text);
 inline std::size_t value_bytes(Precision precision) { return precision == Precision::Float64 ? 8 : 4; }
 
-// A set of residue classes of the height sum mod 4 (CellsPerPiece). Every
-// placement adds 4 cells, so each class is a problem of its own.
-class ResidueSet {
-public:
-    static constexpr int Classes = CellsPerPiece;
-    static constexpr unsigned AllMask = (1u << Classes) - 1;
-
-    constexpr ResidueSet() = default;  // all classes
-    static ResidueSet of(const std::vector<std::int64_t>& classes);  // throws InputError on a bad or repeated class
-    constexpr bool has(int residue) const { return (mask_ >> residue) & 1u; }
-    constexpr bool holds_sum(int height_sum) const { return has(height_sum % Classes); }
-    int count() const { return __builtin_popcount(mask_); }
-    unsigned mask() const { return mask_; }
-    bool all() const { return mask_ == AllMask; }
-    std::vector<std::int64_t> list() const;
-    std::string text() const;  // "0,1,2,3"
-    bool operator==(const ResidueSet&) const = default;
-
-private:
-    unsigned mask_ = AllMask;
-};
-
 struct TableInfo {
     int width = 0;
     int height = 0;
@@ -103,12 +81,16 @@ struct TableInfo {
     std::uint64_t states = 0;         // (H+1)^W
     std::uint64_t stored_states = 0;  // values in /values: (H+1)^W in version 1
     std::uint64_t connections = 0;    // valid placements over the stored boards
-    std::string pieces;
+    std::string pieces;               // the piece set, as its attribute text (rules/piece_set.h)
     std::string generator;
-    ResidueSet residues;              // version 1: all
+    ResidueSet residues;              // version 1: all classes
     Precision precision = Precision::Float64;
     std::int64_t rounds_done = 0;     // version 2: rounds on disk; all of them when finished
-    std::array<std::uint64_t, PieceCount> connections_done{};  // version 2: of those rounds, per piece
+    std::vector<std::uint64_t> connections_done;  // version 2: of those rounds, one count per piece
+    // Read from `pieces` (read_table_info): how many pieces, the fewest
+    // cells of one, and the classes' modulus (the gcd of the cell counts).
+    int piece_count = 0;
+    int smallest_piece_cells = 0;
 };
 
 // Where each board's value lives in a version-2 table (see the top of the
@@ -116,16 +98,20 @@ struct TableInfo {
 class RoundLayout {
 public:
     RoundLayout(const Geometry& geometry, ResidueSet residues);
+    // A lower bound of stored_states() that builds nothing: each row stores
+    // at least floor((H+1) / modulus) states of each class it holds. The
+    // checks of sizes before anything is allocated use it.
+    static std::uint64_t fewest_stored_states(const Geometry& geometry, const ResidueSet& residues);
 
     const Geometry& geometry() const { return geometry_; }
     ResidueSet residues() const { return residues_; }
     int rounds() const { return int(offsets_.size()) - 1; }          // (W-1)H + 1 row sums
     std::uint64_t rows(int sum) const { return rows_.count(sum); }   // rows of round `sum`
-    int row_length(int sum) const { return row_length_[sum % ResidueSet::Classes]; }
+    int row_length(int sum) const { return row_length_[sum % residues_.modulus()]; }
     // The place of h0 within a row of round `sum`, -1 when not stored.
-    int index_in_row(int sum, int h0) const { return index_[sum % ResidueSet::Classes][h0]; }
+    int index_in_row(int sum, int h0) const { return index_[sum % residues_.modulus()][h0]; }
     // The same for every h0 of a round at once: [h0] -> index, -1.
-    const int* row_indices(int sum) const { return index_[sum % ResidueSet::Classes].data(); }
+    const int* row_indices(int sum) const { return index_[sum % residues_.modulus()].data(); }
     // The rank of a row (columns 1..W-1 of `heights`, summing to `row_sum`)
     // among the rows of its round, in id order.
     std::uint64_t row_rank(const Heights& heights, int row_sum) const {
@@ -157,8 +143,8 @@ private:
     Geometry geometry_;
     ResidueSet residues_;
     CompositionCodec rows_;  // W-1 columns
-    std::array<int, ResidueSet::Classes> row_length_{};
-    std::array<std::vector<int>, ResidueSet::Classes> index_;  // [sum mod 4][h0] -> index in the row, -1
+    std::vector<int> row_length_;            // [sum mod modulus] -> values per row
+    std::vector<std::vector<int>> index_;    // [sum mod modulus][h0] -> index in the row, -1
     std::vector<std::uint64_t> offsets_;                       // [S] -> first value of round S; [rounds] -> total
     std::vector<std::uint64_t> block_offsets_;                 // [S] -> first block of round S; [rounds] -> total
 };
@@ -204,12 +190,19 @@ void write_table_info(hid_t file, const TableInfo& info);
 // Reads and checks the attributes: throws InputError naming `path` and the
 // problem when one is missing or of the wrong type or shape, when the
 // format version is not one this build reads, when the shape is invalid or
-// disagrees with the states count, or when the piece set is not this
-// build's tetrominoes.
+// disagrees with the states count, or when the piece set cannot be read.
+// Which piece sets a tool plays is the tool's business.
 TableInfo read_table_info(hid_t file, const std::string& path);
 
-// The largest value any board can have: every piece placed fills 4 of the
-// W*H cells, so no game places more than W*H/4 pieces.
-double largest_possible_value(const Geometry& geometry);
+// The largest value any board can have: every piece placed fills at least
+// `smallest_piece_cells` of the W*H cells.
+double largest_possible_value(const Geometry& geometry, int smallest_piece_cells);
+
+// The file a W x H table goes to when none is named, "stack_<W>x<H>.h5",
+// and whether a file name is "stack_*.h5" (stackplay's discovery).
+constexpr const char* TableNamePrefix = "stack_";
+constexpr const char* TableNameSuffix = ".h5";
+std::string default_table_name(int width, int height);
+bool looks_like_table_name(const std::string& name);
 
 }  // namespace stack

@@ -2,13 +2,15 @@
 
 #include "support/errors.h"
 #include "table/hdf5_handle.h"
+#include "table/table_file.h"
 
 #include <fcntl.h>
-
 #include <unistd.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 namespace stack {
@@ -57,13 +59,16 @@ void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info,
 
 }  // namespace
 
-std::uint64_t create_round_table(const std::string& path, const TableInfo& info, const RoundLayout& layout) {
+RoundTableFile RoundTableFile::create(const std::string& path, const TableInfo& info, const RoundLayout& layout) {
     silence_hdf5_error_printing();
     // No object times: the same table is the same bytes, whenever and on
     // however many ranks it is made.
     Handle file_create = property_handle(H5Pcreate(H5P_FILE_CREATE), "create file property list");
     check_hdf5(H5Pset_obj_track_times(file_create, false), "untrack times");
-    Handle file = file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_create, H5P_DEFAULT), "create " + path);
+    Handle access = property_handle(H5Pcreate(H5P_FILE_ACCESS), "create file access list");
+    check_hdf5(H5Pset_file_locking(access, false, true), "turn HDF5's file locking off");
+    RoundTableFile table(path, file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_create, access), "create " + path));
+    const hid_t file = table.file_;
     write_table_info(file, info);
     const hsize_t rounds = layout.offsets().size();
     Handle offsets_space = dataspace_handle(H5Screate_simple(1, &rounds, nullptr), "create round offsets space");
@@ -97,71 +102,81 @@ std::uint64_t create_round_table(const std::string& path, const TableInfo& info,
                                       "create /checksums");
     checksums.close("close /checksums");
     offsets.close("close /round_offsets");
-    file.close("close " + path);
-    return offset;
+    check_hdf5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + path);
+    table.info_ = info;
+    table.data_offset_ = offset;
+    return table;
 }
 
-void record_round_table(const std::string& path, const TableInfo& info, const std::vector<std::uint32_t>& checksums,
-                        std::uint64_t first_block, std::uint64_t last_block) {
-    silence_hdf5_error_printing();
-    {
-        Handle file = file_handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "reopen " + path);
-        const auto rewrite = [&](const char* name, hid_t type, const void* value) {
-            Handle attribute = attribute_handle(H5Aopen(file, name, H5P_DEFAULT), std::string("open attribute ") + name);
-            check_hdf5(H5Awrite(attribute, type, value), std::string("write attribute ") + name);
-        };
-        rewrite("rounds_done", H5T_NATIVE_INT64, &info.rounds_done);
-        const std::vector<std::int64_t> done(info.connections_done.begin(), info.connections_done.end());
-        rewrite("connections_done", H5T_NATIVE_INT64, done.data());
-        rewrite("connections", H5T_NATIVE_UINT64, &info.connections);
-        if (first_block < last_block) {
-            Handle dataset = dataset_handle(H5Dopen2(file, ChecksumsDataset, H5P_DEFAULT), "open /checksums");
-            Handle space = dataspace_handle(H5Dget_space(dataset), "read the shape of /checksums");
-            const hsize_t start = first_block, count = last_block - first_block;
-            check_hdf5(H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select checksums");
-            Handle memory = dataspace_handle(H5Screate_simple(1, &count, nullptr), "create memory space");
-            check_hdf5(H5Dwrite(dataset, H5T_NATIVE_UINT32, memory, space, H5P_DEFAULT, checksums.data() + first_block),
-                       "write /checksums");
-        }
-        file.close("close " + path);
-    }
-    const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0 || ::fsync(descriptor) != 0) {
-        if (descriptor >= 0)
-            ::close(descriptor);
-        throw Hdf5Error("cannot flush " + path + " to the device");
-    }
-    ::close(descriptor);
-}
-
-PartialTable open_partial_table(const std::string& path) {
-    silence_hdf5_error_printing();
-    if (H5Fis_hdf5(path.c_str()) <= 0)
-        throw InputError("'" + path + "' is not an HDF5 file: nothing to resume");
-    Handle file = file_handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + path);
-    PartialTable partial;
-    partial.info = read_table_info(file, path);
-    if (partial.info.format_version != 2)
+RoundTableFile RoundTableFile::reopen(const std::string& path) {
+    std::uint64_t file_bytes = 0;
+    RoundTableFile table(path, open_table_file(path, FileAccess::ReadWrite, &file_bytes));
+    table.info_ = read_table_info(table.file_, path);
+    const TableInfo& info = table.info_;
+    if (info.format_version != 2)
         throw InputError("'" + path + "' is not a table being written (format version "
-                         + std::to_string(partial.info.format_version) + ")");
-    const RoundLayout layout(Geometry(partial.info.width, partial.info.height), partial.info.residues);
-    Handle values = dataset_handle(H5Dopen2(file, ValuesDataset, H5P_DEFAULT), "open /values");
+                         + std::to_string(info.format_version) + ")");
+    check_stored_size(info, path, file_bytes);
+    const RoundLayout layout(Geometry(info.width, info.height), info.residues);
+    if (info.stored_states != layout.stored_states())
+        throw InputError("'" + path + "': its stored_states attribute (" + std::to_string(info.stored_states)
+                         + ") disagrees with its width, height and residue classes");
+    check_round_offsets(table.file_, path, layout);
+    Handle values = open_vector(table.file_, path, ValuesDataset, std::max<std::uint64_t>(info.stored_states, 1),
+                                H5T_FLOAT, value_bytes(info.precision), precision_name(info.precision));
+    check_values_storage(values, path, info.stored_states, value_bytes(info.precision), file_bytes);
     const haddr_t offset = H5Dget_offset(values);
     if (offset == HADDR_UNDEF)
         throw InputError("'" + path + "': /values has no place in the file");
-    partial.data_offset = offset;
-    Handle checksums = dataset_handle(H5Dopen2(file, ChecksumsDataset, H5P_DEFAULT), "open /checksums");
-    partial.checksums.resize(layout.checksum_blocks());
-    check_hdf5(H5Dread(checksums, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, partial.checksums.data()),
-               "read /checksums");
-    return partial;
+    table.data_offset_ = offset;
+    table.checksums_ = read_checksums(table.file_, path, layout);
+    return table;
 }
 
+void RoundTableFile::record(const TableInfo& progress, const std::vector<std::uint32_t>& checksums,
+                            std::uint64_t first_block, std::uint64_t last_block) {
+    const hid_t file = file_;
+    const auto rewrite = [&](const char* name, hid_t type, const void* value) {
+        Handle attribute = attribute_handle(H5Aopen(file, name, H5P_DEFAULT), std::string("open attribute ") + name);
+        check_hdf5(H5Awrite(attribute, type, value), std::string("write attribute ") + name);
+    };
+    rewrite("rounds_done", H5T_NATIVE_INT64, &progress.rounds_done);
+    const std::vector<std::int64_t> done(progress.connections_done.begin(), progress.connections_done.end());
+    rewrite("connections_done", H5T_NATIVE_INT64, done.data());
+    rewrite("connections", H5T_NATIVE_UINT64, &progress.connections);
+    if (first_block < last_block) {
+        Handle dataset = dataset_handle(H5Dopen2(file, ChecksumsDataset, H5P_DEFAULT), "open /checksums");
+        Handle space = dataspace_handle(H5Dget_space(dataset), "read the shape of /checksums");
+        const hsize_t start = first_block, count = last_block - first_block;
+        check_hdf5(H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select checksums");
+        Handle memory = dataspace_handle(H5Screate_simple(1, &count, nullptr), "create memory space");
+        check_hdf5(H5Dwrite(dataset, H5T_NATIVE_UINT32, memory, space, H5P_DEFAULT, checksums.data() + first_block),
+                   "write /checksums");
+    }
+    check_hdf5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + path_);
+    const int descriptor = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0 || ::fsync(descriptor) != 0) {
+        const std::string reason = std::strerror(errno);
+        if (descriptor >= 0)
+            ::close(descriptor);
+        throw Hdf5Error("cannot flush " + path_ + " to the device: " + reason);
+    }
+    ::close(descriptor);
+    info_.rounds_done = progress.rounds_done;
+}
+
+void RoundTableFile::close() { file_.close("close " + path_); }
+
+namespace {
+
+// ".<name>.partial-<pid>" beside `path`: a version-1 table being written.
 std::string temporary_name_for(const std::string& path, long process_id) {
     const std::filesystem::path target(path);
     const std::string name = "." + target.filename().string() + ".partial-" + std::to_string(process_id);
     return (target.parent_path() / name).string();
 }
+
+}  // namespace
 
 void write_table(const Communicator& comm, const std::string& path, const TableInfo& info,
                  std::span<const double> local_values, const BlockCyclicSlice& slice) {
@@ -169,21 +184,16 @@ void write_table(const Communicator& comm, const std::string& path, const TableI
     // Rank 0 names the temporary file; every rank must open the same name.
     std::string temporary = comm.is_root() ? temporary_name_for(path, getpid()) : std::string();
     comm.broadcast(temporary);
-
-    std::string error;
     try {
-        write_file(comm.get(), temporary, info, local_values, slice);
-    } catch (const std::exception& failure) {
-        error = failure.what();
-    }
-    bool ok = comm.all_agree(error.empty());
-    if (ok && comm.is_root() && std::rename(temporary.c_str(), path.c_str()) != 0)
-        error = "cannot rename " + temporary + " to " + path;
-    ok = comm.all_agree(error.empty());
-    if (!ok) {
+        comm.on_every_rank([&] { write_file(comm.get(), temporary, info, local_values, slice); });
+        comm.on_root([&] {
+            if (std::rename(temporary.c_str(), path.c_str()) != 0)
+                throw Hdf5Error("cannot rename " + temporary + " to " + path + ": " + std::strerror(errno));
+        });
+    } catch (...) {
         if (comm.is_root())
             std::remove(temporary.c_str());
-        throw Hdf5Error(error.empty() ? "writing " + path + " failed on another rank" : error);
+        throw;
     }
 }
 

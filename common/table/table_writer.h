@@ -1,17 +1,22 @@
 // Writing table files; the format itself is defined in table_format.h.
 //
-// Version 2 (stackgen) is written in three steps around the solve, with
-// HDF5 doing only the metadata: create_round_table() makes the file on one
-// rank (attributes, /round_offsets, and /values allocated contiguously),
-// the ranks then write the values straight into /values' extent, round by
-// round (gen/round_writer.h), and finish_round_table() records what is
-// known only at the end (the connections).
+// Version 2 (stackgen) is written around the solve with HDF5 doing only
+// the metadata: RoundTableFile::create makes the file on one rank (every
+// attribute, /round_offsets, /values allocated contiguously and unfilled,
+// /checksums), the ranks write the values straight into /values' extent
+// round by round (gen/round_writer.h), and the open file records progress
+// (the rounds on disk, their connections and checksums) as it goes and the
+// connections at the end. The file stays open from creation (or reopening,
+// to resume) to the end, with HDF5's own file lock off: a reader that holds
+// the file open (h5py, h5ls) never stops the writer, and the one writer is
+// ensured by the lock file beside the output (gen/output.h).
 //
 // Version 1 can still be written, collectively, for tests and tools that
 // need a table in the old layout: write_table().
 #pragma once
 
 #include "support/communicator.h"
+#include "table/hdf5_handle.h"
 #include "table/table_format.h"
 
 #include <cstdint>
@@ -21,23 +26,38 @@
 
 namespace stack {
 
-// Creates a version-2 table at `path` (serial: call on one rank) and
-// returns the byte offset of /values in it. Throws Hdf5Error.
-std::uint64_t create_round_table(const std::string& path, const TableInfo& info, const RoundLayout& layout);
-// Records progress (serial): the attributes rounds_done and
-// connections_done of `info`, the checksums of blocks [first, last), then
-// flushes the file to the device. At the end, with all rounds done, the
-// connections too: the table is then finished.
-void record_round_table(const std::string& path, const TableInfo& info, const std::vector<std::uint32_t>& checksums,
-                        std::uint64_t first_block, std::uint64_t last_block);
+// A version-2 table being written, on one rank.
+class RoundTableFile {
+public:
+    // Creates the file at `path` (replacing any). Throws Hdf5Error.
+    static RoundTableFile create(const std::string& path, const TableInfo& info, const RoundLayout& layout);
+    // Reopens an unfinished table to resume it: its attributes, checked
+    // against the format (table_file.h), and its checksums. Throws
+    // InputError when it is not a version-2 table being written.
+    static RoundTableFile reopen(const std::string& path);
 
-// An unfinished version-2 table, to resume (serial).
-struct PartialTable {
-    TableInfo info;
-    std::vector<std::uint32_t> checksums;  // of every block; valid for the rounds done
-    std::uint64_t data_offset = 0;         // of /values in the file
+    const TableInfo& info() const { return info_; }
+    // Of every block as found when reopened (valid for the rounds done).
+    const std::vector<std::uint32_t>& checksums() const { return checksums_; }
+    std::uint64_t data_offset() const { return data_offset_; }
+
+    // Records progress: the attributes rounds_done, connections_done and
+    // connections of `progress`, the checksums of blocks [first, last), then
+    // flushes the file to the device. With every round done the table is
+    // finished.
+    void record(const TableInfo& progress, const std::vector<std::uint32_t>& checksums, std::uint64_t first_block,
+                std::uint64_t last_block);
+    // Closes the file, reporting a failed flush.
+    void close();
+
+private:
+    RoundTableFile(std::string path, Handle file) : path_(std::move(path)), file_(std::move(file)) {}
+    std::string path_;
+    Handle file_;
+    TableInfo info_;
+    std::vector<std::uint32_t> checksums_;
+    std::uint64_t data_offset_ = 0;
 };
-PartialTable open_partial_table(const std::string& path);
 
 // Where one rank's values go in a version-1 table: block_count blocks of
 // block_size values, the i-th at file index (first_block + i *
@@ -56,9 +76,5 @@ struct BlockCyclicSlice {
 // untouched and no temporary file remains.
 void write_table(const Communicator& comm, const std::string& path, const TableInfo& info,
                  std::span<const double> local_values, const BlockCyclicSlice& slice);
-
-// The temporary name a writer uses for `path` in process `process_id`:
-// ".<name>.partial-<pid>" in the same directory.
-std::string temporary_name_for(const std::string& path, long process_id);
 
 }  // namespace stack

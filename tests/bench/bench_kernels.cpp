@@ -48,7 +48,7 @@ void BM_Solve(benchmark::State& state) {
     const Geometry geometry(int(state.range(0)), 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    const RoundLayout layout(geometry, ResidueSet());
+    const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
     for (auto _ : state)
         benchmark::DoNotOptimize(solve(self, partition, layout));
     state.SetItemsProcessed(state.iterations() * std::int64_t(geometry.states()));
@@ -60,7 +60,7 @@ void BM_SolveClass0(benchmark::State& state) {
     const Geometry geometry(int(state.range(0)), 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    const RoundLayout layout(geometry, ResidueSet::of({0}));
+    const RoundLayout layout(geometry, ResidueSet::of(CellsPerPiece, {0}));
     for (auto _ : state)
         benchmark::DoNotOptimize(solve(self, partition, layout));
     state.SetItemsProcessed(state.iterations() * std::int64_t(layout.stored_states()));
@@ -84,7 +84,7 @@ void BM_OneRound(benchmark::State& state) {
     const Geometry geometry(6, 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    const RoundLayout layout(geometry, ResidueSet());
+    const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
     RoundRunner runner(self, partition, layout);
     std::size_t largest = 0;
     for (std::size_t round = 0; round < runner.round_count(); ++round)
@@ -112,7 +112,7 @@ void BM_ExchangeRound(benchmark::State& state) {
     }
     const Geometry geometry(5, 20);
     const Partition partition(geometry, world.size(), world.rank());
-    const RoundLayout layout(geometry, ResidueSet());
+    const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
     RoundRunner runner(world, partition, layout);
     std::size_t largest = 0;
     for (std::size_t round = 0; round < runner.round_count(); ++round)
@@ -150,7 +150,7 @@ void BM_ExactDistribution(benchmark::State& state) {
         Communicator self(MPI_COMM_SELF);
         const Geometry geometry(6, 20);
         const Partition partition(geometry, 1, 0);
-        const RoundLayout layout(geometry, ResidueSet());
+        const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
         HugeVector<double> values(geometry.states());
         solve(self, partition, layout, [&](const RoundStore& round) {
             for_each_row_of_round(partition, round, [&](const Heights& heights, const double* row) {

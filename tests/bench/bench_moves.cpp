@@ -42,8 +42,8 @@ void BM_MoveGeneration(benchmark::State& state) {
     std::int64_t placements = 0, generations = 0;
     for (auto _ : state) {
         for (const Board& board : boards())
-            for (int piece = 0; piece < TetrominoCount; ++piece) {
-                const auto found = generate(board, Tetromino(piece), algorithm);
+            for (int piece = 0; piece < stack::PieceCount; ++piece) {
+                const auto found = generate(board, stack::Piece(piece), algorithm);
                 placements += std::int64_t(found.size());
                 ++generations;
                 benchmark::DoNotOptimize(found.data());
@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
         std::int64_t placements = 0;
         for (int round = std::stoi(argv[3]); round > 0; --round)
             for (const Board& board : boards())
-                for (int piece = 0; piece < TetrominoCount; ++piece)
-                    placements += std::int64_t(generate(board, Tetromino(piece), algorithm).size());
+                for (int piece = 0; piece < stack::PieceCount; ++piece)
+                    placements += std::int64_t(generate(board, stack::Piece(piece), algorithm).size());
         std::printf("%lld\n", static_cast<long long>(placements));
         return 0;
     }

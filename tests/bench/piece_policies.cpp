@@ -46,8 +46,7 @@ std::vector<Move> moves_of(const stack::PieceSet& set, std::size_t piece, const 
             if (!orientation.fits(heights.data(), x, geometry.height()))
                 continue;
             Move move{heights, 0};
-            for (int k = 0; k < orientation.width(); ++k)
-                move.after[x + k] += orientation.added[k];
+            orientation.place(move.after.data(), x);
             move.id = geometry.encode(move.after);
             moves.push_back(move);
         }

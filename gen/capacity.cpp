@@ -1,0 +1,108 @@
+#include "capacity.h"
+
+#include "band.h"
+#include "round_writer.h"
+#include "support/cli.h"
+#include "support/errors.h"
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace stack {
+
+namespace {
+
+using Wide = unsigned __int128;
+
+// Ghost rows held, as a share of the band, allowed for in the memory check
+// when there are several ranks (measured: results/scale.md).
+constexpr double GhostShare = 0.5;
+// The process itself, the writer's buffers.
+constexpr double FixedBytes = 6.0 * RoundWriter::SegmentBytes + (64 << 20);
+// Metadata and slack in a table file.
+constexpr std::uint64_t FileSlack = 1 << 16;
+
+double free_disk_bytes(const std::string& output) {
+    const std::filesystem::path directory = std::filesystem::absolute(output).parent_path();
+    struct statvfs status {};
+    return ::statvfs(directory.c_str(), &status) == 0 ? double(status.f_bavail) * double(status.f_frsize) : -1.0;
+}
+
+std::string directory_of(const std::string& output) {
+    return std::filesystem::absolute(output).parent_path().string();
+}
+
+// Every rank decides from the same reduced numbers, so all agree: the most
+// any node needs (per rank x ranks on the node), the least memory any node
+// has, rank 0's free disk.
+struct Needs {
+    double rank_bytes = 0;  // memory per rank
+    double file_bytes = 0;
+};
+
+void refuse_if_too_large(const Communicator& comm, const Geometry& geometry, const Needs& needs,
+                         const std::string& output, bool resuming, const char* qualifier) {
+    const double node = comm.all_reduce(needs.rank_bytes * comm.ranks_on_node(), Reduction::Max);
+    const double available = comm.all_reduce(double(available_memory_bytes()), Reduction::Min);
+    double disk = comm.is_root() && !resuming ? free_disk_bytes(output) : -1.0;
+    comm.broadcast(disk);
+    const bool memory_short = available > 0 && node > available;
+    const bool disk_short = disk >= 0 && needs.file_bytes > disk;
+    if (!memory_short && !disk_short)
+        return;
+    const std::string well = std::to_string(geometry.width()) + "x" + std::to_string(geometry.height());
+    std::string text = "the " + well + " table needs " + qualifier + human_bytes(needs.rank_bytes)
+                       + " of memory per rank (" + human_bytes(node) + " on the most loaded node) and "
+                       + human_bytes(needs.file_bytes) + " of disk, but a node has " + human_bytes(available)
+                       + " of memory available";
+    if (disk >= 0)
+        text += " and " + directory_of(output) + " has " + human_bytes(disk) + " free";
+    throw InputError(text + (memory_short ? ": use more nodes, or fewer residue classes" : ": free some disk"));
+}
+
+}  // namespace
+
+std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
+    return layout.stored_states() * value_bytes(precision) + layout.offsets().size() * sizeof(std::uint64_t)
+           + layout.checksum_blocks() * sizeof(std::uint32_t) + FileSlack;
+}
+
+// Lower bounds, nothing built: L stored states at least
+// (RoundLayout::fewest_stored_states); the largest round at least the mean
+// of the (W-1)H+1 rounds, of which a rank holds at least 1/P, five times
+// over (the band); the chunks a rank owns at least floor(chunks / P), each
+// with an upper sum and five slice starts; the rounds' counting tables.
+void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const ResidueSet& residues,
+                             Precision precision, const std::string& output, bool resuming) {
+    const Wide ranks = Wide(comm.size());
+    const Wide stored = RoundLayout::fewest_stored_states(geometry, residues);
+    const Wide rounds = Wide((geometry.width() - 1) * geometry.height() + 1);
+    const int lower = Partition::default_lower_columns(geometry, comm.size());
+    const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
+    const Wide band = Wide(Band::MostRounds) * sizeof(double) * (stored / rounds / ranks);
+    const Wide slices = chunks * (sizeof(std::uint32_t) + Band::MostRounds * sizeof(std::uint64_t));
+    const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
+    Needs needs;
+    needs.rank_bytes = double(band + slices + tables);
+    needs.file_bytes = double(stored * value_bytes(precision));
+    refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ");
+}
+
+// The exact band: five arrays each sized for this rank's largest round,
+// with their slice starts; ghosts when there are several ranks; the writer.
+void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+                    Precision precision, const std::string& output, bool resuming) {
+    const Band band_plan(partition, layout);
+    const double band = double(Band::MostRounds)
+                        * (double(band_plan.largest_round_values()) * sizeof(double)
+                           + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
+    const double ghosts = partition.ranks() > 1 ? band * GhostShare : 0.0;
+    Needs needs;
+    needs.rank_bytes = band + ghosts + FixedBytes;
+    needs.file_bytes = double(table_file_bytes(layout, precision));
+    refuse_if_too_large(comm, partition.geometry(), needs, output, resuming, "about ");
+}
+
+}  // namespace stack

@@ -1,0 +1,37 @@
+// Whether a run fits this box, decided before anything large is built.
+//
+// Up front, from the shape alone and in 128-bit arithmetic, with nothing
+// allocated: lower bounds of what each rank must hold (its share of the
+// chunk list and of the band of five rounds, the counting tables) and of
+// the file's size. A well that cannot fit (11x20, 16x14, a height near a
+// million) is refused in well under a second, naming the memory per rank
+// and the disk it would need and what is available.
+//
+// Then, with the partition and layout built, the exact band of each rank,
+// its ghosts and buffers against the memory of the ranks on its node, and
+// the table's size against the free disk.
+#pragma once
+
+#include "partition.h"
+#include "support/communicator.h"
+#include "table/table_format.h"
+
+#include <cstdint>
+#include <string>
+
+namespace stack {
+
+// Throws InputError on every rank when the lower bounds exceed the memory
+// available on a node or the free disk beside `output` (not checked when
+// resuming: the file exists).
+void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const ResidueSet& residues,
+                             Precision precision, const std::string& output, bool resuming);
+
+// The same with the exact band, once the partition and layout exist.
+void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+                    Precision precision, const std::string& output, bool resuming);
+
+// The table file's size: values, offsets, checksums and metadata.
+std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision);
+
+}  // namespace stack
