@@ -1,4 +1,5 @@
 #include "rules/board.h"
+#include "rules/residues.h"
 #include "rules/compositions.h"
 #include "support/errors.h"
 
@@ -72,6 +73,29 @@ TEST(Board, RejectsBadBoards) {
     EXPECT_THROW(geometry.parse_heights("1,x,3,4"), InputError);
     EXPECT_THROW(geometry.parse_heights("1,2.5,3,4"), InputError);
     EXPECT_THROW(geometry.parse_heights(""), InputError);
+    // Strict: no sign, no space, no empty item, no trailing comma.
+    for (const char* text : {"+1,2,3,4", "1,2,3,4,", ",1,2,3,4", " 1,2,3,4", "1,2,3, 4", "1,,3,4", "1,2,3,4 ",
+                             "0x1,2,3,4", "1,2,3,4\n"})
+        EXPECT_THROW(geometry.parse_heights(text), InputError) << text;
+    EXPECT_EQ(geometry.format_heights(geometry.parse_heights("0,20,3,04")), "0,20,3,4");
+}
+
+TEST(ResidueSet, HoldsTheClassesAskedForModTheirModulus) {
+    const ResidueSet all = ResidueSet::all(4);
+    EXPECT_TRUE(all.all());
+    EXPECT_EQ(all.count(), 4);
+    EXPECT_EQ(all.text(), "0,1,2,3");
+    const ResidueSet some = ResidueSet::of(5, {1, 4});
+    EXPECT_EQ(some.modulus(), 5);
+    EXPECT_TRUE(some.holds_sum(6) && some.holds_sum(9) && !some.holds_sum(5) && !some.holds_sum(7));
+    EXPECT_FALSE(some.all());
+    EXPECT_EQ(ResidueSet::all(64).count(), 64);
+    EXPECT_THROW(ResidueSet::of(4, {4}), InputError);
+    EXPECT_THROW(ResidueSet::of(4, {-1}), InputError);
+    EXPECT_THROW(ResidueSet::of(4, {2, 2}), InputError);
+    EXPECT_THROW(ResidueSet::of(4, {}), InputError);
+    EXPECT_THROW(ResidueSet::all(0), InputError);
+    EXPECT_THROW(ResidueSet::all(65), InputError);
 }
 
 }  // namespace stack
@@ -100,6 +124,22 @@ TEST(CompositionCodec, RanksEachSumDenselyInIdOrderAndUnranks) {
         EXPECT_EQ(codec.count(codec.max_sum() + 1), 0u);
         EXPECT_THROW(codec.unrank(0, 1, std::array<int, MaxWidth>{}.data()), std::out_of_range);
     }
+}
+
+// A tall well costs tables of O(W^2 H), not O(W^2 H^2): the codec of two
+// columns a million high is built at once, and its ranks are still dense.
+TEST(CompositionCodec, TallWellsAreCheap) {
+    const CompositionCodec codec(2, 1000000);
+    EXPECT_EQ(codec.count(0), 1u);
+    EXPECT_EQ(codec.count(1000000), 1000001u);
+    EXPECT_EQ(codec.count(2000000), 1u);
+    const int heights[2] = {999999, 1};
+    EXPECT_EQ(codec.rank(heights), 1u);  // after (1000000, 0)
+    int back[2] = {};
+    codec.unrank(1000000, 1, back);
+    EXPECT_EQ(back[0], 999999);
+    EXPECT_EQ(back[1], 1);
+    EXPECT_LT(CompositionCodec::table_bytes(2, 1000000), std::uint64_t(100) << 20);
 }
 
 // The classes of a 6x20 well partition its 85,766,121 ids.

@@ -36,6 +36,42 @@ TEST(Placement, MatchesTheReferenceConnectionTable4x20) {
     EXPECT_TRUE(std::equal(ours.begin(), ours.end(), expected.begin(), expected.end()));
 }
 
+// The rules' count of a round's connections, without visiting a board,
+// against the placements found board by board (by the definition), for
+// every round of small wells and several residue sets; and the reference's
+// 851,801 connections of the 4x20 well.
+TEST(Placement, RoundConnectionsCountEveryPlacementOfTheRound) {
+    for (auto [width, height] : {std::pair{1, 6}, {2, 5}, {3, 4}, {4, 5}, {5, 4}, {6, 3}}) {
+        const Geometry geometry(width, height);
+        const CompositionCodec columns(width - 1, height);
+        for (const ResidueSet& residues : {ResidueSet::all(CellsPerPiece), ResidueSet::of(CellsPerPiece, {0}),
+                                           ResidueSet::of(CellsPerPiece, {1, 3})}) {
+            std::vector<PieceCounts> counted((width - 1) * height + 1, PieceCounts{});
+            for (BoardId id = 0; id < geometry.states(); ++id) {
+                const Heights heights = geometry.decode(id);
+                if (!residues.holds_sum(geometry.height_sum(id)))
+                    continue;
+                const int row_sum = geometry.height_sum(id) - heights[0];
+                for (int o = 0; o < OrientationCount; ++o)
+                    for (int x = 0; x + Orientations[o].width <= width; ++x)
+                        counted[row_sum][Orientations[o].piece] += fits_by_definition(geometry, heights, o, x);
+            }
+            for (int sum = 0; sum < int(counted.size()); ++sum)
+                ASSERT_EQ(round_connections(geometry, columns, residues, sum), counted[sum])
+                    << width << "x" << height << " classes " << residues.text() << " round " << sum;
+        }
+    }
+    const Geometry geometry(4, 20);
+    const CompositionCodec columns(3, 20);
+    PieceCounts total{};
+    for (int sum = 0; sum <= 60; ++sum) {
+        const PieceCounts round = round_connections(geometry, columns, ResidueSet::all(CellsPerPiece), sum);
+        for (int piece = 0; piece < PieceCount; ++piece)
+            total[piece] += round[piece];
+    }
+    EXPECT_EQ(total, (PieceCounts{629768, 49224, 25137, 24612, 24612, 49224, 49224}));
+}
+
 TEST(Placement, LookupAgreesWithTheDefinitionOnEveryBoard) {
     for (auto [width, height] : {std::pair{1, 6}, {2, 5}, {3, 4}, {5, 4}, {6, 3}}) {
         const Geometry geometry(width, height);
