@@ -96,13 +96,65 @@ struct RoundsRun {
     double empty_board_value = 0;
 };
 
+// Records the rounds on disk everywhere about every checkpoint_seconds.
+// Rank 0's clock alone says when a record is due: ranks that each asked
+// their own clock would disagree and part of them would wait forever in the
+// collectives below. One reduction carries both facts, [0] the rounds
+// written everywhere and [1] zero when rank 0 says a record is due.
+class Recorder {
+public:
+    Recorder(const Communicator& comm, const RoundLayout& layout, Checkpoint& checkpoint, const TableInfo& info,
+             double seconds)
+        : comm_(comm), layout_(layout), checkpoint_(checkpoint), info_(info), seconds_(seconds),
+          recorded_(long(checkpoint.first_round()) - 1), last_(MPI_Wtime()) {}
+
+    // After each round; counted[r] is this rank's connections through round r.
+    void after_round(RoundRunner& runner, RoundWriter& writer, const std::vector<PieceCounts>& counted) {
+        long state[2] = {writer.written_through(), comm_.is_root() && MPI_Wtime() - last_ >= seconds_ ? 0 : 1};
+        comm_.all_reduce(state, 2, Reduction::Min);
+        const long everywhere = state[0];
+        if (everywhere <= recorded_ || state[1] != 0)
+            return;
+        writer.sync();
+        const PieceCounts done = sum_over_ranks(comm_, counted[everywhere], checkpoint_.connections_before());
+        comm_.on_root([&] {
+            TableInfo progress = info_;
+            progress.rounds_done = everywhere + 1;
+            progress.connections_done.assign(done.begin(), done.end());
+            const int lowest = runner.round_sum(std::size_t(everywhere));
+            checkpoint_.record(progress, writer.checksums().checksums(), layout_.first_block(lowest),
+                               layout_.checksum_blocks());
+        });
+        recorded_ = everywhere;
+        last_ = MPI_Wtime();
+    }
+
+private:
+    const Communicator& comm_;
+    const RoundLayout& layout_;
+    Checkpoint& checkpoint_;
+    const TableInfo& info_;
+    double seconds_;
+    long recorded_;  // the last round recorded in the file
+    double last_;
+};
+
+// After the last round: the connections against the rules' own count, and
+// the finished table's last record.
+void finish_table(const Communicator& comm, const RoundLayout& layout, Checkpoint& checkpoint, RoundWriter& writer,
+                  const PieceCounts& connections, TableInfo& info) {
+    if (connections != connections_of_rounds(layout, std::size_t(layout.rounds())))
+        throw CollectiveError("the solve made another number of connections than the rules count (a bug: please "
+                              "report it)");
+    for (int piece = 0; piece < PieceCount; ++piece)
+        info.connections += connections[piece];
+    info.rounds_done = layout.rounds();
+    info.connections_done.assign(connections.begin(), connections.end());
+    comm.on_root([&] { checkpoint.record(info, writer.checksums().checksums(), 0, layout.checksum_blocks()); });
+}
+
 // The rounds, from the checkpoint's first on: compute, exchange, write,
-// and about every checkpoint_seconds a record of the rounds on disk
-// everywhere. Rank 0's clock alone says when a record is due: ranks that
-// each asked their own clock would disagree and part of them would wait
-// forever in the collectives below. One reduction carries both facts, [0]
-// the rounds written everywhere and [1] zero when rank 0 says a record is
-// due.
+// record now and then.
 RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
                      const GenerateOptions& options, const std::string& partial, Checkpoint& checkpoint,
                      TableInfo& info, double start) {
@@ -118,11 +170,10 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     const bool progress = comm.is_root() && !options.quiet && options.progress != ProgressMode::Never;
     ProgressPrinter print_progress(progress, options.progress == ProgressMode::Always ? 0.0 : ProgressInterval,
                                    states_per_round(layout), first_round);
+    Recorder recorder(comm, layout, checkpoint, info, options.checkpoint_seconds);
     run.times.setup_seconds = MPI_Wtime() - start;
     const double rounds_start = MPI_Wtime();
     std::vector<PieceCounts> counted(runner.round_count());  // [round] -> this rank's connections through it
-    long recorded = long(first_round) - 1;                   // the last round recorded in the file
-    double last_record = MPI_Wtime();
     for (std::size_t round = first_round; round < runner.round_count(); ++round) {
         RoundReport report;
         inject_fault(comm.rank(), round, Phase::Compute);
@@ -137,24 +188,7 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
         runner.release(round);
         print_progress(round, runner.round_count(), report);
         run.reports.push_back(report);
-        long state[2] = {writer.written_through(),
-                         comm.is_root() && MPI_Wtime() - last_record >= options.checkpoint_seconds ? 0 : 1};
-        comm.all_reduce(state, 2, Reduction::Min);
-        const long everywhere = state[0];
-        if (everywhere > recorded && state[1] == 0) {
-            writer.sync();
-            const PieceCounts done = sum_over_ranks(comm, counted[everywhere], checkpoint.connections_before());
-            comm.on_root([&] {
-                TableInfo progress_info = info;
-                progress_info.rounds_done = everywhere + 1;
-                progress_info.connections_done.assign(done.begin(), done.end());
-                const int lowest = runner.round_sum(std::size_t(everywhere));
-                checkpoint.record(progress_info, writer.checksums().checksums(), layout.first_block(lowest),
-                                  layout.checksum_blocks());
-            });
-            recorded = everywhere;
-            last_record = MPI_Wtime();
-        }
+        recorder.after_round(runner, writer, counted);
     }
     run.times.rounds_seconds = MPI_Wtime() - rounds_start;
     const double wait_start = MPI_Wtime();
@@ -167,16 +201,7 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     if (comm.is_root() && layout.residues().has(0))
         run.empty_board_value = runner.store(0).row(0)[layout.index_in_row(0, 0)];
     comm.broadcast(run.empty_board_value);
-    // Every connection the kernel made against the rules' own count.
-    const PieceCounts expected = connections_of_rounds(layout, std::size_t(layout.rounds()));
-    if (run.connections != expected)
-        throw CollectiveError("the solve made another number of connections than the rules count (a bug: please "
-                              "report it)");
-    for (int piece = 0; piece < PieceCount; ++piece)
-        info.connections += run.connections[piece];
-    info.rounds_done = layout.rounds();
-    info.connections_done.assign(run.connections.begin(), run.connections.end());
-    comm.on_root([&] { checkpoint.record(info, writer.checksums().checksums(), 0, layout.checksum_blocks()); });
+    finish_table(comm, layout, checkpoint, writer, run.connections, info);
     return run;
 }
 

@@ -246,6 +246,75 @@ std::string failure_summary(const Geometry& geometry, const Tally& all, const do
 
 }  // namespace
 
+namespace {
+
+// Every rank's tally, summed; the rank that found the first wrong board
+// tells its stored and derived values.
+Tally reduce_tally(const Communicator& comm, const Tally& local) {
+    Tally all;
+    all.states = comm.all_reduce(local.states, Reduction::Sum);
+    all.connections = comm.all_reduce(local.connections, Reduction::Sum);
+    all.wrong = comm.all_reduce(local.wrong, Reduction::Sum);
+    all.first_wrong = comm.all_reduce(local.first_wrong, Reduction::Min);
+    all.largest_deviation = comm.all_reduce(local.largest_deviation, Reduction::Max);
+    double found[2] = {local.first_wrong == all.first_wrong ? local.stored_at_first : -1.0,
+                       local.first_wrong == all.first_wrong ? local.derived_at_first : -1.0};
+    comm.all_reduce(found, 2, Reduction::Max);
+    all.stored_at_first = found[0];
+    all.derived_at_first = found[1];
+    return all;
+}
+
+Json report_json(const StackTable& table, const std::string& path, int ranks, const Tally& all, double seconds,
+                 bool passed) {
+    const Geometry& geometry = table.geometry();
+    Json report = {{"table", path},
+                   {"width", geometry.width()},
+                   {"height", geometry.height()},
+                   {"format_version", table.info().format_version},
+                   {"residue_classes", table.info().residues.list()},
+                   {"precision", precision_name(table.info().precision)},
+                   {"ranks", ranks},
+                   {"states_checked", all.states},
+                   {"connections_counted", all.connections},
+                   {"connections_attribute", table.info().connections},
+                   {"largest_deviation", all.largest_deviation},
+                   {"wrong", all.wrong},
+                   {"seconds", seconds},
+                   {"passed", passed}};
+    if (all.wrong > 0) {
+        const Heights heights = geometry.decode(all.first_wrong);
+        report["first_wrong"] = {{"id", all.first_wrong},
+                                 {"heights", std::vector<int>(heights.begin(), heights.begin() + geometry.width())},
+                                 {"stored", all.stored_at_first},
+                                 {"derived", all.derived_at_first}};
+    }
+    return report;
+}
+
+void print_report(const StackTable& table, const std::string& path, int ranks, const Tally& all, double seconds,
+                  bool passed) {
+    const Geometry& geometry = table.geometry();
+    const TableInfo& info = table.info();
+    std::printf("stackverify %s: %s, %dx%d, format %lld, classes {%s}, %s, %d rank%s\n", project_version(), path.c_str(),
+                geometry.width(), geometry.height(), static_cast<long long>(info.format_version),
+                info.residues.text().c_str(), precision_name(info.precision).c_str(), ranks, ranks == 1 ? "" : "s");
+    std::printf("  states checked      %s of %s stored\n", with_commas(all.states).c_str(),
+                with_commas(info.stored_states).c_str());
+    std::printf("  connections         %s counted, %s in the file%s\n", with_commas(all.connections).c_str(),
+                with_commas(info.connections).c_str(), all.connections == info.connections ? "" : ": DIFFERENT");
+    std::printf("  largest deviation   %.3g\n", all.largest_deviation);
+    std::printf("  time                %.3f s\n", seconds);
+    if (all.wrong > 0)
+        std::printf("  wrong               %s states; the first, board %s (id %llu), stores %.17g where its "
+                    "successors give %.17g\n",
+                    with_commas(all.wrong).c_str(), geometry.format_heights(geometry.decode(all.first_wrong)).c_str(),
+                    static_cast<unsigned long long>(all.first_wrong), all.stored_at_first, all.derived_at_first);
+    std::printf("verify: %s\n", passed ? "PASS" : "FAIL");
+}
+
+}  // namespace
+
 int verify_table(const Communicator& comm, const VerifyOptions& options) {
     const double start_time = MPI_Wtime();
     // Every rank maps the whole table (the page cache shares it); a table
@@ -255,71 +324,21 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
     const std::uint64_t stored = table->info().stored_states;
     const std::uint64_t first = stored * std::uint64_t(comm.rank()) / comm.size();
     const std::uint64_t last = stored * std::uint64_t(comm.rank() + 1) / comm.size();
-    const Tally local = check_range(*table, first, last);
-
-    Tally all;
-    all.states = comm.all_reduce(local.states, Reduction::Sum);
-    all.connections = comm.all_reduce(local.connections, Reduction::Sum);
-    all.wrong = comm.all_reduce(local.wrong, Reduction::Sum);
-    all.first_wrong = comm.all_reduce(local.first_wrong, Reduction::Min);
-    all.largest_deviation = comm.all_reduce(local.largest_deviation, Reduction::Max);
-    // The rank that found the first wrong board tells its values.
-    double found[2] = {local.first_wrong == all.first_wrong ? local.stored_at_first : -1.0,
-                       local.first_wrong == all.first_wrong ? local.derived_at_first : -1.0};
-    comm.all_reduce(found, 2, Reduction::Max);
+    const Tally all = reduce_tally(comm, check_range(*table, first, last));
     const double seconds = MPI_Wtime() - start_time;
-    const bool connections_agree = all.connections == table->info().connections;
-    const bool passed = all.wrong == 0 && all.states == stored && connections_agree;
+    const bool passed = all.wrong == 0 && all.states == stored && all.connections == table->info().connections;
     if (!comm.is_root())
         return passed ? ExitSuccess : ExitCheckFailed;
-
-    const Geometry& geometry = table->geometry();
-    Json report = {{"table", options.table},
-                   {"width", geometry.width()},
-                   {"height", geometry.height()},
-                   {"format_version", table->info().format_version},
-                   {"residue_classes", table->info().residues.list()},
-                   {"precision", precision_name(table->info().precision)},
-                   {"ranks", comm.size()},
-                   {"states_checked", all.states},
-                   {"connections_counted", all.connections},
-                   {"connections_attribute", table->info().connections},
-                   {"largest_deviation", all.largest_deviation},
-                   {"wrong", all.wrong},
-                   {"seconds", seconds},
-                   {"passed", passed}};
-    if (all.wrong > 0) {
-        const Heights heights = geometry.decode(all.first_wrong);
-        report["first_wrong"] = {{"id", all.first_wrong},
-                                 {"heights", std::vector<int>(heights.begin(), heights.begin() + geometry.width())},
-                                 {"stored", found[0]},
-                                 {"derived", found[1]}};
-    }
-    if (options.json) {
-        std::fputs(json_text(report).c_str(), stdout);
-    } else {
-        std::printf("stackverify %s: %s, %dx%d, format %lld, classes {%s}, %s, %d rank%s\n", project_version(),
-                    options.table.c_str(), geometry.width(), geometry.height(),
-                    static_cast<long long>(table->info().format_version), table->info().residues.text().c_str(),
-                    precision_name(table->info().precision).c_str(), comm.size(), comm.size() == 1 ? "" : "s");
-        std::printf("  states checked      %s of %s stored\n", with_commas(all.states).c_str(), with_commas(stored).c_str());
-        std::printf("  connections         %s counted, %s in the file%s\n", with_commas(all.connections).c_str(),
-                    with_commas(table->info().connections).c_str(), connections_agree ? "" : ": DIFFERENT");
-        std::printf("  largest deviation   %.3g\n", all.largest_deviation);
-        std::printf("  time                %.3f s\n", seconds);
-        if (all.wrong > 0) {
-            const Heights heights = geometry.decode(all.first_wrong);
-            std::printf("  wrong               %s states; the first, board %s (id %llu), stores %.17g where its "
-                        "successors give %.17g\n",
-                        with_commas(all.wrong).c_str(), geometry.format_heights(heights).c_str(),
-                        static_cast<unsigned long long>(all.first_wrong), found[0], found[1]);
-        }
-        std::printf("verify: %s\n", passed ? "PASS" : "FAIL");
-    }
+    if (options.json)
+        std::fputs(json_text(report_json(*table, options.table, comm.size(), all, seconds, passed)).c_str(), stdout);
+    else
+        print_report(*table, options.table, comm.size(), all, seconds, passed);
     std::fflush(stdout);
-    if (!passed)
+    if (!passed) {
+        const double found[2] = {all.stored_at_first, all.derived_at_first};
         std::fprintf(stderr, "stackverify: %s fails verification: %s\n", options.table.c_str(),
-                     failure_summary(geometry, all, found, table->info().connections, stored).c_str());
+                     failure_summary(table->geometry(), all, found, table->info().connections, stored).c_str());
+    }
     return passed ? ExitSuccess : ExitCheckFailed;
 }
 
