@@ -201,16 +201,22 @@ classes)
     "$table_diff" "$here/all.h5" "$here/odd32.h5"
     ;;
 design_card)
-    width=$1 height=$2 np=$3 root=$(cd "$(dirname "$0")/.." && pwd)
+    # design_card W H NP [SAVE]: SAVE keeps the session as a terminal shows
+    # it, for the README's sample check (scripts/readme-samples --check)
+    width=$1 height=$2 np=$3 save=${4:-/dev/null} root=$(cd "$(dirname "$0")/.." && pwd)
     here=$(mktemp -d); trap 'rm -rf "$here"' EXIT
     cd "$here"
     # exactly the README's lines, but for the well and rank count
     ( source "$root/scripts/mpi-env"
       [ "$(command -v stackgen)" = "$BIN/gen/stackgen" ] || [ "$(command -v stackgen)" = "$root/build/gen/stackgen" ] \
           || { echo "FAIL: scripts/mpi-env does not put stackgen on PATH"; exit 1; }
-      mpirun -n "$np" stackgen --width "$width" --height "$height" | tail -3
+      generate="mpirun -n $np stackgen --width $width --height $height"
+      echo "\$ $generate" > "$save"
+      $generate > "$here/generate.txt" 2>&1 || { cat "$here/generate.txt"; exit 1; }
+      cat "$here/generate.txt" >> "$save"; tail -3 "$here/generate.txt"
       [ -f "stack_${width}x${height}.h5" ] || { echo "FAIL: stackgen did not write stack_${width}x${height}.h5 here"; exit 1; }
-      stackplay --runs 100000 --check )
+      echo "\$ stackplay --runs 100000 --check" >> "$save"
+      stackplay --runs 100000 --check 2>&1 | tee -a "$save"; exit "${PIPESTATUS[0]}" )
     ;;
 *) echo "unknown subcommand $command"; exit 2 ;;
 esac
