@@ -15,10 +15,8 @@ namespace po = boost::program_options;
 namespace {
 
 po::options_description described_options() {
-    po::options_description described("Usage: mpirun -n P stackgen --width W --height H [options]\nOptions");
+    po::options_description described = stack::tool_options("Usage: mpirun -n P stackgen --width W --height H [options]");
     described.add_options()
-        ("help", "print this help and exit")
-        ("version", "print the version and exit")
         ("width", po::value<std::string>(), "well width W (columns, 1..16), required")
         ("height", po::value<std::string>(), "well height H (rows, >= 1), required")
         ("output", po::value<std::string>(), "table file (default stack_<W>x<H>.h5); written as <output>.partial "
@@ -81,13 +79,8 @@ int main(int argc, char** argv) {
         const po::options_description described = described_options();
         po::variables_map variables;
         stack::parse_command_line(argc, argv, described, variables);
-        if (variables.count("help") || variables.count("version")) {
-            if (rank == 0 && variables.count("help"))
-                std::cout << described;
-            else if (rank == 0)
-                std::cout << "stackgen " << stack::project_version() << "\n";
+        if (stack::print_help_or_version("stackgen", described, variables, rank == 0))
             return stack::ExitSuccess;
-        }
         stack::generate(comm, parse_options(variables));
         return stack::ExitSuccess;
     } catch (const stack::InputError& error) {

@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include "support/cli.h"
 #include "support/errors.h"
 #include "table/table_format.h"
 
@@ -19,20 +20,6 @@ std::string partial_name(const std::string& output) { return output + PartialSuf
 
 namespace {
 
-std::string kind_of(mode_t mode) {
-    if (S_ISDIR(mode))
-        return "a directory";
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    return "not a regular file";
-}
-
 // A path that exists must be a regular file (stat follows links: a link to
 // a device is a device).
 void refuse_non_regular(const std::string& path, const std::string& role) {
@@ -43,7 +30,7 @@ void refuse_non_regular(const std::string& path, const std::string& role) {
         throw InputError("cannot use " + role + " '" + path + "': " + std::strerror(errno));
     }
     if (!S_ISREG(status.st_mode))
-        throw InputError(role + " '" + path + "' exists and is " + kind_of(status.st_mode)
+        throw InputError(role + " '" + path + "' exists and is " + file_kind(status.st_mode)
                          + ": stackgen replaces only regular files");
 }
 

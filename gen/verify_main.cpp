@@ -14,23 +14,16 @@ int main(int argc, char** argv) {
     try {
         stack::Communicator comm(MPI_COMM_WORLD);
         stack::VerifyOptions options;
-        po::options_description described("Usage: mpirun -n P stackverify TABLE [options]\nOptions");
+        po::options_description described = stack::tool_options("Usage: mpirun -n P stackverify TABLE [options]");
         described.add_options()
-            ("help", "print this help and exit")
-            ("version", "print the version and exit")
             ("table", po::value<std::string>(&options.table), "the table to verify (or the first argument)")
             ("json", "print the report as JSON");
         po::positional_options_description positional;
         positional.add("table", 1);
         po::variables_map variables;
         stack::parse_command_line(argc, argv, described, variables, &positional);
-        if (variables.count("help") || variables.count("version")) {
-            if (rank == 0 && variables.count("help"))
-                std::cout << described;
-            else if (rank == 0)
-                std::cout << "stackverify " << stack::project_version() << "\n";
+        if (stack::print_help_or_version("stackverify", described, variables, rank == 0))
             return stack::ExitSuccess;
-        }
         if (options.table.empty())
             throw stack::InputError("give the table to verify (see --help)");
         options.json = variables.count("json") > 0;

@@ -11,10 +11,8 @@ namespace po = boost::program_options;
 namespace {
 
 po::options_description described_options() {
-    po::options_description described("Usage: stackplay [--table FILE] [options]\nOptions");
+    po::options_description described = stack::tool_options("Usage: stackplay [--table FILE] [options]");
     described.add_options()
-        ("help", "print this help and exit")
-        ("version", "print the version and exit")
         ("table", po::value<std::string>(),
          "table written by stackgen (default: the one stack_*.h5 in the current directory)")
         ("runs", po::value<std::string>()->default_value("100000"), "games to play (>= 1)")
@@ -75,14 +73,8 @@ int main(int argc, char** argv) {
         const po::options_description described = described_options();
         po::variables_map variables;
         stack::parse_command_line(argc, argv, described, variables);
-        if (variables.count("help")) {
-            std::cout << described;
+        if (stack::print_help_or_version("stackplay", described, variables))
             return stack::ExitSuccess;
-        }
-        if (variables.count("version")) {
-            std::cout << "stackplay " << stack::project_version() << "\n";
-            return stack::ExitSuccess;
-        }
         return stack::run_stackplay(parse_options(variables));
     } catch (const stack::InputError& error) {
         std::fprintf(stderr, "stackplay: error: %s\n", error.what());

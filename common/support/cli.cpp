@@ -3,11 +3,13 @@
 #include "support/errors.h"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 
 namespace stack {
 
@@ -25,6 +27,23 @@ void parse_command_line(int argc, char** argv, const boost::program_options::opt
     } catch (const po::error& error) {
         throw InputError(error.what());
     }
+}
+
+boost::program_options::options_description tool_options(const std::string& usage) {
+    boost::program_options::options_description options(usage + "\nOptions");
+    options.add_options()("help", "print this help and exit")("version", "print the version and exit");
+    return options;
+}
+
+bool print_help_or_version(const std::string& tool, const boost::program_options::options_description& options,
+                           const boost::program_options::variables_map& variables, bool print) {
+    if (!variables.count("help") && !variables.count("version"))
+        return false;
+    if (print && variables.count("help"))
+        std::cout << options;
+    else if (print)
+        std::cout << tool << " " << project_version() << "\n";
+    return true;
 }
 
 namespace {
@@ -123,6 +142,20 @@ std::string human_bytes(double bytes) {
         ++unit;
     }
     return fixed(bytes, unit == 0 ? 0 : 1) + " " + units[unit];
+}
+
+std::string file_kind(unsigned mode) {
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return S_ISREG(mode) ? "a regular file" : "not a regular file";
 }
 
 std::uint64_t peak_rss_bytes() {

@@ -9,6 +9,13 @@
 
 namespace stack {
 
+// The options every tool takes, --help and --version, under `usage`.
+boost::program_options::options_description tool_options(const std::string& usage);
+// Prints the help (the options described) or "<tool> <version>" when
+// asked for, on `print`; true when it was asked for (the tool then exits 0).
+bool print_help_or_version(const std::string& tool, const boost::program_options::options_description& options,
+                           const boost::program_options::variables_map& variables, bool print = true);
+
 // Parses argv into `variables`; any Boost error (unknown option, bad value,
 // missing value) becomes an InputError with Boost's one-line message.
 void parse_command_line(int argc, char** argv, const boost::program_options::options_description& options,
@@ -31,6 +38,10 @@ std::uint64_t parse_bytes_option(const std::string& option, const std::string& t
 std::string with_commas(std::uint64_t value);    // 1234567 -> "1,234,567"
 std::string human_bytes(double bytes);           // "1.5 GB"
 std::string fixed(double value, int decimals);   // printf("%.*f")
+
+// What a file that is not a regular file is, from its stat mode: "a
+// directory", "a FIFO", "a socket", "a character device", "a block device".
+std::string file_kind(unsigned mode);
 
 // Peak resident set size of this process, in bytes.
 std::uint64_t peak_rss_bytes();

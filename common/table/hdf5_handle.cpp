@@ -63,6 +63,12 @@ Handle open_scalar(hid_t location, const char* name, H5T_class_t expected_class,
 
 }  // namespace
 
+Handle create_vector(hid_t file, const char* name, hid_t file_type, hsize_t length, hid_t create) {
+    const std::string what = std::string("create /") + name;
+    Handle space = dataspace_handle(H5Screate_simple(1, &length, nullptr), what);
+    return dataset_handle(H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, create, H5P_DEFAULT), what);
+}
+
 void write_attribute(hid_t location, const char* name, std::int64_t value) {
     write_scalar(location, name, H5T_NATIVE_INT64, H5T_STD_I64LE, &value);
 }

@@ -72,6 +72,10 @@ inline Handle attribute_handle(hid_t id, const std::string& what) { return {chec
 inline Handle property_handle(hid_t id, const std::string& what) { return {check_hdf5(id, what), H5Pclose}; }
 inline Handle datatype_handle(hid_t id, const std::string& what) { return {check_hdf5(id, what), H5Tclose}; }
 
+// A one-dimensional dataset `name` of `length` elements of `file_type`,
+// made with the dataset creation list `create` (H5P_DEFAULT for none).
+Handle create_vector(hid_t file, const char* name, hid_t file_type, hsize_t length, hid_t create);
+
 // Scalar attributes on a file, group or dataset. Writers store int64 and
 // uint64 little-endian and strings as variable-length UTF-8.
 void write_attribute(hid_t location, const char* name, std::int64_t value);

@@ -14,20 +14,6 @@ namespace stack {
 
 namespace {
 
-std::string file_kind(mode_t mode) {
-    if (S_ISDIR(mode))
-        return "a directory";
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    return "not a regular file";
-}
-
 std::string range_text(std::uint64_t first, std::uint64_t count) {
     return std::to_string(first) + ".." + std::to_string(first + count - 1);
 }

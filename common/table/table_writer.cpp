@@ -25,13 +25,10 @@ void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info,
     Handle file = file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), "create " + path);
     write_table_info(file, info);
 
-    const hsize_t states = info.states;
-    Handle file_space = dataspace_handle(H5Screate_simple(1, &states, nullptr), "create table space");
     Handle create = property_handle(H5Pcreate(H5P_DATASET_CREATE), "create dataset property list");
     check_hdf5(H5Pset_fill_time(create, H5D_FILL_TIME_NEVER), "disable fill values");
-    Handle dataset = dataset_handle(H5Dcreate2(file, ValuesDataset, H5T_IEEE_F64LE, file_space, H5P_DEFAULT,
-                                               create, H5P_DEFAULT),
-                                    "create /values");
+    Handle dataset = create_vector(file, ValuesDataset, H5T_IEEE_F64LE, info.states, create);
+    Handle file_space = dataspace_handle(H5Dget_space(dataset), "read the shape of /values");
 
     const hsize_t local_count = local_values.size();
     Handle memory_space = dataspace_handle(H5Screate_simple(1, &local_count, nullptr), "create memory space");
@@ -70,37 +67,26 @@ RoundTableFile RoundTableFile::create(const std::string& path, const TableInfo& 
     RoundTableFile table(path, file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_create, access), "create " + path));
     const hid_t file = table.file_;
     write_table_info(file, info);
-    const hsize_t rounds = layout.offsets().size();
-    Handle offsets_space = dataspace_handle(H5Screate_simple(1, &rounds, nullptr), "create round offsets space");
     Handle offsets_create = property_handle(H5Pcreate(H5P_DATASET_CREATE), "create dataset property list");
     check_hdf5(H5Pset_obj_track_times(offsets_create, false), "untrack times");
-    Handle offsets = dataset_handle(H5Dcreate2(file, RoundOffsetsDataset, H5T_STD_U64LE, offsets_space, H5P_DEFAULT,
-                                               offsets_create, H5P_DEFAULT),
-                                    "create /round_offsets");
+    Handle offsets = create_vector(file, RoundOffsetsDataset, H5T_STD_U64LE, layout.offsets().size(), offsets_create);
     check_hdf5(H5Dwrite(offsets, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, layout.offsets().data()),
                "write /round_offsets");
     // The values' extent is allocated now, contiguous and unfilled: the
-    // ranks write into it directly.
-    const hsize_t stored = std::max<hsize_t>(layout.stored_states(), 1);
-    Handle space = dataspace_handle(H5Screate_simple(1, &stored, nullptr), "create values space");
+    // ranks write into it directly. The checksums likewise.
     Handle create = property_handle(H5Pcreate(H5P_DATASET_CREATE), "create dataset property list");
     check_hdf5(H5Pset_layout(create, H5D_CONTIGUOUS), "set contiguous layout");
     check_hdf5(H5Pset_obj_track_times(create, false), "untrack times");
     check_hdf5(H5Pset_alloc_time(create, H5D_ALLOC_TIME_EARLY), "allocate early");
     check_hdf5(H5Pset_fill_time(create, H5D_FILL_TIME_NEVER), "disable fill values");
     const hid_t type = info.precision == Precision::Float64 ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
-    Handle values = dataset_handle(H5Dcreate2(file, ValuesDataset, type, space, H5P_DEFAULT, create, H5P_DEFAULT),
-                                   "create /values");
+    Handle values = create_vector(file, ValuesDataset, type, std::max<hsize_t>(layout.stored_states(), 1), create);
     const haddr_t offset = H5Dget_offset(values);
     if (offset == HADDR_UNDEF)
         throw Hdf5Error("/values of " + path + " has no place in the file");
     values.close("close /values");
-    const hsize_t blocks = std::max<hsize_t>(layout.checksum_blocks(), 1);
-    Handle checksums_space = dataspace_handle(H5Screate_simple(1, &blocks, nullptr), "create checksums space");
-    Handle checksums = dataset_handle(H5Dcreate2(file, ChecksumsDataset, H5T_STD_U32LE, checksums_space, H5P_DEFAULT,
-                                                 create, H5P_DEFAULT),
-                                      "create /checksums");
-    checksums.close("close /checksums");
+    create_vector(file, ChecksumsDataset, H5T_STD_U32LE, std::max<hsize_t>(layout.checksum_blocks(), 1), create)
+        .close("close /checksums");
     offsets.close("close /round_offsets");
     check_hdf5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + path);
     table.info_ = info;
