@@ -15,9 +15,12 @@ compositions. Version 1 tables store every board in id order.
 
 Run with Debian's /usr/bin/python3 (it has numpy and h5py).
 """
+import math
 import os
+import re
 import stat
 import sys
+import time
 import zlib
 
 import h5py
@@ -29,6 +32,30 @@ CHECKSUM_VALUES = 4096  # values per checksummed block; blocks start at each rou
 
 class TableError(Exception):
     """The file is not a table this reader knows."""
+
+
+PIECE_LINE = re.compile(r"(\w{1,16})((?: weight=\d+| letter=\S)*):((?: \(\[(?:-?\d+(?:,-?\d+)*)?\],\[\d+(?:,\d+)*\]\))+)")
+
+
+def parse_pieces(text):
+    """The 'pieces' attribute (common/rules/piece_set.h), one line per piece,
+    'NAME[ weight=N][ letter=C]: ([surface],[cells per column]) ...': a list
+    of (name, weight, cells per piece, [(surface, added), ...])."""
+    pieces = []
+    for number, line in enumerate(text.splitlines(), 1):
+        match = PIECE_LINE.fullmatch(line)
+        if not match:
+            raise TableError("the pieces attribute, line %d, is not 'NAME: (SURFACE,ADDED) ...'" % number)
+        weight = re.search(r"weight=(\d+)", match.group(2))
+        orientations = [([int(v) for v in surface.split(",") if v], [int(v) for v in added.split(",")])
+                        for surface, added in re.findall(r"\(\[([-\d,]*)\],\[([\d,]+)\]\)", match.group(3))]
+        cells = {sum(added) for _, added in orientations}
+        if len(cells) != 1 or any(len(surface) != len(added) - 1 for surface, added in orientations):
+            raise TableError("the pieces attribute, line %d: its orientations do not have one cell count" % number)
+        pieces.append((match.group(1), int(weight.group(1)) if weight else 1, cells.pop(), orientations))
+    if not pieces:
+        raise TableError("the pieces attribute lists no pieces")
+    return pieces
 
 
 def regular_file_size(path):
@@ -50,10 +77,64 @@ def regular_file_size(path):
     return status.st_size
 
 
+def metadata_seconds():
+    """The metadata child's time limit: 20 s, or STACK_METADATA_SECONDS."""
+    text = os.environ.get("STACK_METADATA_SECONDS", "")
+    return int(text) if text.isdigit() and int(text) > 0 else 20
+
+
+def check_metadata_in_child(path):
+    """libhdf5 1.10 can crash or hang on damaged metadata (tests/data/damaged),
+    as the C++ loader knows (common/table/metadata_guard.h): the table is
+    opened first in a forked child, which reports through a pipe; a child
+    that crashes or outlives the time limit means a damaged file."""
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read_end)
+        code, message = 0, ""
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 2)
+            table = StackTable(path, guarded=False)
+            for name in table.file.attrs:  # every attribute, as the C++ loader reads them all
+                table.file.attrs[name]
+            table.close()
+        except TableError as error:
+            code, message = 2, str(error)
+        except Exception as error:  # h5py's own errors on damaged metadata
+            code, message = 2, "'%s' is damaged: %s" % (path, error)
+        os.write(write_end, message.encode(errors="replace")[:4096])
+        os._exit(code)
+    os.close(write_end)
+    deadline = time.monotonic() + metadata_seconds()
+    while True:
+        done, status = os.waitpid(child, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(child, 9)
+            os.waitpid(child, 0)
+            os.close(read_end)
+            raise TableError("'%s' is damaged: reading its HDF5 metadata did not finish in %d s"
+                             % (path, metadata_seconds()))
+        time.sleep(0.002)
+    message = os.read(read_end, 4096).decode(errors="replace")
+    os.close(read_end)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 2 and message:
+        raise TableError(message)
+    how = "signal %d" % os.WTERMSIG(status) if os.WIFSIGNALED(status) else "exit %d" % os.WEXITSTATUS(status)
+    raise TableError("'%s' is damaged: HDF5 failed reading its metadata (%s)" % (path, how))
+
+
 class StackTable:
-    def __init__(self, path):
+    def __init__(self, path, guarded=True):
         self.path = path
         self.file_size = regular_file_size(path)
+        if guarded:
+            check_metadata_in_child(path)
         try:
             self.file = h5py.File(path, "r")
         except OSError as error:
@@ -63,7 +144,7 @@ class StackTable:
         except TableError:
             self.file.close()
             raise
-        except (KeyError, TypeError, ValueError, OSError) as error:
+        except (KeyError, TypeError, ValueError, OSError, RuntimeError) as error:
             self.file.close()
             raise TableError("%s is not a valid stacking table: %s" % (path, error))
 
@@ -84,6 +165,16 @@ class StackTable:
         self.states = self.base ** self.width
         if self._integer("states") != self.states:
             raise TableError("%s: its states attribute does not match its width and height" % path)
+        pieces = attributes["pieces"] if "pieces" in attributes else None
+        if not isinstance(pieces, (str, bytes)):
+            raise TableError("'%s': attribute 'pieces' is missing or not a string" % path)
+        try:
+            self.pieces = parse_pieces(pieces.decode() if isinstance(pieces, bytes) else pieces)
+        except TableError as error:
+            raise TableError("'%s': attribute 'pieces' does not describe a piece set: %s" % (path, error))
+        if math.gcd(*[cells for _, _, cells, _ in self.pieces]) != CLASSES:
+            raise TableError("'%s' was built with a piece set whose classes are not those of the tetrominoes (mod %d)"
+                             % (path, CLASSES))
         if "values" not in self.file:
             raise TableError("%s is not a stacking table: dataset /values is missing" % path)
         self.dataset = self.file["values"]
@@ -336,6 +427,9 @@ def main(arguments):
                     print(repr(float(value)))
     except TableError as error:
         print("stack_table: error: %s" % error, file=sys.stderr)
+        return 2
+    except (OSError, RuntimeError, KeyError, ValueError) as error:  # h5py on damaged metadata
+        print("stack_table: error: '%s' is damaged: %s" % (arguments[0], error), file=sys.stderr)
         return 2
     return 0
 
