@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <optional>
 
@@ -78,7 +80,7 @@ void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::str
     comm.on_every_rank([&] {
         descriptor = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC);
         if (descriptor < 0)
-            throw std::runtime_error("cannot open " + partial + " to resume");
+            throw std::runtime_error("cannot open " + partial + " to resume: " + std::strerror(errno));
     });
     for (std::size_t round = first > std::size_t(CellsPerPiece) ? first - CellsPerPiece : 0; round < first; ++round) {
         runner.reload(round, descriptor, checkpoint.data_offset());

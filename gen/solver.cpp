@@ -1,6 +1,7 @@
 #include "solver.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <cstring>
 #include <utility>
@@ -344,7 +345,8 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
                     const ssize_t got = ::pread(descriptor, into + done, bytes - done,
                                                 off_t(data_offset + position * sizeof(double) + done));
                     if (got <= 0)
-                        throw std::runtime_error("cannot read round " + std::to_string(round) + " back to resume");
+                        throw std::runtime_error("cannot read round " + std::to_string(round) + " back to resume: "
+                                                 + (got < 0 ? std::strerror(errno) : "the file ends early"));
                     done += std::uint64_t(got);
                 }
             }

@@ -10,8 +10,9 @@
 // its h0 fixed by its surface (one scalar update). The vertical I at column
 // 0 stays in its row, at h0 + 4, so a row is finished from the top down.
 //
-// Placements add 4 cells, of which 0..3 to column 0, so a row of sum S (the
-// height sum of columns 1..W-1) reads rows of sums S+1 .. S+4, plus itself.
+// Placements add 4 cells, of which 0..3 to column 0 (all 4 for the vertical
+// I), so a row of sum S (the height sum of columns 1..W-1) reads rows of
+// sums S+1 .. S+4, and itself for the vertical I.
 // One round computes one row sum, from (W-1)*H down to 0, each state once,
 // from exact successor values, and only the band of rounds S..S+4 is in
 // memory (band.h). The value of a state is value_from_best() (value.h), so
