@@ -1,10 +1,11 @@
 // The band: the rounds a rank holds in memory.
 //
-// A placement adds 4 cells, c of them to column 0 (c = 0..4), so it leads
-// from a row of sum S to one of sum S + 4 - c: round S reads only rounds
-// S..S+4 (the vertical I at column 0, c = 4, stays in round S itself, which
-// is why the kernel finishes a row from the top), and once round S is
-// finished, round S+4 can go. A rank keeps
+// A placement of a piece of k cells puts c of them in column 0 (c = 0..k),
+// so it leads from a row of sum S to one of sum S + k - c: with k at most K
+// (the set's most cells, 4 for the tetrominoes), round S reads only rounds
+// S..S+K (a one-column orientation at column 0, c = k, stays in round S
+// itself, which is why the kernel finishes a row from the top), and once
+// round S is finished, round S+K can go. A rank keeps
 // each round's rows in local order (partition.h) in one array: a row is the
 // round's stored column-0 heights (all H+1, or those of the computed residue
 // classes, table_format.h), and slice_start locates each chunk's slice.
@@ -12,6 +13,7 @@
 
 #include "support/huge_pages.h"
 #include "partition.h"
+#include "rules/rules.h"
 #include "table/table_format.h"
 
 #include <cstdint>
@@ -46,10 +48,9 @@ struct RoundStore {
 // the band turns over the whole table.
 class Band {
 public:
-    // The most rounds held at once: S..S+4 while S computes.
-    static constexpr int MostRounds = CellsPerPiece + 1;
-
     Band(const Partition& partition, const RoundLayout& layout);
+    // The most rounds held at once: S..S+K while S computes.
+    static int most_rounds(const Rules& rules) { return rules.most_cells() + 1; }
     // Values in this rank's largest round (from the partition alone).
     std::uint64_t largest_round_values() const { return largest_round_values_; }
 

@@ -71,18 +71,19 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 
 // Lower bounds, nothing built: L stored states at least
 // (RoundLayout::fewest_stored_states); the largest round at least the mean
-// of the (W-1)H+1 rounds, of which a rank holds at least 1/P, five times
+// of the (W-1)H+1 rounds, of which a rank holds at least 1/P, K+1 times
 // over (the band); the chunks a rank owns at least floor(chunks / P), each
 // with an upper sum and five slice starts; the rounds' counting tables.
-void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const ResidueSet& residues,
-                             Precision precision, const std::string& output, bool resuming) {
+void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
+                             const ResidueSet& residues, Precision precision, const std::string& output, bool resuming) {
+    const Wide most_rounds = Wide(Band::most_rounds(rules));
     const Wide ranks = Wide(comm.size());
     const Wide stored = RoundLayout::fewest_stored_states(geometry, residues);
     const Wide rounds = Wide((geometry.width() - 1) * geometry.height() + 1);
     const int lower = Partition::default_lower_columns(geometry, comm.size());
     const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
-    const Wide band = Wide(Band::MostRounds) * sizeof(double) * (stored / rounds / ranks);
-    const Wide slices = chunks * (sizeof(std::uint32_t) + Band::MostRounds * sizeof(std::uint64_t));
+    const Wide band = most_rounds * sizeof(double) * (stored / rounds / ranks);
+    const Wide slices = chunks * (sizeof(std::uint32_t) + most_rounds * sizeof(std::uint64_t));
     const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
     Needs needs;
     needs.rank_bytes = double(band + slices + tables);
@@ -90,12 +91,12 @@ void check_capacity_up_front(const Communicator& comm, const Geometry& geometry,
     refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ");
 }
 
-// The exact band: five arrays each sized for this rank's largest round,
+// The exact band: K+1 arrays each sized for this rank's largest round,
 // with their slice starts; ghosts when there are several ranks; the writer.
-void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                     Precision precision, const std::string& output, bool resuming) {
     const Band band_plan(partition, layout);
-    const double band = double(Band::MostRounds)
+    const double band = double(Band::most_rounds(rules))
                         * (double(band_plan.largest_round_values()) * sizeof(double)
                            + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
     const double ghosts = partition.ranks() > 1 ? band * GhostShare : 0.0;

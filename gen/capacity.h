@@ -13,6 +13,7 @@
 #pragma once
 
 #include "partition.h"
+#include "rules/rules.h"
 #include "support/communicator.h"
 #include "table/table_format.h"
 
@@ -24,11 +25,11 @@ namespace stack {
 // Throws InputError on every rank when the lower bounds exceed the memory
 // available on a node or the free disk beside `output` (not checked when
 // resuming: the file exists).
-void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const ResidueSet& residues,
-                             Precision precision, const std::string& output, bool resuming);
+void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
+                             const ResidueSet& residues, Precision precision, const std::string& output, bool resuming);
 
 // The same with the exact band, once the partition and layout exist.
-void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                     Precision precision, const std::string& output, bool resuming);
 
 // The table file's size: values, offsets, checksums and metadata.

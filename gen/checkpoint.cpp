@@ -15,22 +15,24 @@
 
 namespace stack {
 
-PieceCounts connections_of_rounds(const RoundLayout& layout, std::size_t rounds) {
+PieceCounts connections_of_rounds(const Rules& rules, const RoundLayout& layout, std::size_t rounds) {
     const Geometry& geometry = layout.geometry();
     const CompositionCodec columns(geometry.width() - 1, geometry.height());
-    PieceCounts total{};
+    PieceCounts total(std::size_t(rules.piece_count()), 0);
     for (std::size_t round = 0; round < rounds; ++round) {
-        const PieceCounts counts = round_connections(geometry, columns, layout.residues(), layout.rounds() - 1 - int(round));
-        for (int piece = 0; piece < PieceCount; ++piece)
+        const PieceCounts counts =
+            round_connections(rules, geometry, columns, layout.residues(), layout.rounds() - 1 - int(round));
+        for (std::size_t piece = 0; piece < total.size(); ++piece)
             total[piece] += counts[piece];
     }
     return total;
 }
 
 Checkpoint Checkpoint::create(const Communicator& comm, const std::string& partial, const TableInfo& info,
-                              const RoundLayout& layout) {
+                              const RoundLayout& layout, const Rules& rules) {
     Checkpoint checkpoint;
     checkpoint.partial_ = partial;
+    checkpoint.connections_before_.assign(std::size_t(rules.piece_count()), 0);
     comm.on_root([&] {
         checkpoint.file_.emplace(RoundTableFile::create(partial, info, layout));
         checkpoint.data_offset_ = checkpoint.file_->data_offset();
@@ -51,17 +53,17 @@ std::string counts_text(const std::vector<std::uint64_t>& counts) {
 // Rank 0: the partial must be the table asked for, with counters that its
 // own rounds bear out.
 void check_counters(const RoundTableFile& file, const std::string& partial, const TableInfo& asked,
-                    const RoundLayout& layout) {
+                    const RoundLayout& layout, const Rules& rules) {
     const TableInfo& found = file.info();
     if (found.width != asked.width || found.height != asked.height || !(found.residues == asked.residues)
-        || found.precision != asked.precision || found.pieces != asked.pieces)
+        || found.precision != asked.precision || found.pieces.attribute_text() != asked.pieces.attribute_text())
         throw InputError("'" + partial + "' holds a " + std::to_string(found.width) + "x" + std::to_string(found.height)
-                         + " table of classes {" + found.residues.text() + "} in " + precision_name(found.precision)
-                         + ", not the one asked for");
+                         + " table of " + found.pieces.name() + ", classes {" + found.residues.text() + "} in "
+                         + precision_name(found.precision) + ", not the one asked for");
     if (found.rounds_done < 0 || found.rounds_done > layout.rounds())
         throw InputError("'" + partial + "': its rounds_done attribute (" + std::to_string(found.rounds_done)
                          + ") is outside 0.." + std::to_string(layout.rounds()) + ": it cannot be resumed");
-    const PieceCounts expected = connections_of_rounds(layout, std::size_t(found.rounds_done));
+    const PieceCounts expected = connections_of_rounds(rules, layout, std::size_t(found.rounds_done));
     if (found.connections_done != std::vector<std::uint64_t>(expected.begin(), expected.end()))
         throw InputError("'" + partial + "': its connections_done attribute (" + counts_text(found.connections_done)
                          + ") is not the count of its " + std::to_string(found.rounds_done) + " rounds ("
@@ -100,13 +102,13 @@ void check_rounds_on_disk(const Communicator& comm, const std::string& partial, 
 }  // namespace
 
 Checkpoint Checkpoint::resume(const Communicator& comm, const std::string& partial, const TableInfo& asked,
-                              const RoundLayout& layout) {
+                              const RoundLayout& layout, const Rules& rules) {
     Checkpoint checkpoint;
     checkpoint.partial_ = partial;
     std::int64_t rounds_done = 0;
     comm.on_root([&] {
         checkpoint.file_.emplace(RoundTableFile::reopen(partial));
-        check_counters(*checkpoint.file_, partial, asked, layout);
+        check_counters(*checkpoint.file_, partial, asked, layout, rules);
         rounds_done = checkpoint.file_->info().rounds_done;
         checkpoint.data_offset_ = checkpoint.file_->data_offset();
         checkpoint.checksums_ = checkpoint.file_->checksums();
@@ -120,7 +122,7 @@ Checkpoint Checkpoint::resume(const Communicator& comm, const std::string& parti
     // A finished partial computes its last round again (it is the one row
     // of sum 0) and is published.
     checkpoint.first_round_ = std::min<std::size_t>(std::size_t(rounds_done), std::size_t(layout.rounds() - 1));
-    checkpoint.connections_before_ = connections_of_rounds(layout, checkpoint.first_round_);
+    checkpoint.connections_before_ = connections_of_rounds(rules, layout, checkpoint.first_round_);
     return checkpoint;
 }
 

@@ -20,7 +20,7 @@
 #pragma once
 
 #include "partition.h"
-#include "rules/pieces.h"
+#include "rules/rules.h"
 #include "support/communicator.h"
 #include "table/table_writer.h"
 
@@ -36,11 +36,11 @@ class Checkpoint {
 public:
     // Collective. Creates the partial table (rank 0).
     static Checkpoint create(const Communicator& comm, const std::string& partial, const TableInfo& info,
-                             const RoundLayout& layout);
+                             const RoundLayout& layout, const Rules& rules);
     // Collective. Reopens and checks the partial table `asked` describes
     // (above), and says where the run continues.
     static Checkpoint resume(const Communicator& comm, const std::string& partial, const TableInfo& asked,
-                             const RoundLayout& layout);
+                             const RoundLayout& layout, const Rules& rules);
 
     std::uint64_t data_offset() const { return data_offset_; }
     // The first round to compute (rounds before it are on disk).
@@ -63,11 +63,11 @@ private:
     std::optional<RoundTableFile> file_;  // rank 0
     std::uint64_t data_offset_ = 0;
     std::size_t first_round_ = 0;
-    PieceCounts connections_before_{};
+    PieceCounts connections_before_;
     std::vector<std::uint32_t> checksums_;
 };
 
 // The connections of the first `rounds` rounds (from the top row sum).
-PieceCounts connections_of_rounds(const RoundLayout& layout, std::size_t rounds);
+PieceCounts connections_of_rounds(const Rules& rules, const RoundLayout& layout, std::size_t rounds);
 
 }  // namespace stack

@@ -18,8 +18,9 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
     : comm_(comm), partition_(partition), placements_(placements), rules_(rules), ghosts_(partition.rounds()),
       send_rows_(comm.size()), marked_(comm.size()) {
     const int width = partition.geometry().width();
-    for (int o = 0; o < OrientationCount; ++o)
-        for (int x = 0; x + Orientations[o].width <= width; ++x)
+    const Rules& set = placements.rules();
+    for (int o = 0; o < set.orientation_count(); ++o)
+        for (int x = 0; x + set.orientation(o).width <= width; ++x)
             remote_column_[x] = remote_column_[x] || rules(o, x).predecessor_owner != comm.rank();
     for (int x = 0; x < std::min(partition.lower_columns(), width); ++x)
         lower_remote_ = lower_remote_ || remote_column_[x];

@@ -1,12 +1,13 @@
 // The exchange of row values between ranks, round by round.
 //
 // The solver computes one row sum per round, from the top down, and a row of
-// sum S reads rows of sums S+1 .. S+4 (band.h). Right after the round of sum
+// sum S reads rows of sums S+1 .. S+K, K the set's most cells (band.h).
+// Right after the round of sum
 // S, every rank finds the rows of that round that other ranks will read --
 // the placement rule run in reverse (partition.h), on the placements whose
 // predecessor lives on another rank -- and sends them, whole rows with their
 // first ids, in one MPI_Alltoallv for the ids and one for the values. What a
-// rank receives it keeps until the round of S-4 is done. A receiver finds a
+// rank receives it keeps until the round of S-K is done. A receiver finds a
 // ghost row by its first id with a cursor that only moves forward: the
 // solver walks its rows in id order, so the successors of any one placement
 // come in id order too; and a whole remote slice is a run of consecutive

@@ -45,26 +45,25 @@ void guard_output(const GenerateOptions& options, const std::string& output, std
         throw InputError("'" + partial + "': a resumable partial exists: use --resume, or --force to discard it");
 }
 
-TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const GenerateOptions& options) {
+TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const Rules& rules,
+                     const GenerateOptions& options) {
     TableInfo info;
     info.width = geometry.width();
     info.height = geometry.height();
     info.schedule = "rounds";
     info.states = geometry.states();
     info.stored_states = layout.stored_states();
-    info.pieces = orientation_table_text();
-    info.piece_count = PieceCount;
-    info.smallest_piece_cells = CellsPerPiece;
+    info.pieces = rules.set();
     info.generator = std::string("stackgen ") + project_version();
     info.residues = layout.residues();
     info.precision = options.precision;
-    info.connections_done.assign(PieceCount, 0);
+    info.connections_done.assign(std::size_t(rules.piece_count()), 0);
     return info;
 }
 
 PieceCounts sum_over_ranks(const Communicator& comm, PieceCounts local, const PieceCounts& before) {
-    comm.all_reduce(local.data(), PieceCount, Reduction::Sum);
-    for (int piece = 0; piece < PieceCount; ++piece)
+    comm.all_reduce(local.data(), int(local.size()), Reduction::Sum);
+    for (std::size_t piece = 0; piece < local.size(); ++piece)
         local[piece] += before[piece];
     return local;
 }
@@ -72,7 +71,8 @@ PieceCounts sum_over_ranks(const Communicator& comm, PieceCounts local, const Pi
 // The rounds a resumed run needs from the file: the four before the first
 // one it computes, with their ghosts exchanged again.
 void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::string& partial,
-                   const Checkpoint& checkpoint) {
+                   const Checkpoint& checkpoint, const Rules& rules) {
+    const std::size_t band = std::size_t(rules.most_cells());
     const std::size_t first = checkpoint.first_round();
     if (first == 0)
         return;
@@ -82,7 +82,7 @@ void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::str
         if (descriptor < 0)
             throw std::runtime_error("cannot open " + partial + " to resume: " + std::strerror(errno));
     });
-    for (std::size_t round = first > std::size_t(CellsPerPiece) ? first - CellsPerPiece : 0; round < first; ++round) {
+    for (std::size_t round = first > band ? first - band : 0; round < first; ++round) {
         runner.reload(round, descriptor, checkpoint.data_offset());
         runner.exchange(round);
     }
@@ -92,7 +92,7 @@ void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::str
 // What the round loop hands to the summary.
 struct RoundsRun {
     std::vector<RoundReport> reports;
-    PieceCounts connections{};  // over all ranks and every round
+    PieceCounts connections;  // over all ranks and every round
     PhaseTimes times;
     double writer_busy = 0;
     double empty_board_value = 0;
@@ -143,13 +143,13 @@ private:
 
 // After the last round: the connections against the rules' own count, and
 // the finished table's last record.
-void finish_table(const Communicator& comm, const RoundLayout& layout, Checkpoint& checkpoint, RoundWriter& writer,
-                  const PieceCounts& connections, TableInfo& info) {
-    if (connections != connections_of_rounds(layout, std::size_t(layout.rounds())))
+void finish_table(const Communicator& comm, const RoundLayout& layout, const Rules& rules, Checkpoint& checkpoint,
+                  RoundWriter& writer, const PieceCounts& connections, TableInfo& info) {
+    if (connections != connections_of_rounds(rules, layout, std::size_t(layout.rounds())))
         throw CollectiveError("the solve made another number of connections than the rules count (a bug: please "
                               "report it)");
-    for (int piece = 0; piece < PieceCount; ++piece)
-        info.connections += connections[piece];
+    for (const std::uint64_t count : connections)
+        info.connections += count;
     info.rounds_done = layout.rounds();
     info.connections_done.assign(connections.begin(), connections.end());
     comm.on_root([&] { checkpoint.record(info, writer.checksums().checksums(), 0, layout.checksum_blocks()); });
@@ -158,17 +158,17 @@ void finish_table(const Communicator& comm, const RoundLayout& layout, Checkpoin
 // The rounds, from the checkpoint's first on: compute, exchange, write,
 // record now and then.
 RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
-                     const GenerateOptions& options, const std::string& partial, Checkpoint& checkpoint,
-                     TableInfo& info, double start) {
+                     const Rules& rules, const GenerateOptions& options, const std::string& partial,
+                     Checkpoint& checkpoint, TableInfo& info, double start) {
     RoundsRun run;
-    RoundRunner runner(comm, partition, layout);
+    RoundRunner runner(comm, partition, layout, rules);
     RoundWriter writer(comm, partition, layout, options.precision, partial, checkpoint.data_offset());
     const std::size_t first_round = checkpoint.first_round();
     if (comm.is_root())
         for (std::uint64_t block = layout.first_block(layout.rounds() - int(first_round)); block < layout.checksum_blocks();
              ++block)
             writer.checksums().set(block, checkpoint.checksums()[block]);
-    reload_rounds(comm, runner, partial, checkpoint);
+    reload_rounds(comm, runner, partial, checkpoint, rules);
     const bool progress = comm.is_root() && !options.quiet && options.progress != ProgressMode::Never;
     ProgressPrinter print_progress(progress, options.progress == ProgressMode::Always ? 0.0 : ProgressInterval,
                                    states_per_round(layout), first_round);
@@ -203,15 +203,16 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     if (comm.is_root() && layout.residues().has(0))
         run.empty_board_value = runner.store(0).row(0)[layout.index_in_row(0, 0)];
     comm.broadcast(run.empty_board_value);
-    finish_table(comm, layout, checkpoint, writer, run.connections, info);
+    finish_table(comm, layout, rules, checkpoint, writer, run.connections, info);
     return run;
 }
 
 void print_summary(const Communicator& comm, const GenerateOptions& options, const Partition& partition,
-                   const RoundLayout& layout, const RoundsRun& run, const std::string& output,
+                   const RoundLayout& layout, const Rules& rules, const RoundsRun& run, const std::string& output,
                    std::size_t resumed_from) {
     SummaryInputs summary;
     summary.partition = &partition;
+    summary.rules = &rules;
     summary.layout = &layout;
     summary.rounds = &run.reports;
     summary.connections = run.connections;
@@ -243,20 +244,25 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         throw InputError("--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
                          "rounds still needed cannot be rebuilt bit for bit");
     const Geometry geometry(options.width, options.height);
+    const Rules rules(options.pieces);
+    rules.check_fits(geometry);
+    const ResidueSet residues = options.residues ? *options.residues : ResidueSet::all(rules.modulus());
+    if (residues.modulus() != rules.modulus())
+        throw InputError("the residue classes are taken mod " + std::to_string(rules.modulus()) + " for "
+                         + rules.set().name());
     std::optional<OutputLock> lock;  // rank 0, until the end
     comm.on_root([&] { guard_output(options, output, lock); });
-    const ResidueSet residues = options.residues ? *options.residues : ResidueSet::all(CellsPerPiece);
-    check_capacity_up_front(comm, geometry, residues, options.precision, output, options.resume);
+    check_capacity_up_front(comm, geometry, rules, residues, options.precision, output, options.resume);
     const Partition partition(geometry, comm.size(), comm.rank());
     const RoundLayout layout(geometry, residues);
-    check_capacity(comm, partition, layout, options.precision, output, options.resume);
+    check_capacity(comm, partition, layout, rules, options.precision, output, options.resume);
 
-    TableInfo info = table_info(geometry, layout, options);
-    Checkpoint checkpoint = options.resume ? Checkpoint::resume(comm, partial, info, layout)
-                                           : Checkpoint::create(comm, partial, info, layout);
+    TableInfo info = table_info(geometry, layout, rules, options);
+    Checkpoint checkpoint = options.resume ? Checkpoint::resume(comm, partial, info, layout, rules)
+                                           : Checkpoint::create(comm, partial, info, layout, rules);
     RoundsRun run;
     try {
-        run = run_rounds(comm, partition, layout, options, partial, checkpoint, info, start);
+        run = run_rounds(comm, partition, layout, rules, options, partial, checkpoint, info, start);
         comm.on_root([&] { checkpoint.publish(output); });
     } catch (const CollectiveError& error) {
         throw CollectiveError(std::string(error.what()) + " (the rounds on disk are in " + partial
@@ -264,7 +270,7 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     }
     run.times.total_seconds = MPI_Wtime() - start;
     if (!options.quiet)
-        print_summary(comm, options, partition, layout, run, output, checkpoint.first_round());
+        print_summary(comm, options, partition, layout, rules, run, output, checkpoint.first_round());
 }
 
 }  // namespace stack

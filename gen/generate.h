@@ -2,6 +2,7 @@
 // writing finished rounds, report.
 #pragma once
 
+#include "rules/piece_set.h"
 #include "rules/residues.h"
 #include "support/communicator.h"
 #include "table/table_format.h"
@@ -21,8 +22,9 @@ enum class ProgressMode : std::uint8_t {
 struct GenerateOptions {
     int width = 0;
     int height = 0;
+    PieceSet pieces = PieceSet::builtin("tetrominoes");  // --pieces
     std::optional<std::string> output;  // none: stack_<W>x<H>.h5; "" is refused
-    std::optional<ResidueSet> residues; // the classes of the height sum to compute (none: all)
+    std::optional<ResidueSet> residues; // the classes of the height sum, mod the set's gcd, to compute (none: all)
     Precision precision = Precision::Float64;
     ProgressMode progress = ProgressMode::Default;
     bool quiet = false;        // no summary (and no progress)

@@ -21,8 +21,11 @@ po::options_description described_options() {
         ("height", po::value<std::string>(), "well height H (rows, >= 1), required")
         ("output", po::value<std::string>(), "table file (default stack_<W>x<H>.h5); written as <output>.partial "
                                              "and renamed when done, guarded by the lock <output>.lock")
+        ("pieces", po::value<std::string>()->default_value("tetrominoes"),
+         "the piece set: tetrominoes, rectangles, pentominoes, or a piece file (see README)")
         ("residue", po::value<std::vector<std::string>>(),
-         "compute only boards whose height sum mod 4 is R (0..3; repeat for several; default all four)")
+         "compute only boards whose height sum mod g is R, g the gcd of the set's piece sizes (4 for the "
+         "tetrominoes: R in 0..3; repeat for several; default all)")
         ("precision", po::value<std::string>()->default_value("float64"),
          "values in the file: float64, or float32 (computed in float64, rounded once when written)")
         ("resume", "continue <output>.partial, left by a run that stopped, from its last recorded round "
@@ -59,11 +62,19 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
     options.checkpoint_seconds =
         stack::parse_real_option("checkpoint-seconds", text("checkpoint-seconds"), -1e-300, 1e9);
     options.precision = stack::parse_precision(text("precision"));
+    options.pieces = stack::PieceSet::named_or_file(text("pieces"));
     if (variables.count("residue")) {
+        const int modulus = options.pieces.cell_gcd();
         std::vector<std::int64_t> classes;
-        for (const std::string& residue : variables["residue"].as<std::vector<std::string>>())
-            classes.push_back(stack::parse_int_option("residue", residue, 0, stack::CellsPerPiece - 1));
-        options.residues = stack::ResidueSet::of(stack::CellsPerPiece, classes);
+        for (const std::string& residue : variables["residue"].as<std::vector<std::string>>()) {
+            classes.push_back(stack::parse_int_option("residue", residue, 0, stack::ResidueSet::MostClasses - 1));
+            if (classes.back() >= modulus)
+                throw stack::InputError("--residue " + residue + ": the " + options.pieces.name() + " have "
+                                        + std::to_string(modulus) + " class(es) of the height sum (mod "
+                                        + std::to_string(modulus) + ", the gcd of their sizes): 0.."
+                                        + std::to_string(modulus - 1));
+        }
+        options.residues = stack::ResidueSet::of(modulus, classes);
     }
     options.round_table = variables.count("round-table") > 0;
     return options;

@@ -40,15 +40,16 @@ std::vector<std::uint64_t> Partition::owned_rows_per_round() const {
     return rows;
 }
 
-PlacementRules::PlacementRules(const Partition& partition) {
+PlacementRules::PlacementRules(const Partition& partition, const Rules& rules)
+    : rules_(std::size_t(rules.orientation_count()) * MaxWidth) {
     const Geometry& geometry = partition.geometry();
     const std::uint64_t ranks = partition.ranks();
     const std::uint64_t rank = partition.rank();
     const int lower = partition.lower_columns();
-    for (int o = 0; o < OrientationCount; ++o) {
-        const Orientation& orientation = Orientations[o];
+    for (int o = 0; o < rules.orientation_count(); ++o) {
+        const Orientation& orientation = rules.orientation(o);
         for (int x = 0; x + orientation.width <= geometry.width(); ++x) {
-            PlacementRule& rule = rules_[o][x];
+            PlacementRule& rule = rules_[std::size_t(o) * MaxWidth + std::size_t(x)];
             // Split the cells digit by digit: column 0, the lower columns
             // (inside the chunk) and the chunk's own digits.
             std::uint64_t delta = 0;
@@ -65,7 +66,7 @@ PlacementRules::PlacementRules(const Partition& partition) {
             }
             rule.piece = orientation.piece;
             rule.whole_slice = x >= lower && x > 0;
-            rule.sum_step = static_cast<std::uint8_t>(CellsPerPiece - rule.column0_added);
+            rule.sum_step = static_cast<std::uint8_t>(rules.cells(orientation.piece) - rule.column0_added);
             rule.successor_owner = static_cast<int>((rank + delta) % ranks);
             rule.predecessor_owner = static_cast<int>((rank + ranks - delta % ranks) % ranks);
             rule.chunk_shift = (rank + delta) / ranks;

@@ -13,7 +13,7 @@
 // take every composition of what the upper columns leave of the row sum,
 // so a slice holds up to H+1 rows (L = 3), in id order. A placement that
 // touches only upper columns fits every row of a slice or none, and maps the
-// slice onto the slice of another chunk in round S+4 with the same rows in
+// slice onto the slice of another chunk in round S+k (k its cells) with the same rows in
 // the same order: the solver applies it to the whole slice at once.
 //
 // A rank keeps each round's rows in local order: its chunks ascending, each
@@ -117,10 +117,10 @@ void Partition::for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& v
 //   - at a column x >= 1, a placement whose surface matches holds for every
 //     h0 of the row at once (h0 = -1);
 //   - at column 0, a placement wider than one column fixes h0 by the step
-//     h1 - h0 = surface[0]; each step in [-2, 2] is tried once, with h0
-//     inside [0, H];
-//   - the vertical I at column 0 stays in its own row and is left to the
-//     kernel, which finishes a row from the top for it.
+//     h1 - h0 = surface[0]; each step the set has (first_steps) is tried
+//     once, with h0 inside [0, H];
+//   - a one-column orientation at column 0 stays in its own row and is left
+//     to the kernel, which finishes a row from the top for it.
 // Only columns x with first <= x < last are tried. heights[0] is ignored.
 // `stored(h0)` says whether the row stores that state: column-0 placements
 // for states it does not store (a residue class not computed) are skipped
@@ -140,14 +140,16 @@ void for_each_row_placement(const PlacementTable& placements, Heights heights,
     heights[0] = heights[1];
     for (int x = first > 1 ? first : 1; x < last; ++x)
         at(x, [&](int o, int, BoardId) { visit(o, x, -1); });
-    for (int step = -2; step <= 2 && width > 1 && first == 0; ++step) {
+    if (width == 1 || first != 0)
+        return;
+    for (const int step : placements.first_steps(Reverse)) {
         const int h0 = heights[1] - step;
         if (h0 < 0 || h0 > height || !stored(h0))
             continue;
         heights[0] = h0;
-        differences[0] = PlacementTable::clipped_difference(step);
+        differences[0] = placements.clipped_difference(step);
         at(0, [&](int o, int, BoardId) {
-            if (Orientations[o].width > 1)
+            if (placements.rules().orientation(o).width > 1)
                 visit(o, 0, h0);
         });
     }
@@ -166,10 +168,11 @@ void for_each_row_placement(const PlacementTable& placements, const Heights& hei
 // A slice's rows differ only in the lower columns: d[x] for x >= L is the
 // slice's, and a row needs only its own d[1..L-1] set (d[0] is the step,
 // which the rule above tries).
-inline void set_row_differences(const Heights& heights, int lower_columns, int width,
+inline void set_row_differences(const PlacementTable& placements, const Heights& heights, int lower_columns,
                                 PlacementTable::Differences& differences) {
+    const int width = placements.geometry().width();
     for (int column = 1; column < lower_columns && column + 1 < width; ++column)
-        differences[column] = PlacementTable::clipped_difference(heights[column + 1] - heights[column]);
+        differences[column] = placements.clipped_difference(heights[column + 1] - heights[column]);
 }
 
 // One (orientation, column) seen from a row of one rank. Placing it on a
@@ -179,10 +182,10 @@ inline void set_row_differences(const Heights& heights, int lower_columns, int w
 // when it is owned here, its local chunk follow from (orientation, column)
 // alone.
 struct PlacementRule {
-    Piece piece = PieceI;
+    int piece = 0;
     bool whole_slice = false;         // touches only upper columns (x >= L)
     std::uint8_t column0_added = 0;   // cells added to column 0
-    std::uint8_t sum_step = 0;        // successor row sum - row sum (= 4 - column0_added)
+    std::uint8_t sum_step = 0;        // successor row sum - row sum (= the piece's cells - column0_added)
     std::array<std::uint8_t, 2> lower_added{};  // cells added to columns 1 and 2 (when lower)
     int successor_owner = 0;
     int predecessor_owner = 0;
@@ -192,11 +195,13 @@ struct PlacementRule {
 
 class PlacementRules {
 public:
-    explicit PlacementRules(const Partition& partition);
-    const PlacementRule& operator()(int orientation, int column) const { return rules_[orientation][column]; }
+    PlacementRules(const Partition& partition, const Rules& rules);
+    const PlacementRule& operator()(int orientation, int column) const {
+        return rules_[std::size_t(orientation) * MaxWidth + std::size_t(column)];
+    }
 
 private:
-    std::array<std::array<PlacementRule, MaxWidth>, OrientationCount> rules_{};  // [orientation][column]
+    std::vector<PlacementRule> rules_;  // [orientation * MaxWidth + column]
 };
 
 }  // namespace stack

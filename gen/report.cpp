@@ -150,21 +150,24 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
     const double stored = double(layout.stored_states());
     const RoundSummary rounds = summarize_rounds(per_round, *in.rounds, comm.size(), in.round_table);
     Json per_piece = Json::object();
-    for (int piece = 0; piece < PieceCount; ++piece)
-        per_piece[std::string(piece_name(Piece(piece)))] = in.connections[piece];
+    for (int piece = 0; piece < in.rules->piece_count(); ++piece)
+        per_piece[in.rules->name(piece)] = in.connections[std::size_t(piece)];
     const double connections = double(std::accumulate(in.connections.begin(), in.connections.end(), std::uint64_t(0)));
     Json summary = {
         {"generator", std::string("stackgen ") + project_version()},
         {"width", geometry.width()},
         {"height", geometry.height()},
         {"ranks", comm.size()},
+        {"pieces", in.rules->set().name()},
         {"residue_classes", layout.residues().list()},
+        {"residue_modulus", layout.residues().modulus()},
         {"precision", precision_name(in.precision)},
         {"states", geometry.states()},
         {"stored_states", layout.stored_states()},
         {"connections", std::uint64_t(connections)},
         {"connections_per_piece", per_piece},
         {"rounds", layout.rounds()},
+        {"band_rounds", Band::most_rounds(*in.rules)},
         {"rounds_computed", in.rounds->size()},
         {"resumed_from_round", in.resumed_from},
         {"empty_board_value", in.empty_board_computed ? Json(in.empty_board_value) : Json(nullptr)},
@@ -215,9 +218,10 @@ std::string summary_text(const Json& s) {
         classes += (classes.empty() ? "" : ",") + std::to_string(residue.get<int>());
     add("%s: %dx%d well, %d rank%s\n", s["generator"].get<std::string>().c_str(), s["width"].get<int>(),
         s["height"].get<int>(), ranks, ranks == 1 ? "" : "s");
-    add("  states              %s  (stored: %s, height sum mod 4 in {%s}, %s)\n",
+    add("  pieces              %s\n", s["pieces"].get<std::string>().c_str());
+    add("  states              %s  (stored: %s, height sum mod %d in {%s}, %s)\n",
         with_commas(s["states"].get<std::uint64_t>()).c_str(), with_commas(s["stored_states"].get<std::uint64_t>()).c_str(),
-        classes.c_str(), s["precision"].get<std::string>().c_str());
+        s["residue_modulus"].get<int>(), classes.c_str(), s["precision"].get<std::string>().c_str());
     std::string pieces;
     for (const auto& [name, count] : s["connections_per_piece"].items())
         pieces += (pieces.empty() ? "" : ", ") + name + " " + with_commas(count.get<std::uint64_t>());
@@ -247,8 +251,9 @@ std::string summary_text(const Json& s) {
         number("bytes_exchanged_per_state"));
     add("  bytes redistributed %s\n", human_bytes(number("bytes_redistributed")).c_str());
     const Json& parts = s["band_parts_max"];
-    add("  band memory         max %s per rank (rounds S..S+4 %s, ghost rows %s, writer %s, each at its peak)\n",
-        human_bytes(number("band_bytes_max")).c_str(), human_bytes(parts["rounds"].get<double>()).c_str(),
+    add("  band memory         max %s per rank (rounds S..S+%d %s, ghost rows %s, writer %s, each at its peak)\n",
+        human_bytes(number("band_bytes_max")).c_str(), s["band_rounds"].get<int>() - 1,
+        human_bytes(parts["rounds"].get<double>()).c_str(),
         human_bytes(parts["ghosts"].get<double>()).c_str(), human_bytes(parts["writer"].get<double>()).c_str());
     const Json& rss = s["peak_rss_bytes"];
     add("  peak RSS per rank   max %s, mean %s, total %s\n", human_bytes(rss["max"].get<double>()).c_str(),

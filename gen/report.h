@@ -53,9 +53,10 @@ std::vector<std::uint64_t> states_per_round(const RoundLayout& layout);
 
 struct SummaryInputs {
     const Partition* partition = nullptr;
+    const Rules* rules = nullptr;
     const RoundLayout* layout = nullptr;
     const std::vector<RoundReport>* rounds = nullptr;
-    PieceCounts connections{};          // over all ranks
+    PieceCounts connections;            // over all ranks
     bool empty_board_computed = false;  // class 0 computed
     double empty_board_value = 0;
     double writer_busy_seconds = 0;     // this rank's writer thread

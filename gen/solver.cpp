@@ -12,21 +12,6 @@
 
 namespace stack {
 
-namespace {
-
-// The one orientation that is one column wide: at column 0 it reads its own
-// row, which is why rows are finished from the top down.
-constexpr int VerticalI = 1;
-constexpr bool vertical_i_is_the_only_one_column_orientation() {
-    for (int o = 0; o < OrientationCount; ++o)
-        if ((Orientations[o].width == 1) != (o == VerticalI))
-            return false;
-    return Orientations[VerticalI].piece == PieceI && Orientations[VerticalI].added[0] == CellsPerPiece;
-}
-static_assert(vertical_i_is_the_only_one_column_orientation(), "the slice kernel special-cases the vertical I");
-
-}  // namespace
-
 // Computes slices in two steps, a few slices apart so that memory keeps
 // up: prepare() lists a slice's placements as updates with the address of
 // the successor values they read, and prefetches those; compute() then
@@ -42,15 +27,28 @@ public:
 
     SliceKernel(const Partition& partition, const PlacementTable& placements, const PlacementRules& rules,
                 const RoundLayout& layout)
-        : partition_(partition), placements_(placements), rules_(rules), layout_(layout),
+        : partition_(partition), placements_(placements), rules_(rules), set_(placements.rules()), layout_(layout),
           rank_(partition.rank()), width_(partition.geometry().width()), height_(partition.geometry().height()),
-          lower_(partition.lower_columns()), classes_(layout.residues().count()) {
+          lower_(partition.lower_columns()), classes_(layout.residues().count()), pieces_(set_.piece_count()),
+          counts_(std::size_t(pieces_), 0), cursors_(std::size_t(set_.orientation_count()) * MaxWidth),
+          successor_rounds_(std::size_t(set_.most_cells()) + 1), successor_index_(std::size_t(set_.most_cells()) + 1) {
         const std::size_t most_rows = lower_ == 3 ? std::size_t(height_) + 1 : 1;
         stride_ = most_rows * std::size_t(height_ + 1);
-        best_.resize(std::size_t(PieceCount) * stride_);
-        const std::size_t most = std::size_t(width_ + (width_ + 5) * most_rows) * PlacementTable::most_placements_at_one_column();
+        best_.resize(std::size_t(pieces_) * stride_);
+        const std::size_t steps = placements.first_steps(false).size();
+        const std::size_t most =
+            std::size_t(width_ + (width_ + steps) * most_rows) * std::size_t(placements.most_placements_at_one_column());
         for (PreparedSlice& slice : ring_)
             slice.updates.resize(most);
+        // One-column orientations at column 0 read h0 + cells of their own
+        // row: that many cells hold cells / g states of each stored class.
+        block_ = 0;
+        for (const int o : set_.one_column()) {
+            const int piece = set_.orientation(o).piece;
+            const int jump = set_.cells(piece) / set_.modulus() * classes_;
+            in_row_.push_back({piece, jump});
+            block_ = block_ == 0 ? jump : std::min(block_, jump);
+        }
     }
 
     // Points the ghost cursors at the rows the round of `sum` reads, and
@@ -60,23 +58,24 @@ public:
         band_ = &band;
         exchange_ = &exchange;
         row_index_ = layout_.row_indices(sum);
-        for (int step = 1; step <= CellsPerPiece; ++step)
-            successor_index_[step] = layout_.row_indices(sum + step);
+        for (int step = 1; step <= set_.most_cells(); ++step)
+            successor_index_[std::size_t(step)] = layout_.row_indices(sum + step);
         exchange.begin_sends(row_index_);
         row_length_ = layout_.row_length(sum);
         prepared_ = computed_ = 0;
-        for (int step = 1; step <= CellsPerPiece; ++step)
+        for (int step = 1; step <= set_.most_cells(); ++step)
             if (band.holds(sum + step)) {
                 const RoundStore& round = band[sum + step];
-                successor_rounds_[step] = {round.values.data(), round.slice_start.data(), std::uint64_t(round.row_length)};
+                successor_rounds_[std::size_t(step)] = {round.values.data(), round.slice_start.data(),
+                                                        std::uint64_t(round.row_length)};
             } else {
-                successor_rounds_[step] = {};
+                successor_rounds_[std::size_t(step)] = {};
             }
-        for (int o = 0; o < OrientationCount; ++o)
-            for (int x = 0; x + Orientations[o].width <= width_; ++x) {
+        for (int o = 0; o < set_.orientation_count(); ++o)
+            for (int x = 0; x + set_.orientation(o).width <= width_; ++x) {
                 const PlacementRule& rule = rules_(o, x);
                 if (rule.successor_owner != rank_)
-                    cursors_[o][x] = exchange.cursor(sum + rule.sum_step, rule.successor_owner);
+                    cursor(o, x) = exchange.cursor(sum + rule.sum_step, rule.successor_owner);
             }
     }
     // Slices in increasing chunk order; each is computed Lookahead later.
@@ -98,15 +97,21 @@ private:
         const double* source;
         std::uint32_t target;
         std::uint32_t length;
-        Piece piece;
+        std::uint16_t piece;
         bool copy;  // the piece's first whole-slice update: copies instead of taking the max
     };
     struct PreparedSlice {
         double* out = nullptr;
         std::uint32_t rows = 0;
         std::uint32_t count = 0;
-        std::uint8_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
+        std::uint64_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
         std::vector<Update> updates;
+    };
+    // A one-column orientation at column 0: its piece, and how many stored
+    // states further up the row its successor lies.
+    struct InRow {
+        int piece;
+        int jump;
     };
     // Where the rows of round sum_ + step live, for the rules that stay on
     // this rank: looked up once a round, not once a placement.
@@ -118,10 +123,11 @@ private:
 
     // The first row of the successor slice (or the successor row) of a
     // placement from `chunk`, in the band or among the ghosts.
+    GhostCursor& cursor(int o, int x) { return cursors_[std::size_t(o) * MaxWidth + std::size_t(x)]; }
     const double* successor(const PlacementRule& rule, int o, int x, std::uint64_t chunk, std::uint64_t row_in_slice,
                             BoardId row_id) {
         if (rule.successor_owner != rank_)
-            return cursors_[o][x].find(row_id + rule.row_offset);
+            return cursor(o, x).find(row_id + rule.row_offset);
         const SuccessorRound& target = successor_rounds_[rule.sum_step];
         return target.values + (target.slice_start[chunk + rule.chunk_shift] + row_in_slice) * target.row_length;
     }
@@ -131,25 +137,28 @@ private:
             __builtin_prefetch(source + i, 0, 2);
         __builtin_prefetch(source + length - 1, 0, 2);
     }
-    void add(PreparedSlice& slice, const double* source, std::uint32_t target, std::uint32_t length, Piece piece,
+    void add(PreparedSlice& slice, const double* source, std::uint32_t target, std::uint32_t length, int piece,
              bool whole_slice = false) {
         prefetch(source, length);
         const bool copy = whole_slice && !(slice.covered >> piece & 1);
         if (whole_slice)
-            slice.covered |= std::uint8_t(1u << piece);
-        slice.updates[slice.count++] = {source, target, length, piece, copy};
-        counts_[piece] += length;
+            slice.covered |= std::uint64_t(1) << piece;
+        slice.updates[slice.count++] = {source, target, length, std::uint16_t(piece), copy};
+        counts_[std::size_t(piece)] += length;
     }
     void prepare(PreparedSlice& slice, std::uint64_t chunk);
     void compute(const PreparedSlice& slice);
-    template <int Classes>
+    template <int Block>
     void finish_rows(const PreparedSlice& slice);
 
     const Partition& partition_;
     const PlacementTable& placements_;
     const PlacementRules& rules_;
+    const Rules& set_;
     const RoundLayout& layout_;
-    int rank_, width_, height_, lower_, classes_;
+    int rank_, width_, height_, lower_, classes_, pieces_;
+    std::vector<InRow> in_row_;  // the one-column orientations at column 0
+    int block_ = 0;              // the smallest jump of in_row_, 0 when there is none
     int sum_ = 0, row_length_ = 0;
     Band* band_ = nullptr;
     Exchange* exchange_ = nullptr;
@@ -157,11 +166,11 @@ private:
     std::vector<double> best_;  // [piece][row * n + index] -> best successor value
     std::array<PreparedSlice, Lookahead> ring_;
     std::uint64_t prepared_ = 0, computed_ = 0;
-    PieceCounts counts_{};
-    std::array<std::array<GhostCursor, MaxWidth>, OrientationCount> cursors_{};  // [orientation][column]
-    std::array<SuccessorRound, CellsPerPiece + 1> successor_rounds_{};           // [sum step]
-    const int* row_index_ = nullptr;                                             // [h0] -> index in a row of this round
-    std::array<const int*, CellsPerPiece + 1> successor_index_{};                // [sum step] -> the same there
+    PieceCounts counts_;
+    std::vector<GhostCursor> cursors_;              // [orientation * MaxWidth + column]
+    std::vector<SuccessorRound> successor_rounds_;  // [sum step]
+    const int* row_index_ = nullptr;                // [h0] -> index in a row of this round
+    std::vector<const int*> successor_index_;       // [sum step] -> the same there
 };
 
 void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk) {
@@ -188,7 +197,7 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
     exchange_->find_slice(heights);
     for (int x = std::max(lower_, 1); x < width_; ++x)
         placements_.for_each_placement_at(heights, differences, x, [&](int o, int, BoardId) {
-            add(slice, successor(rules_(o, x), o, x, chunk, 0, first_row_id), 0, rows * n, Orientations[o].piece, true);
+            add(slice, successor(rules_(o, x), o, x, chunk, 0, first_row_id), 0, rows * n, set_.orientation(o).piece, true);
         });
 
     // Placements at the lower columns and column 0: row by row.
@@ -199,7 +208,7 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
                                + (lower_ >= 3 ? row_heights[2] * lower_unit2 : 0);
         const std::uint32_t row_start = std::uint32_t(row) * n;
         PlacementTable::Differences row_differences = differences;
-        set_row_differences(row_heights, lower_, width_, row_differences);
+        set_row_differences(placements_, row_heights, lower_, row_differences);
         exchange_->find_row(first_row + row, row_heights, row_differences);
         for_each_row_placement<false>(placements_, row_heights, row_differences, 0, lower_, [&](int o, int x, int h0) {
             const PlacementRule& rule = rules_(o, x);
@@ -216,8 +225,9 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
                                    + successor_index_[rule.sum_step][h0 + rule.column0_added];
             add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
         }, [&](int h0) { return row_index_[h0] >= 0; });
-        if (n > std::uint32_t(classes_))
-            counts_[PieceI] += n - classes_;  // the vertical I at column 0, h0 <= H-4
+        for (const InRow& in_row : in_row_)  // at column 0, the states with room above
+            if (n > std::uint32_t(in_row.jump))
+                counts_[std::size_t(in_row.piece)] += n - std::uint32_t(in_row.jump);
     });
     for (std::uint32_t i = 0; i < rows * n; i += 8)
         __builtin_prefetch(slice.out + i, 1);
@@ -225,9 +235,9 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
 
 void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
     const std::uint32_t n = std::uint32_t(row_length_), size = slice.rows * n;
-    for (int piece = 0; piece < PieceCount; ++piece)
+    for (int piece = 0; piece < pieces_; ++piece)
         if (!(slice.covered >> piece & 1))
-            std::fill_n(best_.data() + piece * stride_, size, -1.0);
+            std::fill_n(best_.data() + std::size_t(piece) * stride_, size, -1.0);
     for (std::uint32_t u = 0; u < slice.count; ++u) {
         const Update& update = slice.updates[u];
         double* target = best_.data() + update.piece * stride_ + update.target;
@@ -242,43 +252,50 @@ void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
         for (std::uint32_t i = 0; i < update.length; ++i)
             target[i] = target[i] > update.source[i] ? target[i] : update.source[i];
     }
-    switch (classes_) {
+    switch (block_) {
     case 1: finish_rows<1>(slice); break;
     case 2: finish_rows<2>(slice); break;
     case 3: finish_rows<3>(slice); break;
-    default: finish_rows<4>(slice); break;
+    case 4: finish_rows<4>(slice); break;
+    default: finish_rows<0>(slice); break;
     }
 }
 
-// Each row from the top, Classes states at a time: h0 + 4 is Classes places
-// further, so a block's vertical I reads the block above it, already final,
-// and the block's states are independent of each other.
-template <int Classes>
+// Each row from the top, a block of states at a time: a one-column
+// orientation at column 0 reads its own row `jump` places further, at least
+// a block, so a block's reads lie in the blocks above it, already final,
+// and the block's states are independent of each other. Block is the
+// smallest jump (the template's, or block_ when 0); a set without one-column
+// orientations finishes a row in one block.
+template <int Block>
 void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
     const int n = row_length_;
-    double* vertical = best_.data() + PieceI * stride_;
+    const int block = Block > 0 ? Block : block_ > 0 ? block_ : n;
     for (std::uint32_t row = 0; row < slice.rows; ++row) {
         double* out = slice.out + std::size_t(row) * n;
         const double* best_row = best_.data() + std::size_t(row) * n;
-        double* vertical_row = vertical + std::size_t(row) * n;
-        for (int base = n - Classes; base > -Classes; base -= Classes) {
+        for (int base = n - block; base > -block; base -= block) {
             const int first = base > 0 ? base : 0;
-            for (int i = first; i < base + Classes; ++i)
-                if (i + Classes < n)
-                    vertical_row[i] = vertical_row[i] > out[i + Classes] ? vertical_row[i] : out[i + Classes];
-            for (int i = first; i < base + Classes; ++i)
-                out[i] = value_from_best(best_row + i, stride_);
+            for (const InRow& in_row : in_row_) {
+                double* column = best_.data() + std::size_t(in_row.piece) * stride_ + std::size_t(row) * n;
+                for (int i = first; i < base + block; ++i)
+                    if (i + in_row.jump < n)
+                        column[i] = column[i] > out[i + in_row.jump] ? column[i] : out[i + in_row.jump];
+            }
+            for (int i = first; i < base + block; ++i)
+                out[i] = value_from_best(best_row + i, stride_, set_);
         }
     }
 }
 
-RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout)
-    : partition_(partition), layout_(layout), placements_(partition.geometry()), rules_(partition),
-      band_(partition, layout), exchange_(comm, partition, placements_, rules_) {
-    // The kernel finishes a row Classes states at a time, the vertical I
-    // reading the block above: the classes are those of the tetrominoes.
-    if (layout.residues().modulus() != CellsPerPiece)
-        throw std::invalid_argument("the solver takes residue classes mod " + std::to_string(CellsPerPiece));
+RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+                         const Rules& rules)
+    : partition_(partition), layout_(layout), set_(rules), placements_(partition.geometry(), rules),
+      rules_(partition, rules), band_(partition, layout), exchange_(comm, partition, placements_, rules_) {
+    // The kernel's in-row jumps count stored states of the set's classes.
+    if (layout.residues().modulus() != rules.modulus())
+        throw std::invalid_argument("the layout's residue classes are not taken mod the set's gcd "
+                                    + std::to_string(rules.modulus()));
     kernel_ = std::make_unique<SliceKernel>(partition, placements_, rules_, layout);
 }
 
@@ -310,8 +327,8 @@ ExchangeRecord RoundRunner::exchange(std::size_t round) { return exchange_.run(b
 
 void RoundRunner::release(std::size_t round) {
     const int sum = round_sum(round);
-    band_.close(sum + CellsPerPiece);
-    exchange_.drop(sum + CellsPerPiece);
+    band_.close(sum + set_.most_cells());
+    exchange_.drop(sum + set_.most_cells());
 }
 
 RoundRecord RoundRunner::run(std::size_t round) {
@@ -351,15 +368,15 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
                 }
             }
             PlacementTable::Differences row_differences = differences;
-            set_row_differences(row_heights, partition_.lower_columns(), partition_.geometry().width(), row_differences);
+            set_row_differences(placements_, row_heights, partition_.lower_columns(), row_differences);
             exchange_.find_row(first + row, row_heights, row_differences);
         });
     }
 }
 
-PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                   const std::function<void(const RoundStore&)>& on_round) {
-    RoundRunner runner(comm, partition, layout);
+    RoundRunner runner(comm, partition, layout, rules);
     for (std::size_t round = 0; round < runner.round_count(); ++round) {
         runner.compute(round);
         runner.exchange(round);

@@ -1,22 +1,23 @@
-// The value rounds.
+// The value rounds, for any piece set (the rules object, rules.h).
 //
 // The solver works on slices (partition.h): the rows of one chunk in one
 // round, a row being the states that differ only in column 0 (those of the
 // computed residue classes). A placement that touches only upper columns
 // fits the whole slice or none of it and leads to the slice of another
-// chunk in round S+4, with the same rows in the same order: one element-wise
-// max over the slice. A placement at a lower column x >= 1 fits a whole row
-// or none of it (one max over the row); a wider placement at column 0 has
-// its h0 fixed by its surface (one scalar update). The vertical I at column
-// 0 stays in its row, at h0 + 4, so a row is finished from the top down.
+// chunk in round S+k (k the piece's cells), with the same rows in the same
+// order: one element-wise max over the slice. A placement at a lower column
+// x >= 1 fits a whole row or none of it (one max over the row); a wider
+// placement at column 0 has its h0 fixed by its surface (one scalar
+// update). A one-column orientation at column 0 (the tetrominoes' vertical
+// I) stays in its row, at h0 + k, so a row is finished from the top down.
 //
-// Placements add 4 cells, of which 0..3 to column 0 (all 4 for the vertical
-// I), so a row of sum S (the height sum of columns 1..W-1) reads rows of
-// sums S+1 .. S+4, and itself for the vertical I.
-// One round computes one row sum, from (W-1)*H down to 0, each state once,
-// from exact successor values, and only the band of rounds S..S+4 is in
-// memory (band.h). The value of a state is value_from_best() (value.h), so
-// the bits do not depend on the layout, the residue classes computed or the
+// A piece of k cells puts 0..k of them in column 0, so a row of sum S (the
+// height sum of columns 1..W-1) reads rows of sums S+1 .. S+K, K the set's
+// most cells, and itself for the one-column orientations. One round
+// computes one row sum, from (W-1)*H down to 0, each state once, from exact
+// successor values, and only the band of rounds S..S+K is in memory
+// (band.h). The value of a state is value_from_best() (value.h), so the
+// bits do not depend on the layout, the residue classes computed or the
 // number of ranks.
 #pragma once
 
@@ -38,7 +39,7 @@ struct RoundRecord {
     std::uint64_t states = 0;     // computed by this rank
     double compute_seconds = 0;
     ExchangeRecord exchange;      // of this round's rows, after it
-    std::uint64_t rounds_bytes = 0;  // band arrays held at the round's end (rounds S..S+4 and spares)
+    std::uint64_t rounds_bytes = 0;  // band arrays held at the round's end (rounds S..S+K and spares)
     std::uint64_t ghost_bytes = 0;   // ghost rows held then
     std::uint64_t writer_bytes = 0;  // the writer's buffers then (set by its caller)
     std::uint64_t band_bytes() const { return rounds_bytes + ghost_bytes + writer_bytes; }
@@ -47,7 +48,7 @@ struct RoundRecord {
 // The state of one solve, run one round at a time (collective over `comm`).
 class RoundRunner {
 public:
-    RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout);
+    RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules);
     ~RoundRunner();
 
     std::size_t round_count() const { return std::size_t(partition_.rounds()); }
@@ -81,6 +82,7 @@ private:
     class SliceKernel;
     const Partition& partition_;
     const RoundLayout& layout_;
+    const Rules& set_;
     PlacementTable placements_;
     PlacementRules rules_;
     Band band_;
@@ -108,7 +110,7 @@ void for_each_row_of_round(const Partition& partition, const RoundStore& round, 
 // All rounds, without a file: calls on_round(store) for each finished round
 // before it is released; collective over `comm`. Returns the connections
 // counted on this rank.
-PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                   const std::function<void(const RoundStore&)>& on_round = {});
 
 }  // namespace stack

@@ -69,7 +69,7 @@ struct Tally {
 // >= 1), or the one state it fits (column 0): where its successor's values
 // start, and the successor row's index table.
 struct RowPlacement {
-    Piece piece;
+    int piece;
     int h0;  // -1: every h0 of the row; -2: every h0 with room (one column wide at column 0); else only this one
     std::uint64_t successor_start;
     const int* successor_index;
@@ -125,11 +125,11 @@ private:
 // column, by the placement rule (orientation.h). At column 0 a placement
 // wider than one column fixes h0 by its surface; one a column wide holds
 // for every h0 with room, checked per state.
-void list_row_placements(const RowPlaces& places, const Heights& heights, int sum, int width, int height,
-                         std::vector<RowPlacement>& placements) {
+void list_row_placements(const Rules& rules, const RowPlaces& places, const Heights& heights, int sum, int width,
+                         int height, std::vector<RowPlacement>& placements) {
     placements.clear();
-    for (int o = 0; o < OrientationCount; ++o) {
-        const Orientation& orientation = Orientations[o];
+    for (int o = 0; o < rules.orientation_count(); ++o) {
+        const Orientation& orientation = rules.orientation(o);
         for (int x = 0; x + orientation.width <= width; ++x) {
             Heights probe = heights;
             int h0 = -1;
@@ -147,7 +147,7 @@ void list_row_placements(const RowPlaces& places, const Heights& heights, int su
             Heights after = probe;
             orientation.place(after.data(), x);
             const int added0 = x == 0 ? orientation.added[0] : 0;
-            const int successor_sum = sum + CellsPerPiece - added0;
+            const int successor_sum = sum + rules.cells(orientation.piece) - added0;
             placements.push_back({orientation.piece, h0, places.row_start(after, successor_sum),
                                   places.index(successor_sum), added0});
         }
@@ -160,7 +160,7 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
                const std::vector<RowPlacement>& placements, std::uint64_t first, std::uint64_t last, Tally& tally) {
     const Geometry& geometry = table.geometry();
     const int height = geometry.height();
-    const double largest = largest_possible_value(geometry, table.info().smallest_piece_cells);
+    const double largest = largest_possible_value(geometry, table.info().pieces);
     const bool float32 = table.info().precision == Precision::Float32;
     for (int h0 = 0; h0 <= height; ++h0) {
         if (index[h0] < 0)
@@ -168,8 +168,8 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
         const std::uint64_t here = start + std::uint64_t(index[h0]);
         if (here < first || here >= last)
             continue;
-        std::array<double, PieceCount> best;
-        best.fill(-1.0);
+        std::array<double, MostPieces> best;
+        std::fill_n(best.begin(), table.rules().piece_count(), -1.0);
         for (const RowPlacement& placement : placements) {
             if (placement.h0 >= 0 && placement.h0 != h0)
                 continue;
@@ -178,10 +178,10 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
             const int successor_h0 = h0 + placement.column0_added;
             const double value =
                 table.value_at(placement.successor_start + std::uint64_t(placement.successor_index[successor_h0]));
-            best[placement.piece] = std::max(best[placement.piece], value);
+            best[std::size_t(placement.piece)] = std::max(best[std::size_t(placement.piece)], value);
             ++tally.connections;
         }
-        const double derived = value_from_best(best.data());
+        const double derived = value_from_best(best.data(), 1, table.rules());
         const double stored = table.value_at(here);
         const double deviation = std::abs(derived - stored);
         tally.largest_deviation = std::max(tally.largest_deviation, deviation);
@@ -214,7 +214,7 @@ Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t la
         int sum = 0;
         const Heights heights = rows.next(sum);
         const std::uint64_t start = places.row_start(heights, sum);
-        list_row_placements(places, heights, sum, geometry.width(), geometry.height(), placements);
+        list_row_placements(table.rules(), places, heights, sum, geometry.width(), geometry.height(), placements);
         check_row(table, heights, start, places.index(sum), placements, first, last, tally);
         position = start + (table.layout() ? std::uint64_t(table.layout()->row_length(sum))
                                            : std::uint64_t(geometry.height()) + 1);

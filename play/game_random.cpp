@@ -1,5 +1,7 @@
 #include "game_random.h"
 
+#include <bit>
+
 namespace stack {
 
 namespace {
@@ -34,12 +36,25 @@ std::uint64_t GameRandom::next() {
     return result;
 }
 
-Piece GameRandom::next_piece() {
-    // Top 3 bits give 0..7; rejecting 7 leaves 0..6 exactly uniform.
-    for (;;) {
-        const unsigned value = static_cast<unsigned>(next() >> 61);
-        if (value < PieceCount)
-            return Piece(value);
+int GameRandom::next_piece(const Rules& rules) {
+    const int count = rules.piece_count();
+    if (rules.unit_weights()) {
+        // Top b bits give 0..2^b-1, b the fewest that hold count-1; rejecting
+        // count and above leaves 0..count-1 exactly uniform.
+        const int bits = std::bit_width(unsigned(count - 1));
+        if (bits == 0)
+            return 0;
+        for (;;) {
+            const unsigned value = static_cast<unsigned>(next() >> (64 - bits));
+            if (value < unsigned(count))
+                return int(value);
+        }
+    }
+    std::uint32_t ticket = below(std::uint32_t(rules.total_weight()));
+    for (int piece = 0;; ++piece) {
+        if (ticket < rules.weight(piece))
+            return piece;
+        ticket -= rules.weight(piece);
     }
 }
 

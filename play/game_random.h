@@ -6,7 +6,7 @@
 // on how games are spread over threads.
 #pragma once
 
-#include "rules/pieces.h"
+#include "rules/rules.h"
 
 #include <cstdint>
 
@@ -18,7 +18,11 @@ public:
 
     GameRandom(std::uint64_t seed, std::uint64_t game, Stream stream = Pieces);
     std::uint64_t next();
-    Piece next_piece();                        // uniform over the 7 pieces, rejection-sampled
+    // A piece of the set, each with probability weight / total weight. Unit
+    // weights take the top bits, rejection-sampled (for the 7 tetrominoes the
+    // draws of stackplay 0.1, so old seeds replay the same pieces); other
+    // weights take below(total) against the cumulative weights.
+    int next_piece(const Rules& rules);
     std::uint32_t below(std::uint32_t count);  // uniform over [0, count), count >= 1
 
 private:

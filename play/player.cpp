@@ -15,25 +15,26 @@ std::uint32_t play_game(const Policy& policy, const Geometry& geometry, BoardId 
                         std::uint64_t game, const TurnObserver& observer) {
     GameRandom pieces(seed, game, GameRandom::Pieces);
     GameRandom choices(seed, game, GameRandom::Choices);
+    const Rules& rules = policy.rules();
     const int known = 1 + policy.preview();
-    std::array<Piece, 1 + MaxLookahead> queue{};  // [0] drawn piece, [1..] the next ones
+    std::array<int, 1 + MaxLookahead> queue{};  // [0] drawn piece, [1..] the next ones
     for (int i = 0; i < known; ++i)
-        queue[i] = pieces.next_piece();
+        queue[i] = pieces.next_piece(rules);
     Heights heights = geometry.decode(start);
     BoardId id = start;
     std::uint32_t placed = 0;
     for (;;) {
-        const Turn turn{heights, id, queue[0], std::span<const Piece>(queue.data() + 1, known - 1), &choices};
+        const Turn turn{heights, id, queue[0], std::span<const int>(queue.data() + 1, known - 1), &choices};
         const Move move = policy.choose(turn);
         if (observer)
             observer(heights, id, queue[0], move);
         if (move.orientation < 0)
             return placed;
-        heights = heights_after(heights, move.orientation, move.column);
+        heights = policy.placements().after(heights, move.orientation, move.column);
         id = move.successor;
         ++placed;
         std::copy(queue.begin() + 1, queue.begin() + known, queue.begin());
-        queue[known - 1] = pieces.next_piece();
+        queue[known - 1] = pieces.next_piece(rules);
     }
 }
 

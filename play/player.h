@@ -1,8 +1,8 @@
 // The game, played with any policy (policy.h).
 //
-// A game starts from a board and draws pieces uniformly at random; when the
-// drawn piece has no valid placement the game ends (that piece does not
-// count); otherwise the policy places it. The result of a game is the number
+// A game starts from a board and draws pieces at random with the set's
+// weights (rules.h); when the drawn piece has no valid placement the game
+// ends (that piece does not count); otherwise the policy places it. The result of a game is the number
 // of pieces placed. Game g of a run draws from its own generators seeded by
 // (seed, g) (game_random.h), so a run's results are identical for any number
 // of threads, and every policy sees the same pieces.
@@ -19,7 +19,7 @@ namespace stack {
 
 // Called once per turn, before the board changes; move.orientation < 0 on
 // the last turn, whose piece did not fit.
-using TurnObserver = std::function<void(const Heights& heights, BoardId id, Piece piece, const Move& move)>;
+using TurnObserver = std::function<void(const Heights& heights, BoardId id, int piece, const Move& move)>;
 
 // Plays game `game` of a run seeded by `seed`; returns the pieces placed.
 std::uint32_t play_game(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t seed,

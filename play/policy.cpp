@@ -54,10 +54,10 @@ double heuristic_score(const Heights& heights, int width) {
     return AggregateHeight * aggregate + CompleteLines * complete_lines + Holes * holes + Bumpiness * bumpiness;
 }
 
-std::array<Move, PieceCount> Policy::choose_for_each_piece(const Heights& heights, BoardId id) const {
-    std::array<Move, PieceCount> moves;
-    for (int piece = 0; piece < PieceCount; ++piece)
-        moves[piece] = choose(Turn{heights, id, Piece(piece), {}, nullptr});
+PieceMoves Policy::choose_for_each_piece(const Heights& heights, BoardId id) const {
+    PieceMoves moves;
+    for (int piece = 0; piece < rules().piece_count(); ++piece)
+        moves[std::size_t(piece)] = choose(Turn{heights, id, piece, {}, nullptr});
     return moves;
 }
 
@@ -78,24 +78,24 @@ bool earlier(int orientation, int column, const Move& best) {
 
 class TablePolicy final : public Policy {
 public:
-    TablePolicy(const PlacementTable& placements, const StackTable& table) : placements_(placements), table_(table) {}
+    TablePolicy(const PlacementTable& placements, const StackTable& table) : Policy(placements), table_(table) {}
 
     Move choose(const Turn& turn) const override {
         Move best;
         double best_value = -1.0;
         placements_.for_each_placement(turn.heights, [&](int o, int x, BoardId offset) {
-            if (Orientations[o].piece == turn.piece)
+            if (rules().orientation(o).piece == turn.piece)
                 consider(best, best_value, o, x, turn.id + offset);
         });
         return best;
     }
 
-    std::array<Move, PieceCount> choose_for_each_piece(const Heights& heights, BoardId id) const override {
-        std::array<Move, PieceCount> best;
-        std::array<double, PieceCount> best_value;
+    PieceMoves choose_for_each_piece(const Heights& heights, BoardId id) const override {
+        PieceMoves best;
+        std::array<double, MostPieces> best_value;
         best_value.fill(-1.0);
         placements_.for_each_placement(heights, [&](int o, int x, BoardId offset) {
-            const Piece piece = Orientations[o].piece;
+            const std::size_t piece = std::size_t(rules().orientation(o).piece);
             consider(best[piece], best_value[piece], o, x, id + offset);
         });
         return best;
@@ -108,7 +108,7 @@ public:
     void choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
                                const BoardMoves& moves_of) const override {
         constexpr std::size_t Batch = 16;
-        const std::size_t most_per_board = std::size_t(PlacementTable::most_placements_at_one_column()) * MaxWidth;
+        const std::size_t most_per_board = std::size_t(placements_.most_placements_at_one_column()) * MaxWidth;
         std::array<ListedBatch, 2> batches;
         for (ListedBatch& batch : batches)
             batch.placements.resize(Batch * most_per_board);
@@ -124,7 +124,8 @@ public:
 private:
     struct Listed {
         BoardId successor;
-        std::uint8_t orientation, column;
+        std::uint16_t orientation;
+        std::uint8_t column;
     };
     struct ListedBatch {
         std::vector<Listed> placements;
@@ -142,7 +143,7 @@ private:
             batch.heights[i] = geometry.decode(id);
             placements_.for_each_placement(batch.heights[i], [&](int o, int x, BoardId offset) {
                 table_.prefetch(id + offset);
-                batch.placements[count++] = {id + offset, std::uint8_t(o), std::uint8_t(x)};
+                batch.placements[count++] = {id + offset, std::uint16_t(o), std::uint8_t(x)};
             });
         }
         batch.starts[ids.size()] = count;
@@ -150,12 +151,12 @@ private:
 
     void decide(const ListedBatch& batch, std::size_t first_index, const BoardMoves& moves_of) const {
         for (std::size_t i = 0; i < batch.boards; ++i) {
-            std::array<Move, PieceCount> best;
-            std::array<double, PieceCount> best_value;
-            best_value.fill(-1.0);
+            PieceMoves best;
+            std::array<double, MostPieces> best_value;
+            std::fill_n(best_value.begin(), rules().piece_count(), -1.0);
             for (std::uint32_t j = batch.starts[i]; j < batch.starts[i + 1]; ++j) {
                 const Listed& placement = batch.placements[j];
-                const Piece piece = Orientations[placement.orientation].piece;
+                const std::size_t piece = std::size_t(rules().orientation(placement.orientation).piece);
                 consider(best[piece], best_value[piece], placement.orientation, placement.column, placement.successor);
             }
             moves_of(first_index + i, batch.heights[i], best);
@@ -171,43 +172,46 @@ private:
         }
     }
 
-    const PlacementTable& placements_;
     const StackTable& table_;
 };
 
 class RandomPolicy final : public Policy {
 public:
-    explicit RandomPolicy(const PlacementTable& placements) : placements_(placements) {}
+    explicit RandomPolicy(const PlacementTable& placements) : Policy(placements) {}
 
     Move choose(const Turn& turn) const override {
-        std::array<Move, OrientationCount * MaxWidth> moves;
-        std::uint32_t count = 0;
+        std::vector<Move>& moves = scratch();
+        moves.clear();
         placements_.for_each_placement(turn.heights, [&](int o, int x, BoardId offset) {
-            if (Orientations[o].piece == turn.piece)
-                moves[count++] = {o, x, turn.id + offset};
+            if (rules().orientation(o).piece == turn.piece)
+                moves.push_back({o, x, turn.id + offset});
         });
-        return count == 0 ? Move{} : moves[turn.random->below(count)];
+        return moves.empty() ? Move{} : moves[turn.random->below(std::uint32_t(moves.size()))];
     }
     bool deterministic() const override { return false; }
 
 private:
-    const PlacementTable& placements_;
+    // Each thread's list of the piece's placements, reused.
+    static std::vector<Move>& scratch() {
+        thread_local std::vector<Move> moves;
+        return moves;
+    }
 };
 
 // The heuristic is lookahead 0. A search's outcome: how many of the known
 // pieces it placed, then the score of the board it ended on.
 class LookaheadPolicy final : public Policy {
 public:
-    LookaheadPolicy(const PlacementTable& placements, int depth) : placements_(placements), depth_(depth) {}
+    LookaheadPolicy(const PlacementTable& placements, int depth) : Policy(placements), depth_(depth) {}
 
     Move choose(const Turn& turn) const override {
         Move best;
         Outcome best_outcome{-1, 0.0};
-        const std::span<const Piece> next = turn.next.first(std::min<std::size_t>(turn.next.size(), depth_));
+        const std::span<const int> next = turn.next.first(std::min<std::size_t>(turn.next.size(), depth_));
         placements_.for_each_placement(turn.heights, [&](int o, int x, BoardId offset) {
-            if (Orientations[o].piece != turn.piece)
+            if (rules().orientation(o).piece != turn.piece)
                 return;
-            Outcome outcome = search(heights_after(turn.heights, o, x), next);
+            Outcome outcome = search(placements_.after(turn.heights, o, x), next);
             ++outcome.placed;
             if (outcome.better_than(best_outcome) || (outcome.ties(best_outcome) && earlier(o, x, best))) {
                 best_outcome = outcome;
@@ -230,14 +234,14 @@ private:
     };
 
     // The best outcome of placing `pieces` in order on `heights`.
-    Outcome search(const Heights& heights, std::span<const Piece> pieces) const {
+    Outcome search(const Heights& heights, std::span<const int> pieces) const {
         Outcome best{0, heuristic_score(heights, placements_.geometry().width())};
         if (pieces.empty())
             return best;
         placements_.for_each_placement(heights, [&](int o, int x, BoardId) {
-            if (Orientations[o].piece != pieces.front())
+            if (rules().orientation(o).piece != pieces.front())
                 return;
-            Outcome outcome = search(heights_after(heights, o, x), pieces.subspan(1));
+            Outcome outcome = search(placements_.after(heights, o, x), pieces.subspan(1));
             ++outcome.placed;
             if (outcome.better_than(best))
                 best = outcome;
@@ -245,7 +249,6 @@ private:
         return best;
     }
 
-    const PlacementTable& placements_;
     int depth_;
 };
 

@@ -1,5 +1,5 @@
 // How a player chooses where the drawn piece goes: one interface, four
-// policies.
+// policies, each meaning the same for every piece set (rules.h).
 //
 //   table       the table's policy: the placement whose successor has the
 //               highest value (optimal play, the table's prediction)
@@ -7,13 +7,16 @@
 //   heuristic   the classic linear evaluation of the greedy Tetris bots,
 //               -0.510066 aggregate height + 0.760666 complete lines
 //               - 0.35663 holes - 0.184483 bumpiness, of the board after the
-//               placement (holes and lines are always 0 in this game)
-//   lookahead N the heuristic with the next N pieces known: every sequence of
-//               placements of the drawn piece and the N next ones is tried;
-//               sequences that place more pieces win, then the best
-//               heuristic score of the last board
+//               placement (holes and lines are always 0 in this game, for
+//               any set); it reads only the column heights, so it needs no
+//               change for pieces of other shapes or sizes
+//   lookahead N the heuristic with the next N pieces known (drawn with the
+//               set's weights): every sequence of placements of the drawn
+//               piece and the N next ones is tried; sequences that place
+//               more pieces win, then the best heuristic score of the last
+//               board
 //
-// Every policy breaks ties the same way: the first orientation in table
+// Every policy breaks ties the same way: the first orientation in the set's
 // order, then the leftmost column.
 #pragma once
 
@@ -50,19 +53,25 @@ struct Move {
     BoardId successor = 0;
 };
 
+// [piece] -> the move a policy makes for it, for the set's pieces.
+using PieceMoves = std::array<Move, MostPieces>;
+
 // One decision: the board, the drawn piece, the next pieces (as many as the
 // policy's preview()) and a random stream of the policy's own.
 struct Turn {
     const Heights& heights;
     BoardId id;
-    Piece piece;
-    std::span<const Piece> next;
+    int piece;
+    std::span<const int> next;
     GameRandom* random;
 };
 
 class Policy {
 public:
+    explicit Policy(const PlacementTable& placements) : placements_(placements) {}
     virtual ~Policy() = default;
+    const PlacementTable& placements() const { return placements_; }
+    const Rules& rules() const { return placements_.rules(); }
     virtual Move choose(const Turn& turn) const = 0;
     // Next pieces the policy must see.
     virtual int preview() const { return 0; }
@@ -72,19 +81,21 @@ public:
     // For a deterministic policy: the move choose() makes for each piece on
     // one board. The exact length distribution asks this of every board it
     // reaches; the table policy answers in one pass over the placements.
-    virtual std::array<Move, PieceCount> choose_for_each_piece(const Heights& heights, BoardId id) const;
+    virtual PieceMoves choose_for_each_piece(const Heights& heights, BoardId id) const;
     // The same for many boards at once: calls moves_of(i, heights, moves)
     // for each ids[i], in order, with the board's heights. The table policy
     // lists the placements of a batch of boards first and prefetches their
     // values, so the scattered reads of the table overlap.
-    using BoardMoves =
-        std::function<void(std::size_t index, const Heights& heights, const std::array<Move, PieceCount>& moves)>;
+    using BoardMoves = std::function<void(std::size_t index, const Heights& heights, const PieceMoves& moves)>;
     virtual void choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
                                        const BoardMoves& moves_of) const;
+
+protected:
+    const PlacementTable& placements_;
 };
 
-// `table` is read only by the table policy; it and `placements` must
-// outlive the policy.
+// `table` is read only by the table policy; it and `placements` (whose
+// rules are the game's) must outlive the policy.
 std::unique_ptr<Policy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
                                     const StackTable& table);
 

@@ -209,7 +209,7 @@ void print_json(const RunReport& report) {
 
 int run_games(const PlayOptions& options, const StackTable& table, double load_seconds, int threads) {
     const Geometry& geometry = table.geometry();
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, table.rules());
     const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table);
     if (options.check && !policy->deterministic())
         throw InputError("--check needs a policy with an exact length distribution: table or heuristic, not "
@@ -235,25 +235,32 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     // The exact distribution when it fits in what the memory limit leaves
     // beside the table; else, for the table policy, the z-test of the mean
     // against the table's value with the games' own variance.
-    const std::uint64_t need = exact_distribution_bytes(geometry, threads);
+    const std::uint64_t need = exact_distribution_bytes(geometry, table.rules().piece_count(), threads);
     const std::uint64_t limit = effective_memory_limit(options.memory_limit);
     const std::uint64_t held = table.memory_bytes();
     const std::uint64_t left = limit > held ? limit - held : 0;
-    const bool fits = need <= left;
-    if (policy->deterministic() && !fits) {
+    if (policy->deterministic() && need <= left) {
+        try {
+            const auto distribution_start = std::chrono::steady_clock::now();
+            report.predicted = exact_length_distribution(*policy, geometry, report.start, threads, left);
+            report.distribution_seconds = seconds_since(distribution_start);
+        } catch (const DistributionTooLarge& error) {
+            report.skipped = std::string(error.what()) + " (--memory-limit " + human_bytes(double(limit)) + ", "
+                             + human_bytes(double(left)) + " beside the table)";
+        }
+    } else if (policy->deterministic()) {
         report.skipped = "its largest layer needs about " + human_bytes(double(need)) + ", more than the "
                          + human_bytes(double(left)) + " the memory limit of " + human_bytes(double(limit))
                          + " leaves beside the table (--memory-limit)";
+    }
+    if (!report.skipped.empty()) {
         if (!report.is_table_policy && options.check)
             throw InputError("--check with the " + policy_name(options.policy)
                              + " policy needs the exact distribution, and " + report.skipped);
         report.comparison = compare(report.totals, report.optimal_value,
                                     report.observed_deviation * report.observed_deviation);
     }
-    if (policy->deterministic() && fits) {
-        const auto distribution_start = std::chrono::steady_clock::now();
-        report.predicted = exact_length_distribution(*policy, geometry, report.start, threads);
-        report.distribution_seconds = seconds_since(distribution_start);
+    if (report.predicted) {
         // The table policy's prediction is the table's own value; another
         // deterministic policy's is its exact mean.
         const double expected = report.is_table_policy ? report.optimal_value : report.predicted->mean;
@@ -271,7 +278,7 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
 
 int run_show(const PlayOptions& options, const StackTable& table) {
     const Geometry& geometry = table.geometry();
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, table.rules());
     const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table);
     const ShownGame game = show_game(*policy, table, resolve_start(options, table), options.seed);
     if (options.json) {
@@ -289,7 +296,7 @@ int run_show(const PlayOptions& options, const StackTable& table) {
 
 int run_explain(const PlayOptions& options, const StackTable& table) {
     const Geometry& geometry = table.geometry();
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, table.rules());
     const Explanation explanation = explain_board(placements, table, resolve_start(options, table));
     if (options.json) {
         Json json = header_json(table, "explain");

@@ -1,5 +1,7 @@
 #include "view.h"
 
+#include "support/cli.h"
+
 #include "rules/moves.h"
 #include "player.h"
 
@@ -8,18 +10,15 @@
 
 namespace stack {
 
-int rotation_of(int orientation) {
-    int rotation = 0;
-    for (int o = 0; o < orientation; ++o)
-        rotation += Orientations[o].piece == Orientations[orientation].piece;
-    return rotation;
+int rotation_of(const Rules& rules, int orientation) {
+    return orientation - rules.first_orientation(rules.orientation(orientation).piece);
 }
 
 namespace {
 
-std::string describe_placement(int orientation, int column) {
-    return std::string(1, piece_letter(Orientations[orientation].piece)) + " rotation "
-           + std::to_string(rotation_of(orientation)) + " at column " + std::to_string(column);
+std::string describe_placement(const Rules& rules, int orientation, int column) {
+    return std::string(1, rules.letter(rules.orientation(orientation).piece)) + " rotation "
+           + std::to_string(rotation_of(rules, orientation)) + " at column " + std::to_string(column);
 }
 
 // cells[row][column], row 0 at the bottom.
@@ -33,10 +32,10 @@ Cells start_cells(const Geometry& geometry, const Heights& heights) {
     return cells;
 }
 
-void fill_placement(Cells& cells, const Heights& before, int orientation, int column) {
-    const Orientation& piece = Orientations[orientation];
-    for (const auto& [x, y] : moves::table_placement_cells(piece, column, before.data()))
-        cells[y][x] = piece_letter(piece.piece);
+void fill_placement(const Rules& rules, Cells& cells, const Heights& before, int orientation, int column) {
+    const Orientation& piece = rules.orientation(orientation);
+    piece.for_each_cell(before.data(), column,
+                        [&](int x, int y) { cells[std::size_t(y)][std::size_t(x)] = rules.letter(piece.piece); });
 }
 
 std::vector<std::string> top_first(const Cells& cells) { return {cells.rbegin(), cells.rend()}; }
@@ -50,10 +49,11 @@ Json heights_json(const Heights& heights, const Geometry& geometry) {
 ShownGame show_game(const Policy& policy, const StackTable& table, BoardId start, std::uint64_t seed) {
     const Geometry& geometry = table.geometry();
     ShownGame game;
+    game.rules = &policy.rules();
     game.seed = seed;
     Cells cells = start_cells(geometry, geometry.decode(start));
     game.placed = play_game(policy, geometry, start, seed, 0,
-                            [&](const Heights& heights, BoardId id, Piece piece, const Move& move) {
+                            [&](const Heights& heights, BoardId id, int piece, const Move& move) {
                                 ShownTurn turn;
                                 turn.number = int(game.turns.size()) + 1;
                                 turn.piece = piece;
@@ -63,7 +63,7 @@ ShownGame show_game(const Policy& policy, const StackTable& table, BoardId start
                                 turn.value_before = table.value(id);
                                 if (move.orientation >= 0) {
                                     turn.value_after = table.value(move.successor);
-                                    fill_placement(cells, heights, move.orientation, move.column);
+                                    fill_placement(policy.rules(), cells, heights, move.orientation, move.column);
                                 }
                                 turn.well = top_first(cells);
                                 game.turns.push_back(std::move(turn));
@@ -72,18 +72,19 @@ ShownGame show_game(const Policy& policy, const StackTable& table, BoardId start
 }
 
 std::string format_game(const ShownGame& game, const Geometry& geometry) {
+    const Rules& rules = *game.rules;
     std::string text;
     char line[256];
     const std::string floor = "+" + std::string(geometry.width(), '-') + "+\n";
     for (const ShownTurn& turn : game.turns) {
         if (turn.move.orientation < 0) {
             std::snprintf(line, sizeof line, "move %d: drew %c, which fits nowhere: the game ends (value %.4f)\n",
-                          turn.number, piece_letter(turn.piece), turn.value_before);
+                          turn.number, rules.letter(turn.piece), turn.value_before);
             text += line;
             continue;
         }
         std::snprintf(line, sizeof line, "move %d: drew %c, placed %s; value %.4f -> %.4f\n", turn.number,
-                      piece_letter(turn.piece), describe_placement(turn.move.orientation, turn.move.column).c_str(),
+                      rules.letter(turn.piece), describe_placement(rules, turn.move.orientation, turn.move.column).c_str(),
                       turn.value_before, turn.value_after);
         text += line;
         for (const std::string& row : turn.well)
@@ -96,22 +97,24 @@ std::string format_game(const ShownGame& game, const Geometry& geometry) {
 }
 
 Json game_json(const ShownGame& game, const Geometry& geometry) {
+    const Rules& rules = *game.rules;
+    const PlacementTable placements(geometry, rules);
     Json turns = Json::array();
     for (const ShownTurn& turn : game.turns) {
         Json item = {{"move", turn.number},
-                     {"piece", std::string(1, piece_letter(turn.piece))},
+                     {"piece", std::string(1, rules.letter(turn.piece))},
                      {"fits", turn.move.orientation >= 0},
                      {"heights_before", heights_json(turn.before, geometry)},
                      {"id_before", turn.before_id},
                      {"value_before", turn.value_before}};
         if (turn.move.orientation >= 0) {
             item["orientation"] = turn.move.orientation;
-            item["rotation"] = rotation_of(turn.move.orientation);
+            item["rotation"] = rotation_of(rules, turn.move.orientation);
             item["column"] = turn.move.column;
             item["id_after"] = turn.move.successor;
             item["value_after"] = turn.value_after;
             item["heights_after"] =
-                heights_json(heights_after(turn.before, turn.move.orientation, turn.move.column), geometry);
+                heights_json(placements.after(turn.before, turn.move.orientation, turn.move.column), geometry);
         }
         item["well"] = turn.well;
         turns.push_back(std::move(item));
@@ -120,20 +123,24 @@ Json game_json(const ShownGame& game, const Geometry& geometry) {
 }
 
 Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id) {
+    const Rules& rules = placements.rules();
     Explanation explanation;
+    explanation.rules = &rules;
     explanation.id = id;
     explanation.heights = placements.geometry().decode(id);
     explanation.value = table.value(id);
+    explanation.options.resize(std::size_t(rules.piece_count()));
     const Geometry& geometry = placements.geometry();
+    explanation.with_inputs = rules.is_tetrominoes() && geometry.width() >= 4;
     const std::vector<int> contour(explanation.heights.begin(), explanation.heights.begin() + geometry.width());
     placements.for_each_placement(explanation.heights, [&](int o, int x, BoardId offset) {
         PlacementOption option{o, x, id + offset, table.value(id + offset), "", false};
-        if (geometry.width() >= 4) {
-            const moves::Reach reach = moves::reach_table_placement(contour, geometry.height(), Orientations[o], x);
+        if (explanation.with_inputs) {
+            const moves::Reach reach = moves::reach_table_placement(contour, geometry.height(), rules.orientation(o), x);
             option.inputs = reach.inputs;
             option.hard_drop = reach.hard_drop;
         }
-        explanation.options[Orientations[o].piece].push_back(option);
+        explanation.options[std::size_t(rules.orientation(o).piece)].push_back(option);
     });
     for (auto& options : explanation.options)
         std::sort(options.begin(), options.end(), [](const PlacementOption& a, const PlacementOption& b) {
@@ -145,8 +152,8 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
 }
 
 // "inputs llDcH", marked when only a spin or a tuck reaches it.
-static std::string reach_text(const PlacementOption& option, const Geometry& geometry) {
-    if (geometry.width() < 4)
+static std::string reach_text(const PlacementOption& option, bool with_inputs) {
+    if (!with_inputs)
         return "";
     if (option.inputs.empty())
         return "SRS cannot reach it";
@@ -154,6 +161,7 @@ static std::string reach_text(const PlacementOption& option, const Geometry& geo
 }
 
 std::string format_explanation(const Explanation& explanation, const Geometry& geometry) {
+    const Rules& rules = *explanation.rules;
     std::string text;
     char line[256];
     std::snprintf(line, sizeof line,
@@ -162,25 +170,27 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
                   static_cast<unsigned long long>(explanation.id), geometry.width(), geometry.height(),
                   explanation.value);
     text += line;
-    if (geometry.width() >= 4)
+    if (explanation.with_inputs)
         text += "inputs from spawn under SRS: l r left, right; c w turn clockwise, counter-clockwise; d soft drop a row;\n"
                 "D soft drop to the bottom; H hard drop\n";
-    for (int piece = 0; piece < PieceCount; ++piece) {
-        const auto& options = explanation.options[piece];
+    for (int piece = 0; piece < rules.piece_count(); ++piece) {
+        const auto& options = explanation.options[std::size_t(piece)];
+        const double share = double(rules.weight(piece)) / double(rules.total_weight());
+        const std::string weight = rules.unit_weights() ? "" : " (drawn " + fixed(100 * share, 1) + "% of the time)";
         if (options.empty()) {
-            std::snprintf(line, sizeof line, "\npiece %c: fits nowhere, the game would end\n",
-                          piece_letter(Piece(piece)));
+            std::snprintf(line, sizeof line, "\npiece %c%s: fits nowhere, the game would end\n", rules.letter(piece),
+                          weight.c_str());
             text += line;
             continue;
         }
-        std::snprintf(line, sizeof line, "\npiece %c: %zu placement%s, best first (the table policy takes the first)\n",
-                      piece_letter(Piece(piece)), options.size(), options.size() == 1 ? "" : "s");
+        std::snprintf(line, sizeof line, "\npiece %c%s: %zu placement%s, best first (the table policy takes the first)\n",
+                      rules.letter(piece), weight.c_str(), options.size(), options.size() == 1 ? "" : "s");
         text += line;
         for (const PlacementOption& option : options) {
             std::snprintf(line, sizeof line, "  %10.6f  %-26s -> %-24s %s\n", option.value,
-                          describe_placement(option.orientation, option.column).c_str(),
+                          describe_placement(rules, option.orientation, option.column).c_str(),
                           geometry.format_heights(geometry.decode(option.successor)).c_str(),
-                          reach_text(option, geometry).c_str());
+                          reach_text(option, explanation.with_inputs).c_str());
             text += line;
         }
     }
@@ -188,19 +198,23 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
 }
 
 Json explanation_json(const Explanation& explanation, const Geometry& geometry) {
+    const Rules& rules = *explanation.rules;
     Json pieces = Json::array();
-    for (int piece = 0; piece < PieceCount; ++piece) {
+    for (int piece = 0; piece < rules.piece_count(); ++piece) {
         Json placements = Json::array();
-        for (const PlacementOption& option : explanation.options[piece])
+        for (const PlacementOption& option : explanation.options[std::size_t(piece)])
             placements.push_back({{"orientation", option.orientation},
-                                  {"rotation", rotation_of(option.orientation)},
+                                  {"rotation", rotation_of(rules, option.orientation)},
                                   {"column", option.column},
                                   {"successor_id", option.successor},
                                   {"successor_heights", heights_json(geometry.decode(option.successor), geometry)},
                                   {"value", option.value},
                                   {"inputs", option.inputs.empty() ? Json(nullptr) : Json(option.inputs)},
                                   {"hard_drop", option.hard_drop}});
-        pieces.push_back({{"piece", std::string(1, piece_letter(Piece(piece)))}, {"placements", std::move(placements)}});
+        pieces.push_back({{"piece", std::string(1, rules.letter(piece))},
+                          {"name", rules.name(piece)},
+                          {"weight", rules.weight(piece)},
+                          {"placements", std::move(placements)}});
     }
     return {{"heights", heights_json(explanation.heights, geometry)},
             {"id", explanation.id},

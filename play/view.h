@@ -14,15 +14,15 @@
 namespace stack {
 
 // The orientation's index among its piece's orientations (0 = the first in
-// table order), for naming a placement "T rotation 2".
-int rotation_of(int orientation);
+// the set's order), for naming a placement "T rotation 2".
+int rotation_of(const Rules& rules, int orientation);
 
 // One turn of a shown game. The well is drawn top row first, each cell the
 // letter of the piece that filled it, '#' for cells of the start board and
 // '.' for empty ones.
 struct ShownTurn {
     int number = 0;  // 1-based
-    Piece piece = PieceI;
+    int piece = 0;
     Move move;  // orientation < 0: the piece did not fit and the game ended
     Heights before{};
     BoardId before_id = 0;
@@ -32,6 +32,7 @@ struct ShownTurn {
 };
 
 struct ShownGame {
+    const Rules* rules = nullptr;  // the set played; its letters draw the well
     std::uint64_t seed = 0;
     std::vector<ShownTurn> turns;
     std::uint32_t placed = 0;
@@ -51,19 +52,22 @@ struct PlacementOption {
     int column = 0;
     BoardId successor = 0;
     double value = 0;
-    // How a real player gets there under SRS (common/rules/moves.h): a shortest
-    // input sequence from spawn, empty when SRS cannot reach it (or the well
-    // is narrower than 4), and whether hard drop alone does; a reachable
+    // For the tetrominoes, how a real player gets there under SRS
+    // (common/rules/moves.h): a shortest input sequence from spawn, empty
+    // when SRS cannot reach it (or the well is narrower than 4, or the set
+    // is not the tetrominoes), and whether hard drop alone does; a reachable
     // placement hard drop misses needs a spin or a tuck.
     std::string inputs;
     bool hard_drop = false;
 };
 
 struct Explanation {
+    const Rules* rules = nullptr;
     Heights heights{};
     BoardId id = 0;
     double value = 0;
-    std::array<std::vector<PlacementOption>, PieceCount> options;  // [piece]
+    std::vector<std::vector<PlacementOption>> options;  // [piece]
+    bool with_inputs = false;  // the tetrominoes in a well of 4 columns or more: SRS inputs
 };
 
 // Reads the board's value and its successors' values, nothing else.

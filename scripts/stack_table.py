@@ -8,7 +8,8 @@
 
 Version 2 tables store their values round by round (the row sum S is the
 height sum of columns 1..W-1), rows in board-id order, each row the
-column-0 heights of the stored residue classes of the height sum mod 4:
+column-0 heights of the stored residue classes of the height sum mod g (g
+the gcd of the piece set's sizes, 4 for the tetrominoes; table.modulus):
 position = round_offsets[S] + rank(h_1..h_{W-1}) * n(S) + index(S, h0), the
 same codec as common/table/table_format.h, computed here with counting tables of
 compositions. Version 1 tables store every board in id order.
@@ -26,7 +27,15 @@ import zlib
 import h5py
 import numpy as np
 
-CLASSES = 4  # every piece adds 4 cells
+# The pieces attribute of a table written before piece sets were stored
+# (common/rules/pieces.h, TetrominoTable): such a table is the tetrominoes'.
+TETROMINOES = ("i: ([0,0,0],[1,1,1,1]) ([],[4])\n"
+               "t: ([-1,1],[1,2,1]) ([-1],[1,3]) ([0,0],[1,2,1]) ([1],[3,1])\n"
+               "sq: ([0],[2,2])\n"
+               "zr: ([0,1],[1,2,1]) ([-1],[2,2])\n"
+               "zl: ([-1,0],[1,2,1]) ([1],[2,2])\n"
+               "lr: ([1,0],[2,1,1]) ([-2],[1,3]) ([0,0],[1,1,2]) ([0],[3,1])\n"
+               "ll: ([0,-1],[1,1,2]) ([0],[1,3]) ([0,0],[2,1,1]) ([2],[3,1])\n")
 CHECKSUM_VALUES = 4096  # values per checksummed block; blocks start at each round's first value
 
 
@@ -165,22 +174,13 @@ class StackTable:
         self.states = self.base ** self.width
         if self._integer("states") != self.states:
             raise TableError("%s: its states attribute does not match its width and height" % path)
-        pieces = attributes["pieces"] if "pieces" in attributes else None
-        if not isinstance(pieces, (str, bytes)):
-            raise TableError("'%s': attribute 'pieces' is missing or not a string" % path)
-        try:
-            self.pieces = parse_pieces(pieces.decode() if isinstance(pieces, bytes) else pieces)
-        except TableError as error:
-            raise TableError("'%s': attribute 'pieces' does not describe a piece set: %s" % (path, error))
-        if math.gcd(*[cells for _, _, cells, _ in self.pieces]) != CLASSES:
-            raise TableError("'%s' was built with a piece set whose classes are not those of the tetrominoes (mod %d)"
-                             % (path, CLASSES))
+        self._read_piece_set()
         if "values" not in self.file:
             raise TableError("%s is not a stacking table: dataset /values is missing" % path)
         self.dataset = self.file["values"]
         self.checksums = None
         if self.format_version == 1:
-            self.residues = (0, 1, 2, 3)
+            self.residues = tuple(range(self.modulus))
             self.precision = "float64"
             self._check_claims(self.states)
             if self.dataset.shape != (self.states,):
@@ -188,9 +188,10 @@ class StackTable:
             self._check_storage(self.states)
             return
         residues = np.asarray(attributes["residue_classes"])
-        if residues.ndim != 1 or residues.size > CLASSES or residues.dtype.kind not in "iu" \
-                or len(set(residues.tolist())) != residues.size or not all(0 <= r < CLASSES for r in residues):
-            raise TableError("%s: attribute 'residue_classes' is not a set of classes 0..3" % path)
+        classes = self.modulus
+        if residues.ndim != 1 or residues.size > classes or residues.dtype.kind not in "iu" \
+                or len(set(residues.tolist())) != residues.size or not all(0 <= r < classes for r in residues):
+            raise TableError("%s: attribute 'residue_classes' is not a set of classes 0..%d" % (path, classes - 1))
         self.residues = tuple(int(r) for r in residues)
         self.precision = attributes["precision"]
         if isinstance(self.precision, bytes):
@@ -217,6 +218,37 @@ class StackTable:
         if self.checksums.shape != (int(self.block_offsets[-1]),):
             raise TableError("%s: /checksums does not hold one checksum per block" % path)
 
+    def _string(self, name):
+        """A string attribute."""
+        value = self.file.attrs[name] if name in self.file.attrs else None
+        if not isinstance(value, (str, bytes)):
+            raise TableError("'%s': attribute '%s' is missing or not a string" % (self.path, name))
+        return value.decode() if isinstance(value, bytes) else value
+
+    def _read_piece_set(self):
+        """The piece set the table was built with, as the C++ loader reads it
+        (common/table/table_format.cpp): stored with its name, cells and a
+        CRC-32 of them since piece sets are stored; before that, the pieces
+        attribute must be the tetrominoes'. Sets self.pieces (name, weight,
+        cells, orientations per piece), self.piece_set and self.modulus."""
+        path = self.path
+        text = self._string("pieces")
+        if "piece_set" in self.file.attrs:
+            name, cells = self._string("piece_set"), self._string("piece_cells")
+            stored = self._integer("piece_set_checksum")
+            if zlib.crc32((name + "\n" + text + cells).encode()) != stored:
+                raise TableError("'%s' is damaged: its piece set does not match its checksum" % path)
+        elif text != TETROMINOES:
+            raise TableError("'%s' was built with another piece set than the tetrominoes and does not store it" % path)
+        else:
+            name = "tetrominoes"
+        try:
+            self.pieces = parse_pieces(text)
+        except TableError as error:
+            raise TableError("'%s': its piece set cannot be read: %s" % (path, error))
+        self.piece_set = name
+        self.modulus = math.gcd(*[cells for _, _, cells, _ in self.pieces])
+
     def _value_bytes(self):
         return 8 if self.precision == "float64" else 4
 
@@ -228,7 +260,7 @@ class StackTable:
             raise TableError("'%s' is damaged: it claims %d values (%d bytes) but the file holds only %d bytes"
                              % (self.path, stored, stored * self._value_bytes(), self.file_size))
         if self.format_version >= 2:
-            fewest = self.base ** (self.width - 1) * (self.base // CLASSES) * len(self.residues)
+            fewest = self.base ** (self.width - 1) * (self.base // self.modulus) * len(self.residues)
             if stored < fewest:
                 raise TableError("'%s': its stored_states attribute (%d) is fewer than its width, height and residue "
                                  "classes give (at least %d)" % (self.path, stored, fewest))
@@ -286,15 +318,16 @@ class StackTable:
             count[j] = prefix[j - 1][sums + 1] - np.where(low > 0, prefix[j - 1][np.maximum(low, 0)], 0)
             prefix[j][1:] = np.cumsum(count[j])
         self.count, self.prefix = count, prefix
-        # Row lengths and the index of each h0 in a row, by the row sum mod 4.
-        self.index = np.full((CLASSES, height + 1), -1, dtype=np.int64)
-        self.row_length = np.zeros(CLASSES, dtype=np.int64)
-        for sum_class in range(CLASSES):
+        # Row lengths and the index of each h0 in a row, by the row sum mod g.
+        classes = self.modulus
+        self.index = np.full((classes, height + 1), -1, dtype=np.int64)
+        self.row_length = np.zeros(classes, dtype=np.int64)
+        for sum_class in range(classes):
             for h0 in range(height + 1):
-                if (sum_class + h0) % CLASSES in self.residues:
+                if (sum_class + h0) % classes in self.residues:
                     self.index[sum_class][h0] = self.row_length[sum_class]
                     self.row_length[sum_class] += 1
-        sizes = count[columns] * self.row_length[np.arange(max_sum + 1) % CLASSES].astype(np.uint64)
+        sizes = count[columns] * self.row_length[np.arange(max_sum + 1) % classes].astype(np.uint64)
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint64)
 
     def heights(self, ids):
@@ -317,7 +350,7 @@ class StackTable:
     def holds(self, ids):
         ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
         inside = ids < np.uint64(self.states)
-        sums = self.heights(np.where(inside, ids, 0)).sum(axis=1) % CLASSES
+        sums = self.heights(np.where(inside, ids, 0)).sum(axis=1) % self.modulus
         return inside & np.isin(sums, self.residues)
 
     def positions(self, ids):
@@ -334,8 +367,8 @@ class StackTable:
             # the rows whose column j + 1 is lower: prefix(j, s) - prefix(j, s - value)
             rank += self.prefix[j, remaining + 1] - self.prefix[j, remaining - value + 1]
             remaining -= value
-        length = self.row_length[row_sum % CLASSES].astype(np.uint64)
-        index = self.index[row_sum % CLASSES, h[:, 0]].astype(np.uint64)
+        length = self.row_length[row_sum % self.modulus].astype(np.uint64)
+        index = self.index[row_sum % self.modulus, h[:, 0]].astype(np.uint64)
         return (self.offsets[row_sum] + rank * length + index).astype(np.int64)
 
     def values(self, ids):
@@ -419,8 +452,9 @@ def main(arguments):
             if check:
                 table.check_all()
             if len(arguments) == 1:
-                print("%s: %dx%d, format %d, %s, classes %s" % (table.path, table.width, table.height,
-                                                               table.format_version, table.precision, table.residues))
+                print("%s: %dx%d, %s, format %d, %s, classes %s (mod %d)"
+                      % (table.path, table.width, table.height, table.piece_set, table.format_version,
+                         table.precision, table.residues, table.modulus))
                 table.values(np.arange(min(table.states, 1 << 16)))  # reads and checks the first blocks
             else:
                 for value in table.values(ids):

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "rules/pieces.h"
+#include "rules/rules.h"
 
 #include <algorithm>
 #include <map>
@@ -16,7 +17,7 @@ namespace stack::testing {
 // PlacementTable: orientation o fits at column x when the stack's top
 // matches its underside and it stays inside the well.
 inline bool fits_by_definition(int width, int height, const int* heights, int o, int x) {
-    const Orientation& orientation = Orientations[o];
+    const Orientation& orientation = stack::Rules::tetrominoes().orientation(o);
     if (x < 0 || x + orientation.width > width)
         return false;
     for (int k = 0; k + 1 < orientation.width; ++k)
@@ -38,8 +39,8 @@ public:
         double total = 0;
         for (int piece = 0; piece < PieceCount; ++piece) {
             double best = -1;
-            for (int o = 0; o < OrientationCount; ++o) {
-                const Orientation& orientation = Orientations[o];
+            for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o) {
+                const Orientation& orientation = stack::Rules::tetrominoes().orientation(o);
                 if (orientation.piece != piece)
                     continue;
                 for (int x = 0; x + orientation.width <= width_; ++x) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "brute_force.h"
+#include "rules/rules.h"
 #include "rules/pieces.h"
 #include "rules/value.h"
 
@@ -37,22 +38,22 @@ inline NaiveSolution naive_solve(int width, int height) {
         std::array<double, PieceCount> best_of_piece;
         for (int piece = 0; piece < PieceCount; ++piece) {
             double best = -1.0;
-            for (int o = 0; o < OrientationCount; ++o) {
-                if (Orientations[o].piece != piece)
+            for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o) {
+                if (stack::Rules::tetrominoes().orientation(o).piece != piece)
                     continue;
                 for (int x = 0; x < width; ++x) {
                     if (!fits_by_definition(width, height, heights.data(), o, x))
                         continue;
                     std::uint64_t successor = id;
-                    for (int k = 0; k < Orientations[o].width; ++k)
-                        successor += Orientations[o].added[k] * power[x + k];
+                    for (int k = 0; k < stack::Rules::tetrominoes().orientation(o).width; ++k)
+                        successor += stack::Rules::tetrominoes().orientation(o).added[k] * power[x + k];
                     best = solution.values[successor] > best ? solution.values[successor] : best;
                     ++solution.connections[piece];
                 }
             }
             best_of_piece[piece] = best;
         }
-        solution.values[id] = value_from_best(best_of_piece.data());
+        solution.values[id] = value_from_best(best_of_piece.data(), 1, PieceCount);
     }
     return solution;
 }

@@ -46,7 +46,7 @@ TEST(ExactDistribution, MatchesTheRecursionSumsToOneAndItsMeanIsTheTableValue) {
     for (const Case shape : {Case{2, 6, "table"}, Case{3, 6, "table"}, Case{4, 8, "table"}, Case{3, 8, "heuristic"}}) {
         const StackTable table = testing::solved_table(shape.width, shape.height);
         const Geometry geometry(shape.width, shape.height);
-        const PlacementTable placements(geometry);
+        const PlacementTable placements(geometry, Rules::tetrominoes());
         const auto policy = make_policy(parse_policy(shape.policy), placements, table);
         std::map<BoardId, std::vector<double>> memo;
         for (BoardId start : {BoardId(0), BoardId(1), geometry.states() / 3, geometry.states() - 1}) {
@@ -74,7 +74,7 @@ TEST(ExactDistribution, MatchesTheRecursionSumsToOneAndItsMeanIsTheTableValue) {
 TEST(ExactDistribution, MeanIsTheReferenceTableValueOnEveryStartTried) {
     const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     int tried = 0;
     for (BoardId start = 0; start < geometry.states(); start += 997, ++tried) {
@@ -90,7 +90,7 @@ TEST(ExactDistribution, MeanIsTheReferenceTableValueOnEveryStartTried) {
 TEST(ExactDistribution, GivesTheSameBitsOnAnyNumberOfThreads) {
     const StackTable table = testing::reference_table();
     const Geometry& geometry = table.geometry();
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     for (const char* name : {"table", "heuristic"}) {
         const auto policy = make_policy(parse_policy(name), placements, table);
         for (BoardId start : {BoardId(0), BoardId(1), BoardId(3000)}) {
@@ -108,15 +108,15 @@ TEST(ExactDistribution, GivesTheSameBitsOnAnyNumberOfThreads) {
 TEST(TablePolicy, ChoosesForEveryPieceAtOnceAsItDoesOneByOne) {
     const StackTable table = testing::reference_table();
     const Geometry& geometry = table.geometry();
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     std::vector<BoardId> ids;
     for (BoardId id = 0; id < geometry.states(); id += 101)
         ids.push_back(id);
-    std::vector<std::array<Move, PieceCount>> batched(ids.size());
+    std::vector<PieceMoves> batched(ids.size());
     std::size_t calls = 0;
     policy->choose_for_each_piece(ids, geometry,
-                                  [&](std::size_t i, const Heights& heights, const std::array<Move, PieceCount>& moves) {
+                                  [&](std::size_t i, const Heights& heights, const PieceMoves& moves) {
                                       ASSERT_EQ(i, calls++);  // in order, once each
                                       ASSERT_EQ(heights, geometry.decode(ids[i]));
                                       batched[i] = moves;
@@ -134,7 +134,7 @@ TEST(TablePolicy, ChoosesForEveryPieceAtOnceAsItDoesOneByOne) {
 TEST(ExactDistribution, AFullBoardEndsAtOnce) {
     const StackTable table = testing::solved_table(2, 4);
     const Geometry geometry(2, 4);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const LengthDistribution exact =
         exact_length_distribution(*policy, geometry, geometry.encode(geometry.parse_heights("4,4")));
@@ -148,7 +148,7 @@ TEST(ExactDistribution, AFullBoardEndsAtOnce) {
 TEST(ExactDistribution, RefusesAPolicyThatIsNotAFunctionOfTheBoard) {
     const StackTable table = testing::flat_table(2, 4);
     const Geometry geometry(2, 4);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(parse_policy("random"), placements, table);
     EXPECT_THROW(exact_length_distribution(*policy, geometry, 0), std::logic_error);
 }
@@ -158,7 +158,7 @@ TEST(ExactDistribution, SimulatedGamesFollowIt) {
     // distribution (seed fixed, so the outcome is reproducible).
     const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(parse_policy("heuristic"), placements, table);
     const LengthDistribution exact = exact_length_distribution(*policy, geometry, 1);
     const RunTotals totals = play_games(*policy, geometry, 1, 20000, 3, 2);

@@ -1,4 +1,5 @@
 #include "rules/moves.h"
+#include "rules/rules.h"
 #include "rules/pieces.h"
 
 #include <gtest/gtest.h>
@@ -57,7 +58,7 @@ constexpr std::array<Piece, PieceCount> AllPieces = {PieceI, PieceT, PieceSquare
 CellSet table_placements(const std::vector<int>& heights, int height, Piece piece) {
     CellSet set;
     const int width = int(heights.size());
-    for (const Orientation& orientation : Orientations) {
+    for (const Orientation& orientation : Rules::tetrominoes().orientations()) {
         if (orientation.piece != piece)
             continue;
         for (int x = 0; x + orientation.width <= width; ++x) {
@@ -297,7 +298,7 @@ TEST(Moves, ContourClaimRandomTenByTwenty) {
 TEST(Moves, ReachOfTablePlacements) {
     const std::vector<int> empty(10, 0);
     int checked = 0;
-    for (const Orientation& orientation : Orientations) {
+    for (const Orientation& orientation : Rules::tetrominoes().orientations()) {
         if (std::any_of(orientation.surface.begin(), orientation.surface.begin() + orientation.width - 1,
                         [](int step) { return step != 0; }))
             continue;  // its underside is not flat: it does not fit an empty well
@@ -311,8 +312,8 @@ TEST(Moves, ReachOfTablePlacements) {
     // The flat-bottomed orientations: I flat (7 columns) and upright (10),
     // T flat (8), O (9), L and J flat (8 each) and upright (9 each).
     EXPECT_EQ(checked, 7 + 10 + 8 + 9 + 8 + 8 + 9 + 9);
-    const Reach blocked = reach_table_placement({15, 11, 0, 10, 7, 8, 15, 1, 20, 7}, 20, Orientations[1], 9);
-    EXPECT_EQ(Orientations[1].piece, PieceI);
+    const Reach blocked = reach_table_placement({15, 11, 0, 10, 7, 8, 15, 1, 20, 7}, 20, stack::Rules::tetrominoes().orientation(1), 9);
+    EXPECT_EQ(stack::Rules::tetrominoes().orientation(1).piece, PieceI);
     EXPECT_TRUE(blocked.inputs.empty());
     EXPECT_FALSE(blocked.hard_drop);
 }

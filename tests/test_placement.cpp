@@ -1,4 +1,5 @@
 #include "brute_force.h"
+#include "rules/rules.h"
 #include "rules/placement.h"
 #include "reference_data.h"
 
@@ -22,13 +23,13 @@ TEST(Placement, MatchesTheReferenceConnectionTable4x20) {
     ASSERT_EQ(expected.size(), reference.size()) << "the reference lists no connection twice";
 
     const Geometry geometry(4, 20);
-    const PlacementTable table(geometry);
+    const PlacementTable table(geometry, Rules::tetrominoes());
     std::vector<testing::Connection> ours;
     std::array<std::uint64_t, PieceCount> per_piece{};
     for (BoardId id = 0; id < geometry.states(); ++id)
         table.for_each_placement(geometry.decode(id), [&](int o, int, BoardId offset) {
-            ours.push_back({id, id + offset, Orientations[o].piece});
-            ++per_piece[Orientations[o].piece];
+            ours.push_back({id, id + offset, stack::Rules::tetrominoes().orientation(o).piece});
+            ++per_piece[stack::Rules::tetrominoes().orientation(o).piece];
         });
     EXPECT_EQ(ours.size(), 851801u);
     EXPECT_EQ(per_piece, (std::array<std::uint64_t, PieceCount>{629768, 49224, 25137, 24612, 24612, 49224, 49224}));
@@ -44,28 +45,28 @@ TEST(Placement, RoundConnectionsCountEveryPlacementOfTheRound) {
     for (auto [width, height] : {std::pair{1, 6}, {2, 5}, {3, 4}, {4, 5}, {5, 4}, {6, 3}}) {
         const Geometry geometry(width, height);
         const CompositionCodec columns(width - 1, height);
-        for (const ResidueSet& residues : {ResidueSet::all(CellsPerPiece), ResidueSet::of(CellsPerPiece, {0}),
-                                           ResidueSet::of(CellsPerPiece, {1, 3})}) {
-            std::vector<PieceCounts> counted((width - 1) * height + 1, PieceCounts{});
+        for (const ResidueSet& residues : {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}),
+                                           ResidueSet::of(stack::TetrominoCells, {1, 3})}) {
+            std::vector<PieceCounts> counted((width - 1) * height + 1, PieceCounts(PieceCount, 0));
             for (BoardId id = 0; id < geometry.states(); ++id) {
                 const Heights heights = geometry.decode(id);
                 if (!residues.holds_sum(geometry.height_sum(id)))
                     continue;
                 const int row_sum = geometry.height_sum(id) - heights[0];
-                for (int o = 0; o < OrientationCount; ++o)
-                    for (int x = 0; x + Orientations[o].width <= width; ++x)
-                        counted[row_sum][Orientations[o].piece] += fits_by_definition(geometry, heights, o, x);
+                for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
+                    for (int x = 0; x + stack::Rules::tetrominoes().orientation(o).width <= width; ++x)
+                        counted[row_sum][stack::Rules::tetrominoes().orientation(o).piece] += fits_by_definition(geometry, heights, o, x);
             }
             for (int sum = 0; sum < int(counted.size()); ++sum)
-                ASSERT_EQ(round_connections(geometry, columns, residues, sum), counted[sum])
+                ASSERT_EQ(round_connections(Rules::tetrominoes(), geometry, columns, residues, sum), counted[sum])
                     << width << "x" << height << " classes " << residues.text() << " round " << sum;
         }
     }
     const Geometry geometry(4, 20);
     const CompositionCodec columns(3, 20);
-    PieceCounts total{};
+    PieceCounts total(PieceCount, 0);
     for (int sum = 0; sum <= 60; ++sum) {
-        const PieceCounts round = round_connections(geometry, columns, ResidueSet::all(CellsPerPiece), sum);
+        const PieceCounts round = round_connections(Rules::tetrominoes(), geometry, columns, ResidueSet::all(stack::TetrominoCells), sum);
         for (int piece = 0; piece < PieceCount; ++piece)
             total[piece] += round[piece];
     }
@@ -75,24 +76,24 @@ TEST(Placement, RoundConnectionsCountEveryPlacementOfTheRound) {
 TEST(Placement, LookupAgreesWithTheDefinitionOnEveryBoard) {
     for (auto [width, height] : {std::pair{1, 6}, {2, 5}, {3, 4}, {5, 4}, {6, 3}}) {
         const Geometry geometry(width, height);
-        const PlacementTable table(geometry);
+        const PlacementTable table(geometry, Rules::tetrominoes());
         for (BoardId id = 0; id < geometry.states(); ++id) {
             const Heights heights = geometry.decode(id);
             std::set<std::pair<int, int>> found;
             table.for_each_placement(heights, [&](int o, int x, BoardId offset) {
                 found.insert({o, x});
                 Heights after = heights;
-                for (int k = 0; k < Orientations[o].width; ++k)
-                    after[x + k] += Orientations[o].added[k];
+                for (int k = 0; k < stack::Rules::tetrominoes().orientation(o).width; ++k)
+                    after[x + k] += stack::Rules::tetrominoes().orientation(o).added[k];
                 ASSERT_EQ(geometry.encode(after), id + offset);
             });
             std::set<std::pair<int, int>> expected;
-            for (int o = 0; o < OrientationCount; ++o)
+            for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
                 for (int x = 0; x < width; ++x) {
                     const bool fits = fits_by_definition(geometry, heights, o, x);
                     if (fits)
                         expected.insert({o, x});
-                    if (x + Orientations[o].width <= width) {  // fits() takes pairs inside the well
+                    if (x + stack::Rules::tetrominoes().orientation(o).width <= width) {  // fits() takes pairs inside the well
                         ASSERT_EQ(table.fits(heights, o, x), fits) << "id " << id << " o " << o << " x " << x;
                     }
                 }
@@ -103,7 +104,7 @@ TEST(Placement, LookupAgreesWithTheDefinitionOnEveryBoard) {
 
 TEST(Placement, PredecessorsAreExactlyTheReversedPlacements) {
     const Geometry geometry(4, 6);
-    const PlacementTable table(geometry);
+    const PlacementTable table(geometry, Rules::tetrominoes());
     std::multiset<std::tuple<BoardId, BoardId, int, int>> forward, backward;
     for (BoardId id = 0; id < geometry.states(); ++id) {
         table.for_each_placement(geometry.decode(id), [&](int o, int x, BoardId offset) {
@@ -119,7 +120,7 @@ TEST(Placement, PredecessorsAreExactlyTheReversedPlacements) {
 
 TEST(Placement, ColumnsAscendThenOrientationsInTableOrder) {
     const Geometry geometry(6, 20);
-    const PlacementTable table(geometry);
+    const PlacementTable table(geometry, Rules::tetrominoes());
     std::vector<std::pair<int, int>> order;  // (column, orientation)
     table.for_each_placement(geometry.parse_heights("0,0,0,0,0,0"), [&](int o, int x, BoardId) { order.push_back({x, o}); });
     EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));

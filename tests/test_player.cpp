@@ -36,11 +36,28 @@ TEST(GameRandom, PiecesAreUniform) {
     const int draws = 700000;
     std::array<int, PieceCount> counts{};
     for (int i = 0; i < draws; ++i)
-        ++counts[random.next_piece()];
+        ++counts[std::size_t(random.next_piece(Rules::tetrominoes()))];
     double chi_square = 0;
     for (int count : counts)
         chi_square += std::pow(count - draws / 7.0, 2) / (draws / 7.0);
     EXPECT_LT(chi_square, 27.9);  // 6 degrees of freedom, p = 1e-4
+}
+
+// A weighted set is drawn in proportion to its weights: 5, 2 and 1 of 8.
+TEST(GameRandom, PiecesFollowTheirWeights) {
+    const Rules rules(PieceSet::from_file_text("piece a weight 5\n#\n\npiece b weight 2\n##\n\npiece c\n###\n"));
+    GameRandom random(2, 0);
+    const int draws = 400000;
+    std::array<int, 3> counts{};
+    for (int i = 0; i < draws; ++i)
+        ++counts[std::size_t(random.next_piece(rules))];
+    const std::array<double, 3> expected = {draws * 5 / 8.0, draws * 2 / 8.0, draws * 1 / 8.0};
+    double chi_square = 0;
+    for (std::size_t piece = 0; piece < 3; ++piece)
+        chi_square += std::pow(counts[piece] - expected[piece], 2) / expected[piece];
+    EXPECT_LT(chi_square, 18.4);  // 2 degrees of freedom, p = 1e-4
+    EXPECT_GT(counts[0], counts[1]);
+    EXPECT_GT(counts[1], counts[2]);
 }
 
 TEST(GameRandom, BelowIsInRangeAndUniform) {
@@ -61,7 +78,7 @@ TEST(GameRandom, BelowIsInRangeAndUniform) {
 
 TEST(TablePolicy, TiesGoToTheFirstOrientationThenTheLeftmostColumn) {
     const StackTable table = flat_table(4, 20);
-    const PlacementTable placements(Geometry(4, 20));
+    const PlacementTable placements(Geometry(4, 20), Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const Move i_move = choose(*policy, Heights{}, 0, PieceI);
     EXPECT_EQ(i_move.orientation, 0);  // horizontal before vertical
@@ -76,7 +93,7 @@ TEST(TablePolicy, TakesTheHighestValuedSuccessor) {
     HugeVector<double> values = testing::flat_values(4, 20);
     values[geometry.encode(geometry.parse_heights("0,0,4,0"))] = 1.0;  // vertical I in column 2
     const StackTable table = StackTable::in_memory(geometry, std::move(values));
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const Move move = choose(*policy, Heights{}, 0, PieceI);
     EXPECT_EQ(move.orientation, 1);
@@ -87,7 +104,7 @@ TEST(TablePolicy, TakesTheHighestValuedSuccessor) {
 TEST(Game, NoPlacementEndsTheGameAtOnce) {
     const StackTable table = flat_table(2, 3);
     const Geometry geometry(2, 3);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const BoardId full = geometry.encode(geometry.parse_heights("3,3"));
     for (const char* name : {"table", "random", "heuristic", "lookahead 2"}) {
         const auto policy = make_policy(parse_policy(name), placements, table);
@@ -98,12 +115,12 @@ TEST(Game, NoPlacementEndsTheGameAtOnce) {
 TEST(Game, EveryPolicySeesTheSamePieces) {
     const StackTable table = reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
-    std::vector<std::vector<Piece>> drawn;
+    const PlacementTable placements(geometry, Rules::tetrominoes());
+    std::vector<std::vector<int>> drawn;
     for (const char* name : {"table", "random", "heuristic", "lookahead 3"}) {
         const auto policy = make_policy(parse_policy(name), placements, table);
         drawn.emplace_back();
-        play_game(*policy, geometry, 0, 11, 5, [&](const Heights&, BoardId, Piece piece, const Move&) {
+        play_game(*policy, geometry, 0, 11, 5, [&](const Heights&, BoardId, int piece, const Move&) {
             drawn.back().push_back(piece);
         });
     }
@@ -115,7 +132,7 @@ TEST(Game, EveryPolicySeesTheSamePieces) {
 TEST(Game, ResultsDoNotDependOnTheThreadCount) {
     const StackTable table = reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     for (const char* name : {"table", "random", "lookahead 1"}) {
         const auto policy = make_policy(parse_policy(name), placements, table);
         const RunTotals one = play_games(*policy, geometry, 1, 5000, 42, 1);
@@ -133,7 +150,7 @@ TEST(Game, ResultsDoNotDependOnTheThreadCount) {
 TEST(Game, HistogramAgreesWithTheTotals) {
     const StackTable table = reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const RunTotals totals = play_games(*policy, geometry, 0, 3000, 8, 2);
     std::uint64_t games = 0, pieces = 0;
@@ -151,7 +168,7 @@ TEST(Game, ReferenceTableReproducesTheReferenceMean) {
     // standard error here is the sample one, independent of distribution.h.
     const StackTable table = reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const RunTotals totals = play_games(*policy, geometry, 1, 100000, 5, 2);
     const Spread observed = observed_spread(totals);

@@ -1,4 +1,5 @@
 #include "support/errors.h"
+#include "rules/rules.h"
 #include "play_support.h"
 #include "policy.h"
 
@@ -10,8 +11,8 @@
 namespace stack {
 
 namespace {
-Move choose(const Policy& policy, const Heights& heights, BoardId id, Piece piece,
-            std::span<const Piece> next = {}, GameRandom* random = nullptr) {
+Move choose(const Policy& policy, const Heights& heights, BoardId id, int piece,
+            std::span<const int> next = {}, GameRandom* random = nullptr) {
     return policy.choose(Turn{heights, id, piece, next, random});
 }
 }  // namespace
@@ -36,7 +37,7 @@ TEST(Heuristic, ScoreIsTheClassicLinearEvaluation) {
 
 TEST(Heuristic, PicksTheFlattestBoardWithTheSharedTieBreak) {
     const StackTable table = testing::flat_table(4, 20);
-    const PlacementTable placements(Geometry(4, 20));
+    const PlacementTable placements(Geometry(4, 20), Rules::tetrominoes());
     const auto heuristic = make_policy(parse_policy("heuristic"), placements, table);
     const Move i_move = choose(*heuristic, Heights{}, 0, PieceI);
     EXPECT_EQ(i_move.orientation, 0);  // horizontal: bumpiness 0
@@ -50,7 +51,7 @@ TEST(Heuristic, PicksTheFlattestBoardWithTheSharedTieBreak) {
 // force over both placements finds.
 TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
     const Geometry geometry(3, 6);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const StackTable table = testing::flat_table(3, 6);
     const auto lookahead = make_policy(parse_policy("lookahead 1"), placements, table);
     EXPECT_FALSE(lookahead->deterministic());
@@ -63,31 +64,31 @@ TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
                 int best_placed = -1;
                 double best_score = 0;
                 auto outcome_of = [&](int o, int x, int& placed, double& score) {
-                    const Heights first = heights_after(heights, o, x);
+                    const Heights first = placements.after(heights, o, x);
                     placed = 1;
                     score = heuristic_score(first, 3);
                     bool any = false;
-                    for (int o2 = 0; o2 < OrientationCount; ++o2)
-                        for (int x2 = 0; x2 + Orientations[o2].width <= 3; ++x2)
-                            if (Orientations[o2].piece == next && placements.fits(first, o2, x2)) {
-                                const double s = heuristic_score(heights_after(first, o2, x2), 3);
+                    for (int o2 = 0; o2 < stack::Rules::tetrominoes().orientation_count(); ++o2)
+                        for (int x2 = 0; x2 + stack::Rules::tetrominoes().orientation(o2).width <= 3; ++x2)
+                            if (stack::Rules::tetrominoes().orientation(o2).piece == next && placements.fits(first, o2, x2)) {
+                                const double s = heuristic_score(placements.after(first, o2, x2), 3);
                                 if (!any || s > score)
                                     score = s;
                                 any = true;
                             }
                     placed += any;
                 };
-                for (int o = 0; o < OrientationCount; ++o)
-                    for (int x = 0; x + Orientations[o].width <= 3; ++x)
-                        if (Orientations[o].piece == piece && placements.fits(heights, o, x)) {
+                for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
+                    for (int x = 0; x + stack::Rules::tetrominoes().orientation(o).width <= 3; ++x)
+                        if (stack::Rules::tetrominoes().orientation(o).piece == piece && placements.fits(heights, o, x)) {
                             int placed;
                             double score;
                             outcome_of(o, x, placed, score);
                             if (placed > best_placed || (placed == best_placed && score > best_score))
                                 best_placed = placed, best_score = score;
                         }
-                const Piece upcoming[] = {Piece(next)};
-                const Move move = choose(*lookahead, heights, id, Piece(piece), upcoming);
+                const int upcoming[] = {next};
+                const Move move = choose(*lookahead, heights, id, piece, upcoming);
                 if (best_placed < 0) {
                     EXPECT_LT(move.orientation, 0);
                     continue;
@@ -107,7 +108,7 @@ TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
 
 TEST(RandomPolicy, ChoosesEveryValidPlacementEquallyOften) {
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const StackTable table = testing::flat_table(4, 20);
     const auto random_policy = make_policy(parse_policy("random"), placements, table);
     EXPECT_FALSE(random_policy->deterministic());
@@ -115,7 +116,7 @@ TEST(RandomPolicy, ChoosesEveryValidPlacementEquallyOften) {
     const BoardId id = geometry.encode(heights);
     std::map<std::pair<int, int>, int> valid;
     placements.for_each_placement(heights, [&](int o, int x, BoardId) {
-        if (Orientations[o].piece == PieceLRight)
+        if (stack::Rules::tetrominoes().orientation(o).piece == PieceLRight)
             valid[{o, x}] = 0;
     });
     ASSERT_EQ(valid.size(), 5u);  // lr flat at columns 0, 1; lr ([0],[3,1]) at 0, 1, 2

@@ -7,10 +7,12 @@
 // through stackgen's path must read back as the same bits (float32: the
 // float64 values rounded to nearest), byte-identical for every rank count.
 #include "brute_force.h"
+#include "rules/rules.h"
 #include "support/communicator.h"
 #include "support/errors.h"
 #include "generate.h"
 #include "naive_solver.h"
+#include "rules/piece_values.h"
 #include "reference_data.h"
 #include "solver.h"
 #include "table/stack_table.h"
@@ -32,13 +34,14 @@ namespace {
 
 // Solves on every rank and assembles the table on rank 0 in id order, NaN
 // where the residue classes leave a board out (empty elsewhere).
-std::vector<double> solve_table(const Communicator& comm, const Geometry& geometry, ResidueSet residues = ResidueSet::all(CellsPerPiece),
-                                int lower_columns = 0, PieceCounts* connections = nullptr) {
+std::vector<double> solve_table(const Communicator& comm, const Geometry& geometry,
+                                ResidueSet residues = ResidueSet::all(stack::TetrominoCells), int lower_columns = 0,
+                                PieceCounts* connections = nullptr, const Rules& rules = Rules::tetrominoes()) {
     const Partition partition(geometry, comm.size(), comm.rank(), lower_columns);
     const RoundLayout layout(geometry, residues);
     std::vector<BoardId> ids;
     std::vector<double> values;
-    const PieceCounts counted = solve(comm, partition, layout, [&](const RoundStore& round) {
+    const PieceCounts counted = solve(comm, partition, layout, rules, [&](const RoundStore& round) {
         for_each_row_of_round(partition, round, [&](const Heights& heights, const double* row) {
             const BoardId first = geometry.encode(heights);
             for (int h0 = 0; h0 <= geometry.height(); ++h0)
@@ -48,8 +51,10 @@ std::vector<double> solve_table(const Communicator& comm, const Geometry& geomet
                 }
         });
     });
-    if (connections)
-        MPI_Allreduce(counted.data(), connections->data(), PieceCount, MPI_UINT64_T, MPI_SUM, comm.get());
+    if (connections) {
+        *connections = counted;
+        comm.all_reduce(connections->data(), int(connections->size()), Reduction::Sum);
+    }
     const int count = static_cast<int>(ids.size());
     std::vector<int> counts(comm.size()), offsets(comm.size());
     MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.get());
@@ -92,8 +97,8 @@ std::string shared_temporary_path(const Communicator& comm, const std::string& n
 }
 
 const std::vector<std::pair<int, int>> Shapes = {{1, 9}, {2, 7}, {3, 8}, {4, 20}, {5, 6}, {6, 4}, {7, 3}};
-const std::vector<ResidueSet> ResidueSets = {ResidueSet::all(CellsPerPiece), ResidueSet::of(CellsPerPiece, {0}), ResidueSet::of(CellsPerPiece, {1, 3}),
-                                             ResidueSet::of(CellsPerPiece, {2}), ResidueSet::of(CellsPerPiece, {0, 1, 2})};
+const std::vector<ResidueSet> ResidueSets = {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}), ResidueSet::of(stack::TetrominoCells, {1, 3}),
+                                             ResidueSet::of(stack::TetrominoCells, {2}), ResidueSet::of(stack::TetrominoCells, {0, 1, 2})};
 
 }  // namespace
 
@@ -159,20 +164,67 @@ TEST(Solver, CountsEveryConnectionOnce) {
     Communicator world(MPI_COMM_WORLD);
     for (auto [width, height] : Shapes) {
         const Geometry geometry(width, height);
-        PieceCounts all{}, by_class{};
-        solve_table(world, geometry, ResidueSet::all(CellsPerPiece), 0, &all);
-        for (int residue = 0; residue < CellsPerPiece; ++residue) {
-            PieceCounts one{};
-            solve_table(world, geometry, ResidueSet::of(CellsPerPiece, {residue}), 0, &one);
+        PieceCounts all, by_class(PieceCount, 0);
+        solve_table(world, geometry, ResidueSet::all(stack::TetrominoCells), 0, &all);
+        for (int residue = 0; residue < stack::TetrominoCells; ++residue) {
+            PieceCounts one;
+            solve_table(world, geometry, ResidueSet::of(stack::TetrominoCells, {residue}), 0, &one);
             for (int piece = 0; piece < PieceCount; ++piece)
-                by_class[piece] += one[piece];
+                by_class[std::size_t(piece)] += one[std::size_t(piece)];
         }
-        EXPECT_EQ(all, testing::naive_solve(width, height).connections) << width << "x" << height;
+        const auto naive = testing::naive_solve(width, height).connections;
+        EXPECT_EQ(all, PieceCounts(naive.begin(), naive.end())) << width << "x" << height;
         EXPECT_EQ(by_class, all) << width << "x" << height;
         if (width == 4 && height == 20) {  // the reference's connection file, per piece
             EXPECT_EQ(all, (PieceCounts{629768, 49224, 25137, 24612, 24612, 49224, 49224}));
         }
     }
+}
+
+// Any piece set: the built-in ones and a weighted file of pieces of three
+// sizes. The generator must give the plain solver's bits (common/rules/
+// piece_values.h, which tries every orientation at every column of every
+// board by the placement rule and shares nothing else of the kernel) on
+// every well up to 5 wide and 8 high, for all classes and each class alone,
+// with the plain solver's connections per piece, whatever the rank count.
+const char* const WeightedSet = "piece dot weight 5\n#\n\npiece bar weight 2\n###\n\npiece ell reflect\n#.\n##\n";
+
+TEST(Solver, GivesThePlainSolversBitsForEveryPieceSetWellAndClass) {
+    Communicator world(MPI_COMM_WORLD);
+    std::vector<Rules> sets;
+    for (const char* name : {"tetrominoes", "rectangles", "pentominoes"})
+        sets.emplace_back(PieceSet::builtin(name));
+    sets.emplace_back(PieceSet::from_file_text(WeightedSet));
+    std::uint64_t wells = 0;
+    for (const Rules& rules : sets)
+        for (int width = 1; width <= 5; ++width)
+            for (int height = 1; height <= 8; ++height) {
+                const Geometry geometry(width, height);
+                const PieceSetSolution plain = world.is_root() ? solve_piece_set(rules.set(), geometry) : PieceSetSolution{};
+                const int modulus = rules.modulus();
+                std::vector<ResidueSet> classes = {ResidueSet::all(modulus)};
+                for (int residue = 0; residue < modulus && modulus > 1; ++residue)
+                    classes.push_back(ResidueSet::of(modulus, {residue}));
+                PieceCounts by_class(std::size_t(rules.piece_count()), 0);
+                for (const ResidueSet& residues : classes) {
+                    PieceCounts counted;
+                    const std::vector<double> table = solve_table(world, geometry, residues, 0, &counted, rules);
+                    if (residues.count() == 1 || modulus == 1)
+                        for (std::size_t piece = 0; piece < counted.size(); ++piece)
+                            by_class[piece] += counted[piece];
+                    if (!world.is_root())
+                        continue;
+                    EXPECT_EQ(mismatches(table, plain.values, geometry, residues), 0u)
+                        << rules.set().name() << " " << width << "x" << height << ", classes " << residues.text()
+                        << ", np " << world.size();
+                    if (residues.all())
+                        EXPECT_EQ(counted, plain.connections) << rules.set().name() << " " << width << "x" << height;
+                }
+                if (world.is_root())
+                    EXPECT_EQ(by_class, plain.connections) << rules.set().name() << " " << width << "x" << height;
+                ++wells;
+            }
+    EXPECT_EQ(wells, 4u * 5 * 8);
 }
 
 TEST(Partition, OwnsEveryRowOnceAndCountsThemByRound) {
@@ -223,7 +275,7 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
     Communicator world(MPI_COMM_WORLD);
     const Geometry geometry(5, 8);
     const testing::NaiveSolution naive = testing::naive_solve(5, 8);
-    for (const ResidueSet residues : {ResidueSet::all(CellsPerPiece), ResidueSet::of(CellsPerPiece, {0}), ResidueSet::of(CellsPerPiece, {1, 2})})
+    for (const ResidueSet residues : {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}), ResidueSet::of(stack::TetrominoCells, {1, 2})})
         for (Precision precision : {Precision::Float64, Precision::Float32}) {
             GenerateOptions options;
             options.width = 5;
@@ -299,7 +351,7 @@ TEST(TableFile, VersionOneParallelWriteReadsBackBitIdentical) {
     info.schedule = "rows";
     info.states = info.stored_states = geometry.states();
     info.connections = 851801;
-    info.pieces = orientation_table_text();
+    info.pieces = PieceSet::builtin("tetrominoes");
     info.generator = "test";
     write_table(world, path, info, local, slice);
     if (world.is_root()) {

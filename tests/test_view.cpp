@@ -1,4 +1,5 @@
 #include "support/json.h"
+#include "rules/rules.h"
 #include "play_support.h"
 #include "view.h"
 
@@ -15,7 +16,7 @@ namespace stack {
 TEST(GameJson, PrintsAndParsesBackToTheSameGame) {
     const StackTable table = testing::reference_table();
     const Geometry& geometry = table.geometry();
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const ShownGame game = show_game(*policy, table, 0, 7);
     const Json parsed = Json::parse(json_text(game_json(game, geometry)));
@@ -35,7 +36,7 @@ TEST(GameJson, PrintsAndParsesBackToTheSameGame) {
 TEST(ShowGame, FramesAddFourCellsOfTheDrawnPieceEachTurn) {
     const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const BoardId start = geometry.encode(geometry.parse_heights("1,0,2,0"));
     const ShownGame game = show_game(*policy, table, start, 4);
@@ -50,7 +51,7 @@ TEST(ShowGame, FramesAddFourCellsOfTheDrawnPieceEachTurn) {
     std::map<char, int> placed_cells;
     for (std::size_t t = 0; t + 1 < game.turns.size(); ++t) {
         const ShownTurn& turn = game.turns[t];
-        placed_cells[piece_letter(turn.piece)] += CellsPerPiece;
+        placed_cells[piece_letter(Piece(turn.piece))] += stack::TetrominoCells;
         EXPECT_EQ(count(turn.well, '#'), 3);
         for (const auto& [letter, cells] : placed_cells)
             EXPECT_EQ(count(turn.well, letter), cells) << "turn " << turn.number;
@@ -70,16 +71,16 @@ TEST(ShowGame, FramesAddFourCellsOfTheDrawnPieceEachTurn) {
 TEST(ExplainBoard, ListsEveryPlacementBestFirstStartingWithTheTablePolicysChoice) {
     const StackTable table = testing::reference_table();
     const Geometry geometry(4, 20);
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const auto policy = make_policy(PolicySpec{}, placements, table);
     const Heights heights = geometry.parse_heights("3,6,8,7");
     const BoardId id = geometry.encode(heights);
     const Explanation explanation = explain_board(placements, table, id);
     EXPECT_EQ(explanation.value, table.value(id));
     std::array<int, PieceCount> valid{};
-    for (int o = 0; o < OrientationCount; ++o)
-        for (int x = 0; x + Orientations[o].width <= 4; ++x)
-            valid[Orientations[o].piece] += placements.fits(heights, o, x);
+    for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
+        for (int x = 0; x + stack::Rules::tetrominoes().orientation(o).width <= 4; ++x)
+            valid[stack::Rules::tetrominoes().orientation(o).piece] += placements.fits(heights, o, x);
     for (int piece = 0; piece < PieceCount; ++piece) {
         const auto& options = explanation.options[piece];
         ASSERT_EQ(int(options.size()), valid[piece]) << piece;
@@ -97,10 +98,10 @@ TEST(ExplainBoard, ListsEveryPlacementBestFirstStartingWithTheTablePolicysChoice
 }
 
 TEST(RotationOf, CountsWithinThePiece) {
-    EXPECT_EQ(rotation_of(0), 0);   // I flat
-    EXPECT_EQ(rotation_of(1), 1);   // I upright
-    EXPECT_EQ(rotation_of(6), 0);   // the square's only orientation
-    EXPECT_EQ(rotation_of(18), 3);  // the last J
+    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 0), 0);   // I flat
+    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 1), 1);   // I upright
+    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 6), 0);   // the square's only orientation
+    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 18), 3);  // the last J
 }
 
 }  // namespace stack

@@ -64,7 +64,10 @@ verifier)
     # Another piece set recorded in the file
     cp "$work/v2.h5" "$work/pieces.h5"
     "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs['pieces'] = f.attrs['pieces'].replace('i: ([0,0,0],[1,1,1,1]) ([],[4])', 'i: ([],[4])'); f.close()" "$work/pieces.h5"
-    expect_error 2 "another piece set" mpi 2 "$stackverify" "$work/pieces.h5"
+    expect_error 2 "is damaged: its piece set does not match its checksum" mpi 2 "$stackverify" "$work/pieces.h5"
+    # ... and with the stored set removed: an older table's pieces must be the tetrominoes
+    "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); [f.attrs.__delitem__(n) for n in ('piece_set', 'piece_cells', 'piece_set_checksum')]; f.close()" "$work/pieces.h5"
+    expect_error 2 "was built with another piece set than the tetrominoes and does not store it" mpi 2 "$stackverify" "$work/pieces.h5"
     finish
     ;;
 damaged)

@@ -440,18 +440,18 @@ std::optional<std::string> shortest_inputs(const Board& board, Piece piece, cons
 }
 
 Cells table_placement_cells(const Orientation& orientation, int column, const int* heights) {
+    if (orientation.cells() != TetrominoCells)
+        throw std::invalid_argument("table_placement_cells: a tetromino's orientation has 4 cells");
     Cells cells;
-    int cell = 0;
-    for (int k = 0; k < orientation.width; ++k)
-        for (int row = 0; row < orientation.added[k]; ++row)
-            cells[std::size_t(cell++)] = {column + k, heights[column + k] + row};
+    std::size_t cell = 0;
+    orientation.for_each_cell(heights, column, [&](int x, int y) { cells[cell++] = {x, y}; });
     std::sort(cells.begin(), cells.end());
     return cells;
 }
 
 Reach reach_table_placement(const std::vector<int>& heights, int height, const Orientation& orientation, int column) {
     const Board board = Board::from_heights(int(heights.size()), height, heights);
-    const Piece piece = orientation.piece;
+    const Piece piece = Piece(orientation.piece);
     const Cells target = table_placement_cells(orientation, column, heights.data());
     Reach reach;
     if (const auto inputs = shortest_inputs(board, piece, target))

@@ -29,6 +29,7 @@
 // mini, full (a bit each).
 #pragma once
 
+#include "rules/orientation.h"
 #include "rules/pieces.h"
 
 #include <array>
@@ -97,7 +98,9 @@ std::optional<std::string> shortest_inputs(const Board& board, Piece piece, cons
                                            const MoveOptions& options = {});
 
 // The cells a table placement (orientation, leftmost column) fills on a
-// contour: column + k gains rows heights[column + k] .. + added[k] - 1.
+// contour: column + k gains rows heights[column + k] .. + added[k] - 1. Any
+// set's orientation; the SRS functions take the tetrominoes' (their piece
+// index is their Piece).
 // `heights` holds at least column + width columns.
 Cells table_placement_cells(const Orientation& orientation, int column, const int* heights);
 

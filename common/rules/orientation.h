@@ -12,6 +12,9 @@
 
 #include "rules/board.h"
 
+#include <array>
+#include <cstdint>
+
 namespace stack {
 
 // Does the orientation fit at leftmost column x of a well of `height`?
@@ -40,5 +43,48 @@ BoardId id_offset_at(const Added& added, int width, const Geometry& geometry, in
         offset += BoardId(added[k]) * geometry.place_value(x + k);
     return offset;
 }
+
+}  // namespace stack
+
+namespace stack {
+
+// The widest and tallest piece a set may hold (its drawing is at most
+// MostPieceColumns x MostPieceColumns cells, rules/piece_set.h).
+constexpr int MostPieceColumns = 8;
+
+// One orientation of one piece of a set: `width` columns, the steps of its
+// underside and its cells per column. Fixed-size and trivially copyable, so
+// the placement tables of the hot loops hold them by value.
+struct Orientation {
+    int piece = 0;  // its piece's index in the set
+    int width = 0;  // columns touched, 1..MostPieceColumns
+    std::array<std::int8_t, MostPieceColumns - 1> surface{};  // [k] -> required h[x+k+1] - h[x+k], k < width-1
+    std::array<std::int8_t, MostPieceColumns> added{};        // [k] -> cells added to column x+k, k < width
+
+    int cells() const {
+        int total = 0;
+        for (int k = 0; k < width; ++k)
+            total += added[k];
+        return total;
+    }
+    // The placement rule (above) at leftmost column x.
+    bool fits(const int* heights, int x, int height) const {
+        return fits_at(surface, added, width, heights, x, height);
+    }
+    void place(int* heights, int x) const { place_at(added, width, heights, x); }
+    BoardId id_offset(const Geometry& geometry, int x) const { return id_offset_at(added, width, geometry, x); }
+    // visit(column, row) for each cell it fills at leftmost column x of the
+    // stack `heights`: column x+k gains rows heights[x+k] .. + added[k] - 1.
+    template <class Visit>
+    void for_each_cell(const int* heights, int x, Visit&& visit) const {
+        for (int k = 0; k < width; ++k)
+            for (int row = 0; row < added[k]; ++row)
+                visit(x + k, heights[x + k] + row);
+    }
+    // The same shape (the piece it belongs to aside).
+    bool same_shape(const Orientation& other) const {
+        return width == other.width && surface == other.surface && added == other.added;
+    }
+};
 
 }  // namespace stack

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <set>
@@ -14,16 +15,15 @@ namespace stack {
 
 namespace {
 
-using Cells = std::vector<std::pair<int, int>>;  // (row from the bottom, column)
-
 constexpr int MaximumExtent = 8;        // rows and columns of a drawn piece
-constexpr std::size_t MaximumPieces = 64;
+constexpr std::uintmax_t MaximumFileBytes = 1 << 20;  // a piece file, read whole
+constexpr std::size_t MaximumPieces = MostPieces;
 constexpr std::size_t MaximumNameLength = 16;
 constexpr std::uint32_t MaximumWeight = 1'000'000;
 
 // Moves the cells so the lowest row and leftmost column are 0, sorted, so
 // equal shapes compare equal.
-Cells normalised(Cells cells) {
+PieceCells normalised(PieceCells cells) {
     int low_row = cells[0].first, low_column = cells[0].second;
     for (auto [row, column] : cells)
         low_row = std::min(low_row, row), low_column = std::min(low_column, column);
@@ -33,21 +33,23 @@ Cells normalised(Cells cells) {
     return cells;
 }
 
-Cells rotated_clockwise(const Cells& cells) {
-    Cells turned;
+PieceCells rotated_clockwise(const PieceCells& cells) {
+    PieceCells turned;
     for (auto [row, column] : cells)
         turned.push_back({-column, row});
     return normalised(turned);
 }
 
-Cells mirrored(const Cells& cells) {
-    Cells flipped;
+PieceCells mirrored(const PieceCells& cells) {
+    PieceCells flipped;
     for (auto [row, column] : cells)
         flipped.push_back({row, -column});
     return normalised(flipped);
 }
 
-std::string grid_text(const Cells& cells) {
+}  // namespace
+
+std::string grid_text(const PieceCells& cells) {
     int rows = 0, columns = 0;
     for (auto [row, column] : cells)
         rows = std::max(rows, row + 1), columns = std::max(columns, column + 1);
@@ -60,9 +62,11 @@ std::string grid_text(const Cells& cells) {
     return text;
 }
 
+namespace {
+
 // (surface, added) of normalised cells, or false when a column's cells are
 // not one contiguous run.
-bool orientation_of(const Cells& cells, ShapeOrientation& orientation) {
+bool orientation_of(const PieceCells& cells, Orientation& orientation) {
     int columns = 0;
     for (auto [row, column] : cells)
         columns = std::max(columns, column + 1);
@@ -73,17 +77,32 @@ bool orientation_of(const Cells& cells, ShapeOrientation& orientation) {
         ++count[column];
     }
     orientation = {};
+    orientation.width = columns;
     for (int column = 0; column < columns; ++column) {
         if (count[column] == 0 || top[column] - bottom[column] + 1 != count[column])
             return false;
-        orientation.added.push_back(count[column]);
+        orientation.added[column] = std::int8_t(count[column]);
         if (column > 0)
-            orientation.surface.push_back(bottom[column] - bottom[column - 1]);
+            orientation.surface[column - 1] = std::int8_t(bottom[column] - bottom[column - 1]);
     }
     return true;
 }
 
-bool connected(const Cells& cells) {
+// The cells of an orientation: column k from its bottom b[k] up, b[0] = 0
+// and b[k+1] = b[k] + surface[k], moved so the lowest is row 0.
+PieceCells cells_of(const Orientation& orientation) {
+    PieceCells cells;
+    int bottom = 0;
+    for (int k = 0; k < orientation.width; ++k) {
+        if (k > 0)
+            bottom += orientation.surface[k - 1];
+        for (int row = 0; row < orientation.added[k]; ++row)
+            cells.push_back({bottom + row, k});
+    }
+    return normalised(cells);
+}
+
+bool connected(const PieceCells& cells) {
     std::set<std::pair<int, int>> left(cells.begin(), cells.end()), reached;
     std::vector<std::pair<int, int>> frontier = {cells[0]};
     reached.insert(cells[0]);
@@ -97,10 +116,11 @@ bool connected(const Cells& cells) {
     return reached.size() == left.size();
 }
 
-std::string list_text(const std::vector<int>& values) {
+template <std::size_t N>
+std::string list_text(const std::array<std::int8_t, N>& values, int count) {
     std::string text = "[";
-    for (std::size_t k = 0; k < values.size(); ++k)
-        text += (k ? "," : "") + std::to_string(values[k]);
+    for (int k = 0; k < count; ++k)
+        text += (k ? "," : "") + std::to_string(values[std::size_t(k)]);
     return text + "]";
 }
 
@@ -140,8 +160,14 @@ struct DrawnPiece {
     const char* rows;  // rows separated by '/'
 };
 
-Cells cells_of_rows(const std::vector<std::string>& rows) {
-    Cells cells;
+// The cells of rows drawn top first; throws InputError when the rows are
+// not all as long (`where` names them).
+PieceCells cells_of_rows(const std::vector<std::string>& rows, const std::string& where = "") {
+    for (const std::string& row : rows)
+        if (row.size() != rows[0].size())
+            throw InputError(where + ": the rows of a piece are all as long (a ragged grid: '" + rows[0] + "' and '"
+                             + row + "')");
+    PieceCells cells;
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (std::size_t column = 0; column < rows[r].size(); ++column)
             if (rows[r][column] == '#')
@@ -157,7 +183,8 @@ PieceShape shape_from_drawing(const DrawnPiece& drawn) {
     PieceShape shape;
     shape.name = drawn.name;
     shape.letter = drawn.letter;
-    shape.orientations = derive_orientations(normalised(cells_of_rows(rows)), false, &shape.dropped);
+    shape.cells = normalised(cells_of_rows(rows));
+    shape.orientations = derive_orientations(shape.cells, false, &shape.dropped);
     return shape;
 }
 
@@ -177,23 +204,21 @@ constexpr DrawnPiece Pentominoes[] = {
 
 }  // namespace
 
-int ShapeOrientation::cells() const { return std::accumulate(added.begin(), added.end(), 0); }
-
-std::vector<ShapeOrientation> derive_orientations(const Cells& cells, bool reflect, std::vector<std::string>* dropped) {
-    std::vector<Cells> shapes;
-    Cells shape = normalised(cells);
+std::vector<Orientation> derive_orientations(const PieceCells& cells, bool reflect, std::vector<std::string>* dropped) {
+    std::vector<PieceCells> shapes;
+    PieceCells shape = normalised(cells);
     for (int turn = 0; turn < 4; ++turn, shape = rotated_clockwise(shape))
         shapes.push_back(shape);
     if (reflect)
         for (int turn = 0; turn < 4; ++turn)
             shapes.push_back(mirrored(shapes[turn]));
-    std::vector<ShapeOrientation> orientations;
-    std::vector<Cells> seen;
-    for (const Cells& candidate : shapes) {
+    std::vector<Orientation> orientations;
+    std::vector<PieceCells> seen;
+    for (const PieceCells& candidate : shapes) {
         if (std::find(seen.begin(), seen.end(), candidate) != seen.end())
             continue;
         seen.push_back(candidate);
-        ShapeOrientation orientation;
+        Orientation orientation;
         if (orientation_of(candidate, orientation))
             orientations.push_back(orientation);
         else if (dropped)
@@ -205,14 +230,7 @@ std::vector<ShapeOrientation> derive_orientations(const Cells& cells, bool refle
 PieceSet PieceSet::builtin(std::string_view name) {
     PieceSet set;
     if (name == "tetrominoes") {
-        for (const Orientation& orientation : Orientations) {
-            if (set.pieces_.empty() || set.pieces_.back().name != piece_name(orientation.piece))
-                set.pieces_.push_back({std::string(piece_name(orientation.piece)), piece_letter(orientation.piece), 1, {}, {}});
-            ShapeOrientation shape;
-            shape.surface.assign(orientation.surface.begin(), orientation.surface.begin() + orientation.width - 1);
-            shape.added.assign(orientation.added.begin(), orientation.added.begin() + orientation.width);
-            set.pieces_.back().orientations.push_back(shape);
-        }
+        return from_attribute(TetrominoTable, "", "tetrominoes");
     } else if (name == "rectangles") {
         for (const DrawnPiece& drawn : Rectangles)
             set.pieces_.push_back(shape_from_drawing(drawn));
@@ -222,6 +240,7 @@ PieceSet PieceSet::builtin(std::string_view name) {
     } else {
         throw InputError("unknown piece set '" + std::string(name) + "' (tetrominoes, rectangles, pentominoes or a file)");
     }
+    set.name_ = std::string(name);
     set.check();
     return set;
 }
@@ -229,13 +248,25 @@ PieceSet PieceSet::builtin(std::string_view name) {
 PieceSet PieceSet::named_or_file(const std::string& name_or_path) {
     if (name_or_path == "tetrominoes" || name_or_path == "rectangles" || name_or_path == "pentominoes")
         return builtin(name_or_path);
+    // A FIFO or a device would block or never end: only a regular file of
+    // reasonable size is read (a set of 64 pieces of 8x8 is a few kB).
+    std::error_code error;
+    const auto status = std::filesystem::status(name_or_path, error);
+    if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        throw InputError("--pieces: '" + name_or_path + "' is not a regular file");
+    if (!error && std::filesystem::is_regular_file(status)
+        && std::filesystem::file_size(name_or_path, error) > MaximumFileBytes && !error)
+        throw InputError("--pieces: '" + name_or_path + "' is larger than " + std::to_string(MaximumFileBytes)
+                         + " bytes, which no piece file needs");
     std::ifstream file(name_or_path);
     if (!file)
         throw InputError("--pieces: '" + name_or_path + "' is neither a built-in set (tetrominoes, rectangles, "
                          "pentominoes) nor a readable file");
     std::stringstream text;
     text << file.rdbuf();
-    return from_file_text(text.str());
+    PieceSet set = from_file_text(text.str());
+    set.name_ = "file " + std::filesystem::path(name_or_path).filename().string();
+    return set;
 }
 
 // One block per piece: the `piece` line, then its rows until a blank line,
@@ -256,12 +287,13 @@ PieceSet PieceSet::from_file_text(const std::string& text) {
             throw InputError(where + ": piece '" + shape.name + "' has no rows of cells");
         if (rows.size() > std::size_t(MaximumExtent))
             throw InputError(where + ": piece '" + shape.name + "' is taller than " + std::to_string(MaximumExtent));
-        const Cells cells = cells_of_rows(rows);
+        const PieceCells cells = cells_of_rows(rows, where);
         if (cells.empty())
             throw InputError(where + ": piece '" + shape.name + "' has no cells");
         if (!connected(cells))
             throw InputError(where + ": the cells of piece '" + shape.name + "' are not connected");
-        shape.orientations = derive_orientations(cells, reflect, &shape.dropped);
+        shape.cells = normalised(cells);
+        shape.orientations = derive_orientations(shape.cells, reflect, &shape.dropped);
         if (shape.orientations.empty())
             throw InputError(where + ": piece '" + shape.name + "' cannot rest on a stack without a hole in any orientation");
         rows.clear();
@@ -319,13 +351,15 @@ PieceSet PieceSet::from_file_text(const std::string& text) {
     finish_piece();
     if (set.pieces_.empty())
         throw InputError("the piece file holds no pieces");
+    set.name_ = "file";
     set.check();
     return set;
 }
 
 // NAME[ weight=N][ letter=C]: (SURFACE,ADDED) ... per line.
-PieceSet PieceSet::from_attribute(const std::string& text) {
+PieceSet PieceSet::from_attribute(const std::string& text, const std::string& cells_text, const std::string& name) {
     PieceSet set;
+    set.name_ = name;
     std::stringstream stream(text);
     std::string line;
     int line_number = 0;
@@ -382,26 +416,77 @@ PieceSet PieceSet::from_attribute(const std::string& text) {
         };
         while (line.find_first_not_of(' ', at) != std::string::npos) {
             expect('(');
-            ShapeOrientation orientation;
-            orientation.surface = read_list();
+            const std::vector<int> surface = read_list();
             expect(',');
-            orientation.added = read_list();
+            const std::vector<int> added = read_list();
             expect(')');
+            const auto within = [](const std::vector<int>& values, int low, int high) {
+                return std::all_of(values.begin(), values.end(), [&](int v) { return v >= low && v <= high; });
+            };
+            if (added.empty() || added.size() > std::size_t(MostPieceColumns) || surface.size() + 1 != added.size()
+                || !within(added, 1, MaximumExtent) || !within(surface, -MaximumExtent, MaximumExtent))
+                throw InputError(here + ": an orientation is (width - 1 steps in [-8, 8], width counts in [1, 8]), "
+                                 "width 1-" + std::to_string(MostPieceColumns));
+            Orientation orientation;
+            orientation.width = int(added.size());
+            for (std::size_t k = 0; k < added.size(); ++k)
+                orientation.added[k] = std::int8_t(added[k]);
+            for (std::size_t k = 0; k < surface.size(); ++k)
+                orientation.surface[k] = std::int8_t(surface[k]);
             shape.orientations.push_back(orientation);
         }
+        if (shape.orientations.empty())
+            throw InputError(here + ": piece '" + shape.name + "' has no orientations");
+        shape.cells = cells_of(shape.orientations[0]);
         set.pieces_.push_back(shape);
     }
     if (set.pieces_.empty())
         throw InputError("the pieces attribute lists no pieces");
+    if (!cells_text.empty())
+        set.read_cells(cells_text);
     set.check();
     return set;
+}
+
+// The 'piece_cells' attribute: a line per piece, in the pieces' order, whose
+// cells must give every orientation the pieces attribute lists.
+void PieceSet::read_cells(const std::string& text) {
+    std::stringstream stream(text);
+    std::string line;
+    for (PieceShape& piece : pieces_) {
+        if (!std::getline(stream, line) || line.rfind(piece.name + ": ", 0) != 0)
+            throw InputError("the piece_cells attribute does not list piece '" + piece.name + "' in its place");
+        std::vector<std::string> rows;
+        std::stringstream drawn(line.substr(piece.name.size() + 2));
+        for (std::string row; std::getline(drawn, row, '/');) {
+            if (row.empty() || row.size() > std::size_t(MaximumExtent) || row.find_first_not_of("#.") != std::string::npos)
+                throw InputError("the piece_cells attribute: piece '" + piece.name + "' is not rows of '#' and '.'");
+            rows.push_back(row);
+        }
+        if (rows.empty() || rows.size() > std::size_t(MaximumExtent))
+            throw InputError("the piece_cells attribute: piece '" + piece.name + "' has no rows, or too many");
+        const PieceCells cells = cells_of_rows(rows, "the piece_cells attribute");
+        if (cells.empty() || !connected(cells))
+            throw InputError("the piece_cells attribute: the cells of piece '" + piece.name + "' are not one piece");
+        const std::vector<Orientation> possible = derive_orientations(normalised(cells), true);
+        for (const Orientation& orientation : piece.orientations)
+            if (std::none_of(possible.begin(), possible.end(),
+                             [&](const Orientation& other) { return other.same_shape(orientation); }))
+                throw InputError("the piece_cells attribute: the cells of piece '" + piece.name
+                                 + "' do not give its orientations");
+        piece.cells = normalised(cells);
+    }
+    if (std::getline(stream, line) && !line.empty())
+        throw InputError("the piece_cells attribute lists more pieces than the pieces attribute");
 }
 
 // Every piece has orientations of one cell count, each with width - 1
 // surface steps and positive column counts, no orientation twice, no two
 // pieces with one name or one letter.
-void PieceSet::check() const {
+void PieceSet::check() {
     for (std::size_t p = 0; p < pieces_.size(); ++p) {
+        for (Orientation& orientation : pieces_[p].orientations)
+            orientation.piece = int(p);
         const PieceShape& piece = pieces_[p];
         if (piece.orientations.empty())
             throw InputError("piece '" + piece.name + "' has no orientations");
@@ -410,21 +495,33 @@ void PieceSet::check() const {
                 throw InputError("pieces '" + pieces_[q].name + "' and '" + piece.name + "' share a name or a letter");
         const int cells = piece.orientations[0].cells();
         for (std::size_t o = 0; o < piece.orientations.size(); ++o) {
-            const ShapeOrientation& orientation = piece.orientations[o];
-            const bool shaped = orientation.width() >= 1 && orientation.width() <= MaximumExtent
-                                && orientation.surface.size() + 1 == orientation.added.size()
-                                && std::all_of(orientation.added.begin(), orientation.added.end(),
-                                               [](int count) { return count >= 1 && count <= MaximumExtent; })
-                                && std::all_of(orientation.surface.begin(), orientation.surface.end(),
-                                               [](int step) { return step >= -MaximumExtent && step <= MaximumExtent; });
+            const Orientation& orientation = piece.orientations[o];
+            bool shaped = orientation.width >= 1 && orientation.width <= MaximumExtent;
+            for (int k = 0; shaped && k < orientation.width; ++k)
+                shaped = orientation.added[k] >= 1 && orientation.added[k] <= MaximumExtent
+                         && (k + 1 == orientation.width
+                             || (orientation.surface[k] >= -MaximumExtent && orientation.surface[k] <= MaximumExtent));
             if (!shaped)
                 throw InputError("piece '" + piece.name + "': orientation " + std::to_string(o + 1)
                                  + " is not (width-1 steps in [-8, 8], width counts in [1, 8]), width 1-8");
             if (orientation.cells() != cells)
                 throw InputError("piece '" + piece.name + "': its orientations hold different numbers of cells");
             for (std::size_t earlier = 0; earlier < o; ++earlier)
-                if (piece.orientations[earlier] == orientation)
+                if (piece.orientations[earlier].same_shape(orientation))
                     throw InputError("piece '" + piece.name + "' lists an orientation twice");
+        }
+        if (piece.cell_count() != cells)
+            throw InputError("piece '" + piece.name + "': its cells are not those of its orientations");
+        // One shape twice: the same orientations (as a set) under two names.
+        for (std::size_t q = 0; q < p; ++q) {
+            const auto covers = [](const PieceShape& a, const PieceShape& b) {
+                return std::all_of(b.orientations.begin(), b.orientations.end(), [&](const Orientation& o) {
+                    return std::any_of(a.orientations.begin(), a.orientations.end(),
+                                       [&](const Orientation& other) { return other.same_shape(o); });
+                });
+            };
+            if (covers(pieces_[q], piece) && covers(piece, pieces_[q]))
+                throw InputError("pieces '" + pieces_[q].name + "' and '" + piece.name + "' are the same shape");
         }
     }
 }
@@ -439,14 +536,14 @@ int PieceSet::orientation_count() const {
 int PieceSet::cell_gcd() const {
     int divisor = 0;
     for (const PieceShape& piece : pieces_)
-        divisor = std::gcd(divisor, piece.orientations[0].cells());
+        divisor = std::gcd(divisor, piece.cell_count());
     return divisor;
 }
 
 int PieceSet::smallest_piece_cells() const {
     int fewest = 0;
     for (const PieceShape& piece : pieces_)
-        fewest = fewest == 0 ? piece.orientations[0].cells() : std::min(fewest, piece.orientations[0].cells());
+        fewest = fewest == 0 ? piece.cell_count() : std::min(fewest, piece.cell_count());
     return fewest;
 }
 
@@ -459,10 +556,18 @@ std::string PieceSet::attribute_text() const {
         if (piece.letter != default_letter(piece.name))
             text += std::string(" letter=") + piece.letter;
         text += ":";
-        for (const ShapeOrientation& orientation : piece.orientations)
-            text += " (" + list_text(orientation.surface) + "," + list_text(orientation.added) + ")";
+        for (const Orientation& orientation : piece.orientations)
+            text += " (" + list_text(orientation.surface, orientation.width - 1) + ","
+                    + list_text(orientation.added, orientation.width) + ")";
         text += "\n";
     }
+    return text;
+}
+
+std::string PieceSet::cells_text() const {
+    std::string text;
+    for (const PieceShape& piece : pieces_)
+        text += piece.name + ": " + grid_text(piece.cells) + "\n";
     return text;
 }
 

@@ -25,8 +25,8 @@ PieceSetSolution solve_piece_set(const PieceSet& set, const Geometry& geometry, 
         const Heights heights = geometry.decode(id);
         for (std::size_t p = 0; p < pieces.size(); ++p) {
             best[p] = -1.0;
-            for (const ShapeOrientation& orientation : pieces[p].orientations) {
-                for (int x = 0; x + orientation.width() <= width; ++x) {
+            for (const Orientation& orientation : pieces[p].orientations) {
+                for (int x = 0; x + orientation.width <= width; ++x) {
                     if (!orientation.fits(heights.data(), x, height))
                         continue;
                     const BoardId successor = id + orientation.id_offset(geometry, x);
@@ -35,7 +35,7 @@ PieceSetSolution solve_piece_set(const PieceSet& set, const Geometry& geometry, 
                 }
             }
         }
-        solution.values[id] = weighted_value_from_best(best.data(), weights.data(), int(pieces.size()));
+        solution.values[id] = value_from_best(best.data(), 1, int(pieces.size()), weights.data());
     }
     return solution;
 }

@@ -1,9 +1,9 @@
 // Exact values for any piece set (piece_set.h), the plain way: one thread,
 // the whole table in memory, board ids visited from the largest down (every
 // placement adds cells, so it raises the id), each orientation tried at
-// every column by its definition (surface and added, pieces.h). It is the
-// reference for the built-in sets and piece files until the generator takes
-// them (issue 12), and gives results/pieces.md (scripts/pieces).
+// every column by its definition (surface and added, orientation.h). It is
+// the independent reference the MPI generator is checked against, bit for
+// bit, for every set (tests/test_solver_mpi.cpp).
 #pragma once
 
 #include "rules/board.h"

@@ -1,77 +1,82 @@
 #include "rules/placement.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <set>
 
 namespace stack {
 
-PlacementTable::PlacementTable(const Geometry& geometry) : geometry_(geometry) {
-    for (int o = 0; o < OrientationCount; ++o) {
-        const Orientation& orientation = Orientations[o];
-        for (int x = 0; x + orientation.width <= geometry.width(); ++x)
-            offsets_[o][x] = orientation.id_offset(geometry, x);
-    }
-}
-
-namespace {
-
-// The step d[x+k] an orientation needs: its surface for placements, or the
+// The step d[x+k] orientation o needs: its surface for placements, or the
 // surface seen after the piece landed for predecessors.
-constexpr int step(const Orientation& orientation, int k, bool reverse) {
+int PlacementTable::step(int o, int k, bool reverse) const {
+    const Orientation& orientation = rules_->orientation(o);
     return orientation.surface[k] + (reverse ? orientation.added[k + 1] - orientation.added[k] : 0);
 }
 
-constexpr bool steps_fit_the_clip() {
-    for (const Orientation& orientation : Orientations)
+PlacementTable::PlacementTable(const Geometry& geometry, const Rules& rules)
+    : geometry_(geometry), rules_(&rules), offsets_(std::size_t(rules.orientation_count()) * MaxWidth, 0) {
+    // L: one more than the largest step of either direction, so that the
+    // clipped value L (and the wall's) matches no step.
+    int largest = 0;
+    for (int o = 0; o < rules.orientation_count(); ++o)
+        for (int k = 0; k + 1 < rules.orientation(o).width; ++k)
+            for (bool reverse : {false, true})
+                largest = std::max(largest, std::abs(step(o, k, reverse)));
+    limit_ = largest + 1;
+    values_ = 2 * limit_ + 1;
+    for (int o = 0; o < rules.orientation_count(); ++o) {
+        const Orientation& orientation = rules.orientation(o);
+        Candidate candidate{orientation.width, std::min(orientation.width - 1, 3), orientation.added, {}};
         for (int k = 0; k + 1 < orientation.width; ++k)
             for (bool reverse : {false, true})
-                if (step(orientation, k, reverse) < -2 || step(orientation, k, reverse) > 2)
-                    return false;
-    return true;
+                candidate.step[reverse][k] = std::int8_t(step(o, k, reverse));
+        candidates_.push_back(candidate);
+        for (int x = 0; x + orientation.width <= geometry.width(); ++x)
+            offsets_[std::size_t(o) * MaxWidth + std::size_t(x)] = orientation.id_offset(geometry, x);
+    }
+    for (bool reverse : {false, true}) {
+        tables_[reverse] = build_match_table(reverse);
+        std::set<int> steps;
+        for (int o = 0; o < rules.orientation_count(); ++o)
+            if (rules.orientation(o).width > 1)
+                steps.insert(step(o, 0, reverse));
+        first_steps_[reverse].assign(steps.begin(), steps.end());
+    }
+    for (std::size_t key = 0; key + 1 < tables_[0].starts.size(); ++key)
+        most_at_one_column_ = std::max(most_at_one_column_, int(tables_[0].starts[key + 1] - tables_[0].starts[key]));
 }
-// A step of +-3 would collide with the clipped (and the right wall's) value.
-static_assert(steps_fit_the_clip(), "surface steps must lie in [-2, 2] for the clipped lookup");
 
-}  // namespace
-
-// For every clipped triple (d0, d1, d2), the orientations whose steps equal
-// its first width-1 entries, in table order.
-PlacementTable::MatchTable PlacementTable::build_match_table(bool reverse) {
-    MatchTable built{};
-    for (int key = 0; key < MatchKeys; ++key) {
-        const std::array<int, 3> difference = {key / (DifferenceValues * DifferenceValues) - DifferenceLimit,
-                                               key / DifferenceValues % DifferenceValues - DifferenceLimit,
-                                               key % DifferenceValues - DifferenceLimit};
-        for (int o = 0; o < OrientationCount; ++o) {
+// For every clipped triple (d0, d1, d2), the orientations whose first steps
+// (up to three) equal its first entries, in the set's order.
+PlacementTable::MatchTable PlacementTable::build_match_table(bool reverse) const {
+    MatchTable built;
+    const int keys = values_ * values_ * values_;
+    built.starts.assign(std::size_t(keys) + 1, 0);
+    for (int key = 0; key < keys; ++key) {
+        const std::array<int, 3> difference = {key / (values_ * values_) - limit_, key / values_ % values_ - limit_,
+                                               key % values_ - limit_};
+        for (int o = 0; o < rules_->orientation_count(); ++o) {
             bool matches = true;
-            for (int k = 0; k + 1 < Orientations[o].width; ++k)
-                matches &= difference[k] == step(Orientations[o], k, reverse);
+            for (int k = 0; k + 1 < rules_->orientation(o).width && k < 3; ++k)
+                matches &= difference[std::size_t(k)] == step(o, k, reverse);
             if (matches)
-                built[key].orientations[built[key].count++] = static_cast<std::uint8_t>(o);
+                built.matches.push_back(std::uint16_t(o));
         }
+        built.starts[std::size_t(key) + 1] = std::uint32_t(built.matches.size());
     }
     return built;
 }
 
-const PlacementTable::MatchTable& PlacementTable::forward_table() {
-    static const MatchTable table = build_match_table(false);
-    return table;
-}
-
-const PlacementTable::MatchTable& PlacementTable::reverse_table() {
-    static const MatchTable table = build_match_table(true);
-    return table;
-}
-
-PieceCounts round_connections(const Geometry& geometry, const CompositionCodec& columns, const ResidueSet& residues,
-                              int sum) {
+PieceCounts round_connections(const Rules& rules, const Geometry& geometry, const CompositionCodec& columns,
+                              const ResidueSet& residues, int sum) {
     const int width = geometry.width(), height = geometry.height();
     std::uint64_t stored_h0 = 0;  // column-0 heights of a stored class, for this sum
     for (int h0 = 0; h0 <= height; ++h0)
         stored_h0 += residues.holds_sum(sum + h0);
-    PieceCounts counts{};
-    for (const Orientation& orientation : Orientations) {
+    PieceCounts counts(std::size_t(rules.piece_count()), 0);
+    for (const Orientation& orientation : rules.orientations()) {
         const int w = orientation.width;
-        std::array<int, 4> d{};  // column x+k stands at b + d[k]
+        std::array<int, MostPieceColumns> d{};  // column x+k stands at b + d[k]
         int low = 0, high = height;
         for (int k = 0; k < w; ++k) {
             if (k > 0)
@@ -87,20 +92,13 @@ PieceCounts round_connections(const Geometry& geometry, const CompositionCodec& 
                     fixed += b + d[k];
                 const std::uint64_t boards = columns.count(free, sum - fixed);
                 if (x > 0)
-                    counts[orientation.piece] += boards * stored_h0;
+                    counts[std::size_t(orientation.piece)] += boards * stored_h0;
                 else if (residues.holds_sum(sum + b))
-                    counts[orientation.piece] += boards;
+                    counts[std::size_t(orientation.piece)] += boards;
             }
         }
     }
     return counts;
-}
-
-int PlacementTable::most_placements_at_one_column() {
-    int most = 0;
-    for (const MatchList& matches : forward_table())
-        most = matches.count > most ? matches.count : most;
-    return most;
 }
 
 }  // namespace stack

@@ -1,16 +1,21 @@
-// Placement enumeration: which orientations fit a stack, and where the
-// resulting stack lives in the id space.
+// Placement enumeration: which orientations of a piece set (rules.h) fit a
+// stack, and where the resulting stack lives in the id space.
 //
 // Placing orientation o at column x always adds the same amount to the board
 // id, offset(o, x) = sum_k added[k] * (H+1)^(x+k), so a successor id is the
 // id plus a constant: no successor list is ever stored.
 //
 // Finding the orientations that fit uses the local height differences: the
-// surface condition of an orientation at column x depends only on
-// d[x..x+2] (d[i] = h[i+1] - h[i]). Each d is clipped to [-3, 3] (no surface
-// step exceeds 2 in magnitude, and columns past the right wall read as 3), so
-// the three differences index a 343-entry table listing the orientations
-// whose underside matches. Only the height limit is then checked per match.
+// surface condition of an orientation at column x depends only on d[x],
+// d[x+1], ... (d[i] = h[i+1] - h[i]). Each d is clipped to [-L, L], where
+// L - 1 is the largest step any orientation of the set needs (2 for the
+// tetrominoes, so L = 3 and the values are those of the first version),
+// and columns past the right wall read as L, which no step matches; the
+// first three differences then index a table of (2L+1)^3 entries listing
+// the orientations whose underside matches them (for the tetrominoes, 343
+// entries and every orientation decided: none is wider than 4). An
+// orientation wider than 4 columns has its further steps checked directly,
+// and its width against the wall. The height limit is checked per match.
 // Predecessors work the same way: o at x could have produced a stack when
 // d[x+k] equals the "reverse surface" surface[k] + added[k+1] - added[k]
 // (the step before the piece landed, seen after it), which a second table
@@ -19,38 +24,40 @@
 
 #include "rules/board.h"
 #include "rules/compositions.h"
-#include "rules/pieces.h"
 #include "rules/residues.h"
+#include "rules/rules.h"
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace stack {
 
 class PlacementTable {
 public:
-    static constexpr int DifferenceLimit = 3;  // clip |d| to this
-    static constexpr int DifferenceValues = 2 * DifferenceLimit + 1;
-
-    // [x] -> clip(h[x+1] - h[x]) + DifferenceLimit; past the right wall
-    // (x >= W-1) it reads as the largest value, which no surface matches.
+    // [x] -> clip(h[x+1] - h[x]) + L; past the right wall (x >= W-1) it
+    // reads as the largest value, which no surface matches.
     using Differences = std::array<std::uint8_t, MaxWidth + 2>;
 
-    explicit PlacementTable(const Geometry& geometry);
+    // `rules` must outlive the table.
+    PlacementTable(const Geometry& geometry, const Rules& rules);
 
     const Geometry& geometry() const { return geometry_; }
-    BoardId offset(int orientation, int column) const { return offsets_[orientation][column]; }
+    const Rules& rules() const { return *rules_; }
+    BoardId offset(int orientation, int column) const {
+        return offsets_[std::size_t(orientation) * MaxWidth + std::size_t(column)];
+    }
 
-    static std::uint8_t clipped_difference(int difference) {
-        difference = difference > DifferenceLimit ? DifferenceLimit : difference < -DifferenceLimit ? -DifferenceLimit
-                                                                                                     : difference;
-        return static_cast<std::uint8_t>(difference + DifferenceLimit);
+    // A difference clipped to [-L, L], as a table index.
+    std::uint8_t clipped_difference(int difference) const {
+        difference = difference > limit_ ? limit_ : difference < -limit_ ? -limit_ : difference;
+        return static_cast<std::uint8_t>(difference + limit_);
     }
     Differences differences(const Heights& heights) const;
 
     // visit(orientation, column, successor_offset) for every valid placement
-    // on `heights`: columns ascending, orientations in table order within a
-    // column.
+    // on `heights`: columns ascending, orientations in the set's order within
+    // a column.
     template <class Visit>
     void for_each_placement(const Heights& heights, Visit&& visit) const;
     // The same for one column, with `differences` = differences(heights)
@@ -69,41 +76,62 @@ public:
                                  Visit&& visit) const;
 
     // The most orientations that can fit at one column of any stack.
-    static int most_placements_at_one_column();
+    int most_placements_at_one_column() const { return most_at_one_column_; }
+    // The steps d[0] a placement wider than one column at column 0 can need,
+    // ascending: its surface's first step (forward), or the first step seen
+    // after it landed (reverse).
+    const std::vector<int>& first_steps(bool reverse) const { return first_steps_[reverse]; }
 
     // The rule itself, for one (orientation, column) that lies inside the
     // well: does it fit `heights`? (The tests hold the lookup to it.)
-    bool fits(const Heights& heights, int orientation, int column) const;
+    bool fits(const Heights& heights, int orientation, int column) const {
+        return rules_->orientation(orientation).fits(heights.data(), column, geometry_.height());
+    }
+    // The heights after orientation o lands at column x.
+    Heights after(const Heights& heights, int orientation, int column) const {
+        Heights result = heights;
+        rules_->orientation(orientation).place(result.data(), column);
+        return result;
+    }
 
 private:
-    static constexpr int MatchKeys = DifferenceValues * DifferenceValues * DifferenceValues;
-
-    struct MatchList {
-        std::uint8_t count = 0;
-        std::array<std::uint8_t, OrientationCount> orientations{};  // [i] -> orientation index
+    // The orientations whose first steps match each key of three clipped
+    // differences: matches_[starts_[key] .. starts_[key + 1]).
+    struct MatchTable {
+        std::vector<std::uint32_t> starts;
+        std::vector<std::uint16_t> matches;
     };
-    using MatchTable = std::array<MatchList, MatchKeys>;  // [key of d[x], d[x+1], d[x+2]]
-    static MatchTable build_match_table(bool reverse);
+    // An orientation as the lookup reads it.
+    struct Candidate {
+        int width;
+        int tail_from;  // steps from here on are checked directly (width - 1 when none)
+        std::array<std::int8_t, MostPieceColumns> added;
+        std::array<std::int8_t, MostPieceColumns - 1> step[2];  // [reverse][k]
+    };
+    MatchTable build_match_table(bool reverse) const;
+    int step(int o, int k, bool reverse) const;
     template <bool Reverse, class Visit>
     void for_each_match(const Heights& heights, const Differences& differences, int x, Visit&& visit) const;
-    static const MatchTable& forward_table();
-    static const MatchTable& reverse_table();
-    static int key(const Differences& differences, int column) {
-        return (differences[column] * DifferenceValues + differences[column + 1]) * DifferenceValues
-               + differences[column + 2];
+    int key(const Differences& differences, int column) const {
+        return (differences[column] * values_ + differences[column + 1]) * values_ + differences[column + 2];
     }
 
     Geometry geometry_;
-    const MatchTable* forward_ = &forward_table();  // held here: the function-local statics cost a guard per call
-    const MatchTable* reverse_ = &reverse_table();
-    std::array<std::array<BoardId, MaxWidth>, OrientationCount> offsets_{};  // [orientation][column]
+    const Rules* rules_;
+    int limit_ = 0;   // L
+    int values_ = 1;  // 2L + 1
+    std::vector<Candidate> candidates_;  // [orientation]
+    std::array<MatchTable, 2> tables_;    // [reverse]
+    std::vector<BoardId> offsets_;        // [orientation * MaxWidth + column]
+    int most_at_one_column_ = 0;
+    std::array<std::vector<int>, 2> first_steps_;  // [reverse]
 };
 
 inline PlacementTable::Differences PlacementTable::differences(const Heights& heights) const {
     Differences result;
     const int width = geometry_.width();
     for (int x = 0; x < width + 2; ++x)
-        result[x] = x + 1 < width ? clipped_difference(heights[x + 1] - heights[x]) : DifferenceValues - 1;
+        result[x] = x + 1 < width ? clipped_difference(heights[x + 1] - heights[x]) : std::uint8_t(values_ - 1);
     return result;
 }
 
@@ -113,16 +141,22 @@ inline PlacementTable::Differences PlacementTable::differences(const Heights& he
 template <bool Reverse, class Visit>
 void PlacementTable::for_each_match(const Heights& heights, const Differences& differences, int x,
                                     Visit&& visit) const {
-    const int limit = geometry_.height();
-    const MatchList& matches = (Reverse ? *reverse_ : *forward_)[key(differences, x)];
-    for (int i = 0; i < matches.count; ++i) {
-        const int o = matches.orientations[i];
-        const Orientation& orientation = Orientations[o];
+    const int limit = geometry_.height(), width = geometry_.width();
+    const MatchTable& table = tables_[Reverse];
+    const int k = key(differences, x);
+    for (std::uint32_t i = table.starts[std::size_t(k)]; i < table.starts[std::size_t(k) + 1]; ++i) {
+        const int o = table.matches[i];
+        const Candidate& candidate = candidates_[std::size_t(o)];
         bool holds = true;
-        for (int k = 0; k < orientation.width; ++k)
-            holds &= Reverse ? heights[x + k] >= orientation.added[k] : heights[x + k] + orientation.added[k] <= limit;
+        if (candidate.tail_from < candidate.width - 1) {  // wider than the key: the rest directly
+            holds = x + candidate.width <= width;
+            for (int s = candidate.tail_from; holds && s < candidate.width - 1; ++s)
+                holds = heights[x + s + 1] - heights[x + s] == candidate.step[Reverse][s];
+        }
+        for (int c = 0; c < candidate.width; ++c)
+            holds &= Reverse ? heights[x + c] >= candidate.added[c] : heights[x + c] + candidate.added[c] <= limit;
         if (holds)
-            visit(o, x, offsets_[o][x]);
+            visit(o, x, offset(o, x));
     }
 }
 
@@ -152,10 +186,6 @@ void PlacementTable::for_each_predecessor(const Heights& heights, Visit&& visit)
         for_each_match<true>(heights, difference, x, visit);
 }
 
-inline bool PlacementTable::fits(const Heights& heights, int o, int x) const {
-    return Orientations[o].fits(heights.data(), x, geometry_.height());
-}
-
 // The connections of one round: over the boards whose columns 1..W-1 sum
 // to `sum` and whose height sum is in `residues`, the valid placements of
 // each piece, counted without visiting a board. An orientation at column x
@@ -166,14 +196,7 @@ inline bool PlacementTable::fits(const Heights& heights, int o, int x) const {
 // column-0 heights of a stored class (or, at x = 0, whether b is one).
 // stackgen checks its count against this, and a resumed partial's
 // connections_done attribute.
-PieceCounts round_connections(const Geometry& geometry, const CompositionCodec& columns, const ResidueSet& residues,
-                              int sum);
-
-// The heights after orientation o lands at column x.
-inline Heights heights_after(const Heights& heights, int orientation, int column) {
-    Heights after = heights;
-    Orientations[orientation].place(after.data(), column);
-    return after;
-}
+PieceCounts round_connections(const Rules& rules, const Geometry& geometry, const CompositionCodec& columns,
+                              const ResidueSet& residues, int sum);
 
 }  // namespace stack

@@ -35,14 +35,11 @@ inline double value_from_best(const double* best, std::size_t stride, int pieces
     return sum / total;
 }
 
-// The tetrominoes, each 1/7.
-inline double value_from_best(const double* best, std::size_t stride = 1) {
-    return value_from_best(best, stride, PieceCount);
-}
-
-// A piece set's pieces with their draw weights (piece_set.h).
-inline double weighted_value_from_best(const double* best, const std::uint32_t* weights, int pieces) {
-    return value_from_best(best, 1, pieces, weights);
+// A set's pieces with their draw weights (rules.h): `best[piece * stride]`
+// for each of its pieces. Unit weights take the first form's bits.
+inline double value_from_best(const double* best, std::size_t stride, const Rules& rules) {
+    return rules.unit_weights() ? value_from_best(best, stride, rules.piece_count())
+                                : value_from_best(best, stride, rules.piece_count(), rules.weights().data());
 }
 
 // successor_value(orientation, column, offset) returns V of the successor.
@@ -51,16 +48,17 @@ inline double weighted_value_from_best(const double* best, const std::uint32_t* 
 template <class SuccessorValue>
 double state_value(const PlacementTable& table, const Heights& heights, SuccessorValue&& successor_value,
                    PieceCounts* placements_found = nullptr) {
-    std::array<double, PieceCount> best;  // [piece] -> best successor value, -1 when none fits
-    best.fill(-1.0);
+    const Rules& rules = table.rules();
+    std::array<double, MostPieces> best;  // [piece] -> best successor value, -1 when none fits
+    std::fill_n(best.begin(), rules.piece_count(), -1.0);
     table.for_each_placement(heights, [&](int o, int x, BoardId offset) {
-        const Piece piece = Orientations[o].piece;
+        const int piece = rules.orientation(o).piece;
         const double value = successor_value(o, x, offset);
-        best[piece] = value > best[piece] ? value : best[piece];
+        best[std::size_t(piece)] = value > best[std::size_t(piece)] ? value : best[std::size_t(piece)];
         if (placements_found)
-            ++(*placements_found)[piece];
+            ++(*placements_found)[std::size_t(piece)];
     });
-    return value_from_best(best.data());
+    return value_from_best(best.data(), 1, rules);
 }
 
 }  // namespace stack

@@ -1,6 +1,5 @@
 #include "table/stack_table.h"
 
-#include "rules/pieces.h"
 #include "support/cli.h"
 #include "support/errors.h"
 #include "table/block_cache.h"
@@ -69,7 +68,8 @@ private:
 };
 
 StackTable::StackTable(std::string path, TableInfo info)
-    : path_(std::move(path)), info_(std::move(info)), geometry_(info_.width, info_.height) {
+    : path_(std::move(path)), info_(std::move(info)), rules_(std::make_unique<Rules>(info_.pieces)),
+      geometry_(info_.width, info_.height) {
     if (info_.format_version >= 2)
         layout_.emplace(geometry_, info_.residues);
     held_precision_ = info_.precision;
@@ -91,12 +91,6 @@ void read_in_child(const std::string& path) {
     }
 }
 
-// Until the tools take any piece set, a table must hold the tetrominoes.
-void check_tetrominoes(const TableInfo& info, const std::string& path) {
-    if (info.pieces != orientation_table_text())
-        throw InputError("'" + path + "' was built with another piece set than this build's tetrominoes");
-}
-
 // Values read per HDF5 call when a table is read into memory.
 constexpr std::uint64_t ReadValues = std::uint64_t(1) << 20;
 
@@ -111,7 +105,6 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
     std::uint64_t file_bytes = 0;
     Handle file = open_table_file(path, FileAccess::Read, &file_bytes);
     TableInfo info = read_table_info(file, path);
-    check_tetrominoes(info, path);
     check_stored_size(info, path, file_bytes);
     StackTable table(path, std::move(info));
     if (table.layout_)
@@ -207,7 +200,7 @@ void StackTable::read_resident(hid_t dataset) {
         dense_ = values_.data();
 }
 
-StackTable StackTable::in_memory(const Geometry& geometry, HugeVector<double> values) {
+StackTable StackTable::in_memory(const Geometry& geometry, HugeVector<double> values, const Rules& rules) {
     if (values.size() != geometry.states())
         throw std::invalid_argument("in_memory: the values do not cover the well's (H+1)^W boards");
     TableInfo info;
@@ -216,10 +209,8 @@ StackTable StackTable::in_memory(const Geometry& geometry, HugeVector<double> va
     info.height = geometry.height();
     info.states = info.stored_states = geometry.states();
     info.schedule = "in memory";
-    info.pieces = orientation_table_text();
-    info.piece_count = PieceCount;
-    info.smallest_piece_cells = CellsPerPiece;
-    info.residues = ResidueSet::all(CellsPerPiece);
+    info.pieces = rules.set();
+    info.residues = ResidueSet::all(rules.modulus());
     info.generator = "in memory";
     StackTable table("(in memory)", std::move(info));
     table.values_ = std::move(values);

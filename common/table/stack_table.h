@@ -26,6 +26,7 @@
 #pragma once
 
 #include "rules/board.h"
+#include "rules/rules.h"
 #include "support/huge_pages.h"
 #include "table/hdf5_handle.h"
 #include "table/table_format.h"
@@ -54,9 +55,9 @@ public:
     static constexpr std::uint64_t BlockValues = ChecksumValues;
 
     // Throws InputError naming the problem when the file is missing, not
-    // a regular file, not HDF5, not a table, of another format version or
-    // piece set, damaged, claims more values than it holds, or its values
-    // are out of range. Nothing is allocated from the file's claims before
+    // a regular file, not HDF5, not a table, of another format version,
+    // damaged (its values or its piece set against their checksums), claims
+    // more values than it holds, or its values are out of range. Nothing is allocated from the file's claims before
     // they are checked against its size (table_file.h).
     // The file's metadata is read first in a child process with a time
     // limit (libhdf5 can hang or crash on damaged metadata,
@@ -65,13 +66,16 @@ public:
     // Without the child: for the child itself, and callers that made the file.
     static StackTable open_unchecked(const std::string& path, const TableOpenOptions& options = {});
     // A table held in memory, values in board-id order (tests and tools).
-    static StackTable in_memory(const Geometry& geometry, HugeVector<double> values);
+    static StackTable in_memory(const Geometry& geometry, HugeVector<double> values,
+                                const Rules& rules = Rules::tetrominoes());
 
     StackTable(StackTable&&) noexcept;
     StackTable& operator=(StackTable&&) noexcept;
     ~StackTable();
 
     const TableInfo& info() const { return info_; }
+    // The rules of the piece set the table was built with.
+    const Rules& rules() const { return *rules_; }
     const Geometry& geometry() const { return geometry_; }
     const std::string& path() const { return path_; }
     // The version-2 codec, or null for a version-1 table.
@@ -117,6 +121,7 @@ private:
 
     std::string path_;
     TableInfo info_;
+    std::unique_ptr<Rules> rules_;
     Geometry geometry_;
     std::optional<RoundLayout> layout_;
     bool resident_ = false;

@@ -1,5 +1,6 @@
 #include "table/table_format.h"
 
+#include "rules/pieces.h"
 #include "rules/piece_set.h"
 #include "support/errors.h"
 
@@ -143,7 +144,7 @@ void write_table_info(hid_t file, const TableInfo& info) {
     write_attribute(file, "schedule", info.schedule);
     write_attribute(file, "states", info.states);
     write_attribute(file, "connections", info.connections);
-    write_attribute(file, "pieces", info.pieces);
+    write_attribute(file, "pieces", info.pieces.attribute_text());
     write_attribute(file, "generator", info.generator);
     if (info.format_version >= 2) {
         write_attribute(file, "layout", RoundsLayout);
@@ -155,20 +156,34 @@ void write_table_info(hid_t file, const TableInfo& info) {
         write_attribute(file, "rounds_done", info.rounds_done);
         write_attribute(file, "connections_done",
                         std::vector<std::int64_t>(info.connections_done.begin(), info.connections_done.end()));
+        write_attribute(file, "piece_set", info.pieces.name());
+        write_attribute(file, "piece_cells", info.pieces.cells_text());
+        write_attribute(file, "piece_set_checksum", std::uint64_t(piece_set_checksum(info.pieces)));
     }
 }
 
 namespace {
 
-// The piece set the table was built with: its size, its smallest piece, and
-// the modulus of its residue classes.
-void read_piece_summary(TableInfo& info, const std::string& path) {
+// The piece set the table was built with: stored in full (with its
+// checksum) by stackgen since piece sets are stored, else the tetrominoes,
+// which the pieces attribute of an older table must hold.
+PieceSet read_piece_set(hid_t file, const std::string& path) {
+    const std::string orientations = read_string_attribute(file, "pieces");
+    if (!has_attribute(file, "piece_set")) {
+        if (orientations != TetrominoTable)
+            throw InputError("'" + path + "' was built with another piece set than the tetrominoes and does not "
+                             "store it");
+        return PieceSet::builtin("tetrominoes");
+    }
+    const std::string name = read_string_attribute(file, "piece_set");
+    const std::string cells = read_string_attribute(file, "piece_cells");
+    const std::uint64_t checksum = read_unsigned_attribute(file, "piece_set_checksum");
+    if (checksum != crc32_of((name + "\n" + orientations + cells).data(), name.size() + 1 + orientations.size() + cells.size()))
+        throw InputError("'" + path + "' is damaged: its piece set does not match its checksum");
     try {
-        const PieceSet set = PieceSet::from_attribute(info.pieces);
-        info.piece_count = int(set.pieces().size());
-        info.smallest_piece_cells = set.smallest_piece_cells();
+        return PieceSet::from_attribute(orientations, cells, name);
     } catch (const InputError& error) {
-        throw InputError("'" + path + "': attribute 'pieces' does not describe a piece set: " + error.what());
+        throw InputError("'" + path + "': its piece set cannot be read: " + error.what());
     }
 }
 
@@ -190,8 +205,8 @@ void read_round_attributes(hid_t file, const std::string& path, TableInfo& info,
     info.stored_states = read_unsigned_attribute(file, "stored_states");
     info.rounds_done = read_integer_attribute(file, "rounds_done");
     const std::vector<std::int64_t> done =
-        read_integer_array_attribute(file, "connections_done", std::size_t(info.piece_count));
-    if (done.size() != std::size_t(info.piece_count))
+        read_integer_array_attribute(file, "connections_done", std::size_t(info.piece_count()));
+    if (done.size() != std::size_t(info.piece_count()))
         throw InputError("'" + path + "': attribute 'connections_done' does not hold one count per piece");
     for (const std::int64_t count : done)
         if (count < 0)
@@ -222,10 +237,9 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
         info.schedule = read_string_attribute(file, "schedule");
         info.states = read_unsigned_attribute(file, "states");
         info.connections = read_unsigned_attribute(file, "connections");
-        info.pieces = read_string_attribute(file, "pieces");
         info.generator = read_string_attribute(file, "generator");
-        read_piece_summary(info, path);
-        const int modulus = PieceSet::from_attribute(info.pieces).cell_gcd();
+        info.pieces = read_piece_set(file, path);
+        const int modulus = info.pieces.cell_gcd();
         info.residues = ResidueSet::all(modulus);
         info.stored_states = info.states;
         if (info.format_version >= 2)
@@ -239,8 +253,13 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
     return info;
 }
 
-double largest_possible_value(const Geometry& geometry, int smallest_piece_cells) {
-    return double(geometry.width()) * geometry.height() / smallest_piece_cells;
+double largest_possible_value(const Geometry& geometry, const PieceSet& pieces) {
+    return double(geometry.width()) * geometry.height() / pieces.smallest_piece_cells();
+}
+
+std::uint32_t piece_set_checksum(const PieceSet& set) {
+    const std::string text = set.name() + "\n" + set.attribute_text() + set.cells_text();
+    return crc32_of(text.data(), text.size());
 }
 
 std::string default_table_name(int width, int height) {

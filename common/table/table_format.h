@@ -21,6 +21,16 @@
 //                    sum (W-1)H down); a finished table has all of them. A
 //                    table being written is named <table>.partial.
 //   connections_done int64[pieces]: the connections of those rounds, per piece
+//   the piece set    in full, in four attributes: piece_set (its name:
+//                    tetrominoes, rectangles, pentominoes or "file NAME"),
+//                    pieces (every orientation of every piece, in order,
+//                    with the weights and letters that are not the
+//                    default: rules/piece_set.h), piece_cells (each piece's
+//                    cells, drawn) and piece_set_checksum (uint64: the
+//                    CRC-32 of piece_set, a newline, pieces and
+//                    piece_cells). A table without piece_set (stackgen
+//                    0.5 before piece sets) holds the tetrominoes, and its
+//                    pieces attribute must say so.
 //   attributes       format_version (int64, 2), layout ("rounds"), width,
 //                    height (int64), residue_classes (int64[]: the classes
 //                    of the height sum mod 4 stored), precision ("float64" or
@@ -42,6 +52,7 @@
 
 #include "rules/board.h"
 #include "rules/compositions.h"
+#include "rules/piece_set.h"
 #include "rules/residues.h"
 #include "table/hdf5_handle.h"
 
@@ -81,16 +92,13 @@ struct TableInfo {
     std::uint64_t states = 0;         // (H+1)^W
     std::uint64_t stored_states = 0;  // values in /values: (H+1)^W in version 1
     std::uint64_t connections = 0;    // valid placements over the stored boards
-    std::string pieces;               // the piece set, as its attribute text (rules/piece_set.h)
+    PieceSet pieces = PieceSet::builtin("tetrominoes");  // the piece set (rules/piece_set.h)
     std::string generator;
     ResidueSet residues;              // version 1: all classes
     Precision precision = Precision::Float64;
     std::int64_t rounds_done = 0;     // version 2: rounds on disk; all of them when finished
     std::vector<std::uint64_t> connections_done;  // version 2: of those rounds, one count per piece
-    // Read from `pieces` (read_table_info): how many pieces, the fewest
-    // cells of one, and the classes' modulus (the gcd of the cell counts).
-    int piece_count = 0;
-    int smallest_piece_cells = 0;
+    int piece_count() const { return int(pieces.pieces().size()); }
 };
 
 // Where each board's value lives in a version-2 table (see the top of the
@@ -190,13 +198,16 @@ void write_table_info(hid_t file, const TableInfo& info);
 // Reads and checks the attributes: throws InputError naming `path` and the
 // problem when one is missing or of the wrong type or shape, when the
 // format version is not one this build reads, when the shape is invalid or
-// disagrees with the states count, or when the piece set cannot be read.
-// Which piece sets a tool plays is the tool's business.
+// disagrees with the states count, or when the piece set cannot be read or
+// does not match its checksum.
 TableInfo read_table_info(hid_t file, const std::string& path);
 
+// The CRC-32 the piece_set_checksum attribute holds.
+std::uint32_t piece_set_checksum(const PieceSet& set);
+
 // The largest value any board can have: every piece placed fills at least
-// `smallest_piece_cells` of the W*H cells.
-double largest_possible_value(const Geometry& geometry, int smallest_piece_cells);
+// the fewest cells of one piece of the set, of the W*H cells.
+double largest_possible_value(const Geometry& geometry, const PieceSet& pieces);
 
 // The file a W x H table goes to when none is named, "stack_<W>x<H>.h5",
 // and whether a file name is "stack_*.h5" (stackplay's discovery).

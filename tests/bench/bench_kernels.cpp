@@ -3,6 +3,7 @@
 // baseline, one round of the row kernel, one round's exchange (2 ranks) and
 // one player move. MPI is initialised for the solver.
 #include "naive_solver.h"
+#include "rules/rules.h"
 #include "distribution.h"
 #include "player.h"
 #include "solver.h"
@@ -16,7 +17,7 @@ namespace {
 // Walks consecutive ids of a 6x20 well from the middle of the id space.
 void BM_PlacementEnumeration(benchmark::State& state) {
     const Geometry geometry(6, 20);
-    const PlacementTable table(geometry);
+    const PlacementTable table(geometry, Rules::tetrominoes());
     BoardId id = geometry.states() / 2;
     std::uint64_t placements = 0;
     for (auto _ : state) {
@@ -30,7 +31,7 @@ BENCHMARK(BM_PlacementEnumeration);
 
 void BM_StateValue(benchmark::State& state) {
     const Geometry geometry(5, 20);
-    const PlacementTable table(geometry);
+    const PlacementTable table(geometry, Rules::tetrominoes());
     std::vector<double> values(geometry.states(), 1.0);
     BoardId id = geometry.states() / 3;
     double sum = 0;
@@ -48,9 +49,9 @@ void BM_Solve(benchmark::State& state) {
     const Geometry geometry(int(state.range(0)), 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
+    const RoundLayout layout(geometry, ResidueSet::all(stack::TetrominoCells));
     for (auto _ : state)
-        benchmark::DoNotOptimize(solve(self, partition, layout));
+        benchmark::DoNotOptimize(solve(self, partition, layout, Rules::tetrominoes()));
     state.SetItemsProcessed(state.iterations() * std::int64_t(geometry.states()));
 }
 BENCHMARK(BM_Solve)->Arg(4)->Arg(5)->Arg(6)->Unit(benchmark::kMillisecond);
@@ -60,9 +61,9 @@ void BM_SolveClass0(benchmark::State& state) {
     const Geometry geometry(int(state.range(0)), 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    const RoundLayout layout(geometry, ResidueSet::of(CellsPerPiece, {0}));
+    const RoundLayout layout(geometry, ResidueSet::of(stack::TetrominoCells, {0}));
     for (auto _ : state)
-        benchmark::DoNotOptimize(solve(self, partition, layout));
+        benchmark::DoNotOptimize(solve(self, partition, layout, Rules::tetrominoes()));
     state.SetItemsProcessed(state.iterations() * std::int64_t(layout.stored_states()));
 }
 BENCHMARK(BM_SolveClass0)->Arg(6)->Unit(benchmark::kMillisecond);
@@ -84,8 +85,8 @@ void BM_OneRound(benchmark::State& state) {
     const Geometry geometry(6, 20);
     Communicator self(MPI_COMM_SELF);
     const Partition partition(geometry, 1, 0);
-    const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
-    RoundRunner runner(self, partition, layout);
+    const RoundLayout layout(geometry, ResidueSet::all(stack::TetrominoCells));
+    RoundRunner runner(self, partition, layout, Rules::tetrominoes());
     std::size_t largest = 0;
     for (std::size_t round = 0; round < runner.round_count(); ++round)
         if (layout.round_values(runner.round_sum(round)) > layout.round_values(runner.round_sum(largest)))
@@ -112,8 +113,8 @@ void BM_ExchangeRound(benchmark::State& state) {
     }
     const Geometry geometry(5, 20);
     const Partition partition(geometry, world.size(), world.rank());
-    const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
-    RoundRunner runner(world, partition, layout);
+    const RoundLayout layout(geometry, ResidueSet::all(stack::TetrominoCells));
+    RoundRunner runner(world, partition, layout, Rules::tetrominoes());
     std::size_t largest = 0;
     for (std::size_t round = 0; round < runner.round_count(); ++round)
         if (layout.round_values(runner.round_sum(round)) > layout.round_values(runner.round_sum(largest)))
@@ -131,13 +132,13 @@ BENCHMARK(BM_ExchangeRound)->Iterations(200)->Unit(benchmark::kMicrosecond);
 void BM_PlayerMove(benchmark::State& state) {
     const Geometry geometry(6, 20);
     const StackTable table = StackTable::in_memory(geometry, HugeVector<double>(geometry.states(), 0.5));
-    const PlacementTable placements(geometry);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
     const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table);
     const Heights heights = geometry.parse_heights("3,6,8,7,4,6");
     const BoardId id = geometry.encode(heights);
     GameRandom random(1, 0);
     for (auto _ : state)
-        benchmark::DoNotOptimize(policy->choose(Turn{heights, id, random.next_piece(), {}, nullptr}));
+        benchmark::DoNotOptimize(policy->choose(Turn{heights, id, random.next_piece(Rules::tetrominoes()), {}, nullptr}));
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_PlayerMove);
@@ -150,9 +151,9 @@ void BM_ExactDistribution(benchmark::State& state) {
         Communicator self(MPI_COMM_SELF);
         const Geometry geometry(6, 20);
         const Partition partition(geometry, 1, 0);
-        const RoundLayout layout(geometry, ResidueSet::all(CellsPerPiece));
+        const RoundLayout layout(geometry, ResidueSet::all(stack::TetrominoCells));
         HugeVector<double> values(geometry.states());
-        solve(self, partition, layout, [&](const RoundStore& round) {
+        solve(self, partition, layout, Rules::tetrominoes(), [&](const RoundStore& round) {
             for_each_row_of_round(partition, round, [&](const Heights& heights, const double* row) {
                 const BoardId first = geometry.encode(heights);
                 for (int h0 = 0; h0 <= geometry.height(); ++h0)
@@ -161,7 +162,7 @@ void BM_ExactDistribution(benchmark::State& state) {
         });
         return StackTable::in_memory(geometry, std::move(values));
     }();
-    const PlacementTable placements(table.geometry());
+    const PlacementTable placements(table.geometry(), Rules::tetrominoes());
     const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table);
     std::uint64_t boards = 0;
     for (auto _ : state)

@@ -5,6 +5,7 @@
 // (the reference the end-to-end tests hold version-2 tables to).
 // Prints one line of key=value pairs for scripts/bench.
 #include "bench_options.h"
+#include "rules/rules.h"
 #include "support/cli.h"
 #include "naive_solver.h"
 #include "support/communicator.h"
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
             info.schedule = "naive";
             info.states = info.stored_states = solution.values.size();
             info.connections = connections;
-            info.pieces = stack::orientation_table_text();
+            info.pieces = stack::PieceSet::builtin("tetrominoes");
             info.generator = "naive_baseline";
             stack::write_table(self, write, info, solution.values, {0, 1, 1, solution.values.size()});
             std::printf(" wrote_v1=%s", write.c_str());

@@ -41,8 +41,8 @@ struct Move {
 std::vector<Move> moves_of(const stack::PieceSet& set, std::size_t piece, const stack::Geometry& geometry,
                            const Heights& heights) {
     std::vector<Move> moves;
-    for (const stack::ShapeOrientation& orientation : set.pieces()[piece].orientations)
-        for (int x = 0; x + orientation.width() <= geometry.width(); ++x) {
+    for (const stack::Orientation& orientation : set.pieces()[piece].orientations)
+        for (int x = 0; x + orientation.width <= geometry.width(); ++x) {
             if (!orientation.fits(heights.data(), x, geometry.height()))
                 continue;
             Move move{heights, 0};

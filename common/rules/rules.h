@@ -1,0 +1,86 @@
+// The rules of one piece set, as every tool plays them: the generator's
+// kernel, the verifier, the player and its policies, the exact length
+// distribution. Built once from a PieceSet (piece_set.h), the tetrominoes'
+// by default (Rules::tetrominoes()):
+//
+//   orientations   every orientation of every piece, pieces in the set's
+//                  order and each piece's orientations in its own, flattened
+//                  (the policies break ties by this order)
+//   pieces         per piece: its cells, draw weight, letter and name
+//   classes        the pieces add multiples of g = gcd of their cells, so the
+//                  boards whose height sum is r mod g are a problem of their
+//                  own (residues.h)
+//   one column     the orientations one column wide: at column 0 they stay
+//                  in their board's row (the generator finishes a row from
+//                  the top for them)
+//
+// A game draws piece p with probability weight(p) / total_weight(), and the
+// value equation (value.h) weighs the pieces the same way.
+#pragma once
+
+#include "rules/board.h"
+#include "rules/orientation.h"
+#include "rules/piece_set.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace stack {
+
+// [piece] -> a count (connections, placements) of that piece.
+using PieceCounts = std::vector<std::uint64_t>;
+
+class Rules {
+public:
+    explicit Rules(PieceSet set);
+    // The default set, built once.
+    static const Rules& tetrominoes();
+
+    const PieceSet& set() const { return set_; }
+    int piece_count() const { return int(cells_.size()); }
+    int orientation_count() const { return int(orientations_.size()); }
+    const Orientation& orientation(int o) const { return orientations_[std::size_t(o)]; }
+    const std::vector<Orientation>& orientations() const { return orientations_; }
+    // The orientations of piece p: [first_orientation(p), first_orientation(p + 1)).
+    int first_orientation(int piece) const { return first_[std::size_t(piece)]; }
+
+    int cells(int piece) const { return cells_[std::size_t(piece)]; }
+    std::uint32_t weight(int piece) const { return weights_[std::size_t(piece)]; }
+    const std::vector<std::uint32_t>& weights() const { return weights_; }
+    std::uint64_t total_weight() const { return total_weight_; }
+    bool unit_weights() const { return unit_weights_; }
+    char letter(int piece) const { return set_.pieces()[std::size_t(piece)].letter; }
+    const std::string& name(int piece) const { return set_.pieces()[std::size_t(piece)].name; }
+
+    int modulus() const { return modulus_; }          // gcd of the pieces' cells
+    int most_cells() const { return most_cells_; }
+    int fewest_cells() const { return fewest_cells_; }
+    bool equal_cells() const { return most_cells_ == fewest_cells_; }
+    int widest() const { return widest_; }            // the widest orientation's columns
+    int narrowest(int piece) const;                   // the piece's narrowest orientation's columns
+    // The orientations one column wide.
+    const std::vector<int>& one_column() const { return one_column_; }
+
+    // The tetrominoes in the reference's table order (moves.h may then take
+    // a piece index as its Piece).
+    bool is_tetrominoes() const { return is_tetrominoes_; }
+    // Every piece fits the well in some orientation; throws InputError
+    // naming the first that does not.
+    void check_fits(const Geometry& geometry) const;
+
+private:
+    PieceSet set_;
+    std::vector<Orientation> orientations_;
+    std::vector<int> first_;  // [piece] -> first orientation; [pieces] -> all
+    std::vector<int> cells_;
+    std::vector<std::uint32_t> weights_;
+    std::uint64_t total_weight_ = 0;
+    bool unit_weights_ = true;
+    int modulus_ = 1, most_cells_ = 0, fewest_cells_ = 0, widest_ = 0;
+    std::vector<int> one_column_;
+    bool is_tetrominoes_ = false;
+};
+
+}  // namespace stack
