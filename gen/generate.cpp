@@ -27,7 +27,7 @@ namespace {
 constexpr double ProgressInterval = 0.25;
 
 std::string output_of(const GenerateOptions& options) {
-    return options.output ? *options.output : default_table_name(options.width, options.height);
+    return options.output ? *options.output : default_table_name(options.width, options.height, options.pieces);
 }
 
 // Rank 0, before anything is computed: the output's path, the lock, and a

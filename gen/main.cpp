@@ -69,10 +69,12 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
         for (const std::string& residue : variables["residue"].as<std::vector<std::string>>()) {
             classes.push_back(stack::parse_int_option("residue", residue, 0, stack::ResidueSet::MostClasses - 1));
             if (classes.back() >= modulus)
-                throw stack::InputError("--residue " + residue + ": the " + options.pieces.name() + " have "
-                                        + std::to_string(modulus) + " class(es) of the height sum (mod "
-                                        + std::to_string(modulus) + ", the gcd of their sizes): 0.."
-                                        + std::to_string(modulus - 1));
+                throw stack::InputError(
+                    "--residue " + residue + ": the pieces (" + options.pieces.name() + ") have "
+                    + (modulus == 1 ? std::string("one class of the height sum (the gcd of their sizes is 1): 0")
+                                    : std::to_string(modulus) + " classes of the height sum (mod "
+                                          + std::to_string(modulus) + ", the gcd of their sizes): 0 to "
+                                          + std::to_string(modulus - 1)));
         }
         options.residues = stack::ResidueSet::of(modulus, classes);
     }

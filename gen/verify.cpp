@@ -296,9 +296,10 @@ void print_report(const StackTable& table, const std::string& path, int ranks, c
                   bool passed) {
     const Geometry& geometry = table.geometry();
     const TableInfo& info = table.info();
-    std::printf("stackverify %s: %s, %dx%d, format %lld, classes {%s}, %s, %d rank%s\n", project_version(), path.c_str(),
-                geometry.width(), geometry.height(), static_cast<long long>(info.format_version),
-                info.residues.text().c_str(), precision_name(info.precision).c_str(), ranks, ranks == 1 ? "" : "s");
+    std::printf("stackverify %s: %s, %dx%d, %s, format %lld, classes {%s} mod %d, %s, %d rank%s\n",
+                project_version(), path.c_str(), geometry.width(), geometry.height(),
+                table.rules().set().name().c_str(), static_cast<long long>(info.format_version),
+                info.residues.text().c_str(), info.residues.modulus(), precision_name(info.precision).c_str(), ranks, ranks == 1 ? "" : "s");
     std::printf("  states checked      %s of %s stored\n", with_commas(all.states).c_str(),
                 with_commas(info.stored_states).c_str());
     std::printf("  connections         %s counted, %s in the file%s\n", with_commas(all.connections).c_str(),

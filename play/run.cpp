@@ -95,12 +95,21 @@ void evaluate_check(RunReport& report) {
     report.passed = report.failures.empty();
 }
 
+// The stored set's pieces by letter, in the set's order.
+std::string piece_letters(const Rules& rules) {
+    std::string letters;
+    for (int piece = 0; piece < rules.piece_count(); ++piece)
+        letters += rules.letter(piece);
+    return letters;
+}
+
 void print_text(const RunReport& report) {
     const Geometry& geometry = report.table->geometry();
     const RunTotals& totals = report.totals;
-    std::printf("table %s: %dx%d, %s states, %s; start %s (id %llu); policy %s\n", report.table->path().c_str(),
-                geometry.width(), geometry.height(), with_commas(geometry.states()).c_str(),
-                report.table->info().generator.c_str(), geometry.format_heights(geometry.decode(report.start)).c_str(),
+    std::printf("table %s: %dx%d, %s states, %s, %s (%s); start %s (id %llu); policy %s\n",
+                report.table->path().c_str(), geometry.width(), geometry.height(),
+                with_commas(geometry.states()).c_str(), report.table->info().generator.c_str(),
+                report.table->rules().set().name().c_str(), piece_letters(report.table->rules()).c_str(), geometry.format_heights(geometry.decode(report.start)).c_str(),
                 static_cast<unsigned long long>(report.start), report.policy.c_str());
     if (report.predicted || report.is_table_policy)
         std::printf("Exp: %.4f | Avg: %.4f | Best: %u\n", report.comparison.expected, report.observed_mean,
@@ -156,6 +165,8 @@ Json header_json(const StackTable& table, const std::string& mode) {
               {"height", table.info().height},
               {"states", table.info().states},
               {"generator", table.info().generator},
+              {"pieces", table.rules().set().name()},
+              {"piece_letters", piece_letters(table.rules())},
               {"resident", table.resident()},
               {"bytes_in_memory", table.memory_bytes()}}}};
 }

@@ -16,6 +16,12 @@ int rotation_of(const Rules& rules, int orientation) {
 
 namespace {
 
+// " (NAME)" when a piece's name says more than its letter (r2x3, not T).
+std::string named(const Rules& rules, int piece) {
+    const std::string& name = rules.name(piece);
+    return name.size() == 1 && name[0] == rules.letter(piece) ? "" : " (" + name + ")";
+}
+
 std::string describe_placement(const Rules& rules, int orientation, int column) {
     return std::string(1, rules.letter(rules.orientation(orientation).piece)) + " rotation "
            + std::to_string(rotation_of(rules, orientation)) + " at column " + std::to_string(column);
@@ -178,13 +184,13 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
         const double share = double(rules.weight(piece)) / double(rules.total_weight());
         const std::string weight = rules.unit_weights() ? "" : " (drawn " + fixed(100 * share, 1) + "% of the time)";
         if (options.empty()) {
-            std::snprintf(line, sizeof line, "\npiece %c%s: fits nowhere, the game would end\n", rules.letter(piece),
-                          weight.c_str());
+            std::snprintf(line, sizeof line, "\npiece %c%s%s: fits nowhere, the game would end\n", rules.letter(piece),
+                          named(rules, piece).c_str(), weight.c_str());
             text += line;
             continue;
         }
-        std::snprintf(line, sizeof line, "\npiece %c%s: %zu placement%s, best first (the table policy takes the first)\n",
-                      rules.letter(piece), weight.c_str(), options.size(), options.size() == 1 ? "" : "s");
+        std::snprintf(line, sizeof line, "\npiece %c%s%s: %zu placement%s, best first (the table policy takes the first)\n",
+                      rules.letter(piece), named(rules, piece).c_str(), weight.c_str(), options.size(), options.size() == 1 ? "" : "s");
         text += line;
         for (const PlacementOption& option : options) {
             std::snprintf(line, sizeof line, "  %10.6f  %-26s -> %-24s %s\n", option.value,

@@ -23,7 +23,7 @@ expect_error 2 'the 9x20 table needs at least .* of memory per rank .* but a nod
 expect_error 2 "unrecognised option '--heigth'" gen --width 4 --heigth 20 --output "$work/a.h5"
 expect_error 2 "unrecognised option '--schedule'" gen --width 4 --height 4 --schedule jacobi --output "$work/a.h5"
 expect_error 2 '--height is required' gen --width 4 --output "$work/a.h5"
-expect_error 2 "--residue 4: the tetrominoes have 4 class\\(es\\) of the height sum \\(mod 4, the gcd of their sizes\\): 0..3" gen --width 4 --height 4 --residue 4 --output "$work/a.h5"
+expect_error 2 "--residue 4: the pieces \\(tetrominoes\\) have 4 classes of the height sum \\(mod 4, the gcd of their sizes\\): 0 to 3" gen --width 4 --height 4 --residue 4 --output "$work/a.h5"
 expect_error 2 "--residue must be a whole number in \[0, 63\], not '-1'" gen --width 4 --height 4 --residue -1 --output "$work/a.h5"
 expect_error 2 "residue class 2 is given twice" gen --width 4 --height 4 --residue 2 --residue 2 --output "$work/a.h5"
 expect_error 2 "--precision must be float64 or float32, not 'float16'" gen --width 4 --height 4 --precision float16 --output "$work/a.h5"

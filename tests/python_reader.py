@@ -3,8 +3,10 @@
 
     python_reader.py BUILD_DIR WORK_DIR
 
-Generates version-2 tables (all classes float64; classes 1 and 3 float32)
-with stackgen, writes a version-1 copy of the first with h5py, and for
+Generates version-2 tables (all classes float64; classes 1 and 3 float32;
+the pentominoes' class 2 of 5; a weighted piece file of three sizes) with
+stackgen, writes a version-1 copy of the first with h5py, takes the table
+written before piece sets were stored (tests/data/legacy), and for
 10,000 random ids plus the corners compares StackTable(path).values(ids)
 with table_values (C++ StackTable, resident and lazy): the same bits, NaN
 exactly where the C++ table does not hold the board. Then checks a few
@@ -49,8 +51,17 @@ def same(a, b):
 all_classes = os.path.join(work, "stack_5x8_all.h5")
 odd = os.path.join(work, "stack_5x8_odd_f32.h5")
 old = os.path.join(work, "stack_5x8_v1.h5")
+pentominoes = os.path.join(work, "pentominoes_5x8_class2.h5")
+mixed = os.path.join(work, "mixed_5x8.h5")
+data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+legacy = os.path.join(data, "legacy", "tetrominoes_5x6.h5")
 generate(all_classes)
 generate(odd, "--residue", "1", "--residue", "3", "--precision", "float32")
+generate(pentominoes, "--pieces", "pentominoes", "--residue", "2")
+generate(mixed, "--pieces", os.path.join(data, "pieces", "mixed.txt"))
+# What each table must say it holds: (set, modulus).
+expected_sets = {all_classes: ("tetrominoes", 4), odd: ("tetrominoes", 4), old: ("tetrominoes", 4),
+                 pentominoes: ("pentominoes", 5), mixed: ("file mixed.txt", 1), legacy: ("tetrominoes", 4)}
 
 # A version-1 copy: every board in id order, from the version-2 table.
 with StackTable(all_classes) as table:
@@ -64,8 +75,9 @@ with StackTable(all_classes) as table:
 
 checked = 0
 rng = np.random.default_rng(7)
-for path in (all_classes, odd, old):
+for path in (all_classes, odd, old, pentominoes, mixed, legacy):
     with StackTable(path) as table:
+        assert (table.piece_set, table.modulus) == expected_sets[path], (path, table.piece_set, table.modulus)
         ids = np.concatenate([rng.integers(0, table.states, 10000), [0, 1, table.states - 1]]).astype(np.uint64)
         python = table.values(ids)
         for lazy in (False, True):
@@ -80,9 +92,12 @@ for path in (all_classes, odd, old):
             with StackTable(all_classes) as full:
                 exact = full.values(ids[held])
             assert np.array_equal(python[held], exact.astype(np.float32).astype(np.float64)), "float32 rounding"
+        if path == pentominoes:
+            assert np.all(held == (table.heights(ids).sum(axis=1) % 5 == 2)), "the pentominoes' class 2"
         checked += ids.size
-        print("%s: format %d, %s, classes %s: %d ids agree (resident and lazy)" % (
-            os.path.basename(path), table.format_version, table.precision, table.residues, ids.size))
+        print("%s: %s, format %d, %s, classes %s mod %d: %d ids agree (resident and lazy)" % (
+            os.path.basename(path), table.piece_set, table.format_version, table.precision, table.residues,
+            table.modulus, ids.size))
 
 # stackplay's own lookups: the board and every successor in --explain.
 with StackTable(all_classes) as table:

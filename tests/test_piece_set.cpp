@@ -177,4 +177,33 @@ TEST(PieceSet, BadAttributesAreRefused) {
     }
 }
 
+// Rows spanned, counted by hand from the drawings: the flat I one row, the
+// standing I four; the T pointing down (underside steps -1, +1) two; the S
+// lying (steps 0, +1, cells 1,2,1) two; a hook whose middle column hangs
+// two below its ends three.
+TEST(Orientation, RowsCountTheSpanFromLowestToHighestCell) {
+    EXPECT_EQ(shape({0, 0, 0}, {1, 1, 1, 1}).rows(), 1);
+    EXPECT_EQ(shape({}, {4}).rows(), 4);
+    EXPECT_EQ(shape({-1, 1}, {1, 2, 1}).rows(), 2);
+    EXPECT_EQ(shape({0, 1}, {1, 1, 1}).rows(), 2);
+    EXPECT_EQ(shape({-2, 2}, {1, 3, 1}).rows(), 3);
+}
+
+// A piece that fits the well in no orientation is refused, by width and by
+// height; one that fits standing or lying is not.
+TEST(Rules, CheckFitsRefusesAPieceThatFitsTheWellInNoOrientation) {
+    const Rules& tetrominoes = Rules::tetrominoes();
+    EXPECT_THROW(tetrominoes.check_fits(Geometry(1, 8)), InputError);  // the T needs two columns
+    EXPECT_THROW(tetrominoes.check_fits(Geometry(3, 1)), InputError);  // the I lies in 4 columns, stands in 4 rows
+    EXPECT_THROW(tetrominoes.check_fits(Geometry(2, 3)), InputError);
+    EXPECT_NO_THROW(tetrominoes.check_fits(Geometry(2, 4)));
+    const Rules bar(PieceSet::from_file_text("piece bar\n#####\n"));
+    EXPECT_NO_THROW(bar.check_fits(Geometry(5, 1)));  // lying
+    EXPECT_NO_THROW(bar.check_fits(Geometry(1, 5)));  // standing
+    EXPECT_THROW(bar.check_fits(Geometry(4, 4)), InputError);
+    const Rules block(PieceSet::from_file_text("piece block\n###\n###\n"));
+    EXPECT_THROW(block.check_fits(Geometry(5, 1)), InputError);
+    EXPECT_NO_THROW(block.check_fits(Geometry(2, 3)));
+}
+
 }  // namespace stack

@@ -209,19 +209,22 @@ TEST(Solver, GivesThePlainSolversBitsForEveryPieceSetWellAndClass) {
                 for (const ResidueSet& residues : classes) {
                     PieceCounts counted;
                     const std::vector<double> table = solve_table(world, geometry, residues, 0, &counted, rules);
-                    if (residues.count() == 1 || modulus == 1)
+                    if (residues.count() == 1 || modulus == 1) {
                         for (std::size_t piece = 0; piece < counted.size(); ++piece)
                             by_class[piece] += counted[piece];
+                    }
                     if (!world.is_root())
                         continue;
                     EXPECT_EQ(mismatches(table, plain.values, geometry, residues), 0u)
                         << rules.set().name() << " " << width << "x" << height << ", classes " << residues.text()
                         << ", np " << world.size();
-                    if (residues.all())
+                    if (residues.all()) {
                         EXPECT_EQ(counted, plain.connections) << rules.set().name() << " " << width << "x" << height;
+                    }
                 }
-                if (world.is_root())
+                if (world.is_root()) {
                     EXPECT_EQ(by_class, plain.connections) << rules.set().name() << " " << width << "x" << height;
+                }
                 ++wells;
             }
     EXPECT_EQ(wells, 4u * 5 * 8);

@@ -61,6 +61,17 @@ struct Orientation {
     std::array<std::int8_t, MostPieceColumns - 1> surface{};  // [k] -> required h[x+k+1] - h[x+k], k < width-1
     std::array<std::int8_t, MostPieceColumns> added{};        // [k] -> cells added to column x+k, k < width
 
+    // The rows it spans from its lowest cell to its highest.
+    int rows() const {
+        int bottom = 0, lowest = 0, highest = 0;
+        for (int k = 0; k < width; ++k) {
+            lowest = bottom < lowest ? bottom : lowest;
+            highest = bottom + added[k] > highest ? bottom + added[k] : highest;
+            if (k + 1 < width)
+                bottom += surface[k];
+        }
+        return highest - lowest;
+    }
     int cells() const {
         int total = 0;
         for (int k = 0; k < width; ++k)

@@ -40,12 +40,24 @@ int Rules::narrowest(int piece) const {
     return narrowest;
 }
 
+// A piece that fits the well in no orientation would end every game it is
+// drawn in, whatever the stack: almost certainly a piece file made for
+// another well, so it is refused rather than solved.
 void Rules::check_fits(const Geometry& geometry) const {
-    for (int piece = 0; piece < piece_count(); ++piece)
+    for (int piece = 0; piece < piece_count(); ++piece) {
         if (narrowest(piece) > geometry.width())
             throw InputError("piece '" + name(piece) + "' is wider than the " + std::to_string(geometry.width())
                              + "-column well in every orientation (at least " + std::to_string(narrowest(piece))
                              + " columns)");
+        int lowest = MostPieceColumns + 1;
+        for (int o = first_orientation(piece); o < first_orientation(piece + 1); ++o)
+            if (orientation(o).width <= geometry.width())
+                lowest = std::min(lowest, orientation(o).rows());
+        if (lowest > geometry.height())
+            throw InputError("piece '" + name(piece) + "' is taller than the " + std::to_string(geometry.height())
+                             + "-row well in every orientation that fits its " + std::to_string(geometry.width())
+                             + " columns (at least " + std::to_string(lowest) + " rows)");
+    }
 }
 
 }  // namespace stack

@@ -66,8 +66,8 @@ public:
     // The tetrominoes in the reference's table order (moves.h may then take
     // a piece index as its Piece).
     bool is_tetrominoes() const { return is_tetrominoes_; }
-    // Every piece fits the well in some orientation; throws InputError
-    // naming the first that does not.
+    // Every piece fits the well in some orientation (as wide and as tall
+    // as the well at most); throws InputError naming the first that does not.
     void check_fits(const Geometry& geometry) const;
 
 private:

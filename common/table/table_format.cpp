@@ -7,6 +7,8 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <stdexcept>
 
 namespace stack {
@@ -262,8 +264,17 @@ std::uint32_t piece_set_checksum(const PieceSet& set) {
     return crc32_of(text.data(), text.size());
 }
 
-std::string default_table_name(int width, int height) {
-    return TableNamePrefix + std::to_string(width) + "x" + std::to_string(height) + TableNameSuffix;
+std::string default_table_name(int width, int height, const PieceSet& pieces) {
+    std::string set;
+    if (pieces.name() != "tetrominoes") {
+        // "rectangles", or a piece file's stem kept to letters, digits, '-' and '_'
+        const std::string& name = pieces.name();
+        const std::string stem = name.rfind("file ", 0) == 0 ? std::filesystem::path(name.substr(5)).stem().string() : name;
+        for (char c : stem)
+            set += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+        set = "_" + set;
+    }
+    return TableNamePrefix + std::to_string(width) + "x" + std::to_string(height) + set + TableNameSuffix;
 }
 
 bool looks_like_table_name(const std::string& name) {

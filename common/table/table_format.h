@@ -209,11 +209,13 @@ std::uint32_t piece_set_checksum(const PieceSet& set);
 // the fewest cells of one piece of the set, of the W*H cells.
 double largest_possible_value(const Geometry& geometry, const PieceSet& pieces);
 
-// The file a W x H table goes to when none is named, "stack_<W>x<H>.h5",
-// and whether a file name is "stack_*.h5" (stackplay's discovery).
+// The file a W x H table goes to when none is named: "stack_<W>x<H>.h5" for
+// the tetrominoes, "stack_<W>x<H>_<SET>.h5" for another set (SET its name,
+// or a piece file's stem); and whether a file name is "stack_*.h5"
+// (stackplay's discovery).
 constexpr const char* TableNamePrefix = "stack_";
 constexpr const char* TableNameSuffix = ".h5";
-std::string default_table_name(int width, int height);
+std::string default_table_name(int width, int height, const PieceSet& pieces);
 bool looks_like_table_name(const std::string& name);
 
 }  // namespace stack
