@@ -17,7 +17,7 @@ po::options_description described_options() {
          "table written by stackgen (default: the one stack_*.h5 in the current directory)")
         ("runs", po::value<std::string>()->default_value("100000"), "games to play (>= 1)")
         ("policy", po::value<std::string>()->default_value("table"),
-         "table, random, heuristic or \"lookahead N\" (N = 1..4 next pieces known)")
+         "table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" (N = 1..4 next pieces known)")
         ("start", po::value<std::string>(), "start board as column heights, e.g. 1,0,0,0 (default: empty)")
         ("board", po::value<std::string>(), "the same as --start (reads better with --explain)")
         ("start-id", po::value<std::string>(), "start board as a board id")

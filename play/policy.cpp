@@ -10,7 +10,7 @@
 namespace stack {
 
 PolicySpec parse_policy(const std::string& text) {
-    const std::string usage = "--policy must be table, random, heuristic or \"lookahead N\" with N in 1.."
+    const std::string usage = "--policy must be table, random, heuristic, seed001 or \"lookahead N\" with N in 1.."
                               + std::to_string(MaxLookahead) + ", not '" + text + "'";
     if (text == "table")
         return {PolicyKind::Table, 0};
@@ -18,6 +18,8 @@ PolicySpec parse_policy(const std::string& text) {
         return {PolicyKind::Random, 0};
     if (text == "heuristic")
         return {PolicyKind::Heuristic, 0};
+    if (text == "seed001")
+        return {PolicyKind::Seed001, 1};
     const std::string prefix = "lookahead";
     if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size() + 1
         && (text[prefix.size()] == ' ' || text[prefix.size()] == ':' || text[prefix.size()] == '=')) {
@@ -36,6 +38,7 @@ std::string policy_name(const PolicySpec& spec) {
     case PolicyKind::Random: return "random";
     case PolicyKind::Heuristic: return "heuristic";
     case PolicyKind::Lookahead: return "lookahead " + std::to_string(spec.lookahead);
+    case PolicyKind::Seed001: return "seed001";
     case PolicyKind::Count: break;
     }
     return "?";
@@ -52,6 +55,23 @@ double heuristic_score(const Heights& heights, int width) {
     }
     const int complete_lines = 0, holes = 0;  // a hole-free stack that never clears lines
     return AggregateHeight * aggregate + CompleteLines * complete_lines + Holes * holes + Bumpiness * bumpiness;
+}
+
+// Seed 001's MiniZinc objective, 18 full_rows + 3 longest_row - 10 h -
+// 10 unreachable, its weights [18, 10, 3, 10], on a hole-free stack: the
+// rows below the lowest column are the full ones; the longest row that is
+// not full is the lowest of the others, as long as the columns that rise
+// above it; h is the highest column; nothing is unreachable.
+double seed001_score(const Heights& heights, int width) {
+    constexpr double FullRows = 18, Height = -10, LongestRow = 3, Unreachable = -10;
+    int lowest = heights[0], highest = heights[0];
+    for (int x = 1; x < width; ++x)
+        lowest = std::min(lowest, heights[x]), highest = std::max(highest, heights[x]);
+    int longest = 0;
+    for (int x = 0; x < width; ++x)
+        longest += heights[x] > lowest;
+    const int unreachable = 0;
+    return FullRows * lowest + Height * highest + LongestRow * longest + Unreachable * unreachable;
 }
 
 PieceMoves Policy::choose_for_each_piece(const Heights& heights, BoardId id) const {
@@ -198,11 +218,15 @@ private:
     }
 };
 
-// The heuristic is lookahead 0. A search's outcome: how many of the known
-// pieces it placed, then the score of the board it ended on.
+// The heuristic is lookahead 0; seed 001 is lookahead 1 with its own
+// score. A search's outcome: how many of the known pieces it placed, then
+// the score of the board it ended on.
+using BoardScore = double (*)(const Heights& heights, int width);
+
 class LookaheadPolicy final : public Policy {
 public:
-    LookaheadPolicy(const PlacementTable& placements, int depth) : Policy(placements), depth_(depth) {}
+    LookaheadPolicy(const PlacementTable& placements, int depth, BoardScore score = heuristic_score)
+        : Policy(placements), depth_(depth), score_(score) {}
 
     Move choose(const Turn& turn) const override {
         Move best;
@@ -235,7 +259,7 @@ private:
 
     // The best outcome of placing `pieces` in order on `heights`.
     Outcome search(const Heights& heights, std::span<const int> pieces) const {
-        Outcome best{0, heuristic_score(heights, placements_.geometry().width())};
+        Outcome best{0, score_(heights, placements_.geometry().width())};
         if (pieces.empty())
             return best;
         placements_.for_each_placement(heights, [&](int o, int x, BoardId) {
@@ -250,6 +274,7 @@ private:
     }
 
     int depth_;
+    BoardScore score_;
 };
 
 }  // namespace
@@ -261,6 +286,7 @@ std::unique_ptr<Policy> make_policy(const PolicySpec& spec, const PlacementTable
     case PolicyKind::Random: return std::make_unique<RandomPolicy>(placements);
     case PolicyKind::Heuristic: return std::make_unique<LookaheadPolicy>(placements, 0);
     case PolicyKind::Lookahead: return std::make_unique<LookaheadPolicy>(placements, spec.lookahead);
+    case PolicyKind::Seed001: return std::make_unique<LookaheadPolicy>(placements, 1, seed001_score);
     case PolicyKind::Count: break;
     }
     throw InputError("unknown policy");

@@ -1,5 +1,6 @@
-// How a player chooses where the drawn piece goes: one interface, four
-// policies, each meaning the same for every piece set (rules.h).
+// How a player chooses where the drawn piece goes: one interface, five
+// policies, each meaning the same for every piece set (rules.h): each reads
+// the column heights and the set's placements, nothing of a piece's shape.
 //
 //   table       the table's policy: the placement whose successor has the
 //               highest value (optimal play, the table's prediction)
@@ -15,6 +16,12 @@
 //               piece and the N next ones is tried; sequences that place
 //               more pieces win, then the best heuristic score of the last
 //               board
+//   seed001     seed 001's objective (rectangle-blocks-cp.txt), the current
+//               and the next piece placed: the pair of placements with the
+//               highest 18 full_rows + 3 longest_row - 10 h - 10 unreachable
+//               wins (seed001_score); as in lookahead 1, a placement after
+//               which the next piece fits nowhere loses to one after which
+//               it fits
 //
 // Every policy breaks ties the same way: the first orientation in the set's
 // order, then the leftmost column.
@@ -33,7 +40,7 @@
 
 namespace stack {
 
-enum class PolicyKind : std::uint8_t { Table, Random, Heuristic, Lookahead, Count };
+enum class PolicyKind : std::uint8_t { Table, Random, Heuristic, Lookahead, Seed001, Count };
 
 constexpr int MaxLookahead = 4;
 
@@ -42,7 +49,7 @@ struct PolicySpec {
     int lookahead = 0;  // next pieces known, for PolicyKind::Lookahead
 };
 
-// "table", "random", "heuristic", "lookahead N" (or "lookahead:N");
+// "table", "random", "heuristic", "seed001", "lookahead N" (or "lookahead:N");
 // throws InputError naming the accepted forms.
 PolicySpec parse_policy(const std::string& text);
 std::string policy_name(const PolicySpec& spec);
@@ -107,5 +114,7 @@ constexpr bool placed_before(int orientation, int column, int other_orientation,
 
 // The heuristic's score of a board (higher is better).
 double heuristic_score(const Heights& heights, int width);
+// Seed 001's objective on a board (higher is better).
+double seed001_score(const Heights& heights, int width);
 
 }  // namespace stack

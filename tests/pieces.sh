@@ -5,7 +5,7 @@
 #   pieces.sh set SET W H NP     stackgen --pieces SET at NP ranks, then stackplay --runs 100000
 #                                --check, stackverify and the Python reader, each on the stored set
 #   pieces.sh views              --show draws each piece's letter, --explain lists every piece,
-#                                --json names the set, on a small rectangles table
+#                                --json names the set, seed001 plays it, on a small rectangles table
 #   pieces.sh legacy             a table written before sets were stored reads as the tetrominoes
 #   pieces.sh tetrominoes TABLE  the 6x20 values dataset hashes as it did before issue 17
 # SET is a built-in name or a path; a relative path is taken from tests/data/pieces.
@@ -219,6 +219,18 @@ for piece in pieces:
 mean = sum(1 + piece["placements"][0]["value"] for piece in pieces) / 6
 assert abs(mean - board["value"]) < 1e-12, (mean, board["value"])
 ' && pass || fail "--explain --json on rectangles"
+    # seed 001's objective plays the set: the same games on 1 and 3 threads.
+    for threads in 1 3; do
+        "$stackplay" --table "$table" --policy seed001 --runs 3000 --seed 9 --threads "$threads" --json \
+            > "$work/seed001.$threads.json" || fail "--policy seed001"
+    done
+    "$python" - "$work/seed001.1.json" "$work/seed001.3.json" <<'PYTHON' && pass || fail "seed001 across threads"
+import json, sys
+one, three = (json.load(open(path)) for path in sys.argv[1:])
+assert one["policy"] == "seed001" and one["table"]["pieces"] == "rectangles", one["policy"]
+assert one["observed"]["lengths"] == three["observed"]["lengths"], "1 and 3 threads played different games"
+assert 1 < one["observed"]["mean"] < one["optimal_value"] * 3, one["observed"]
+PYTHON
     finish
     ;;
 legacy)

@@ -21,10 +21,11 @@ TEST(Policy, ParsesEveryFormAndRejectsTheRest) {
     EXPECT_EQ(parse_policy("table").kind, PolicyKind::Table);
     EXPECT_EQ(parse_policy("random").kind, PolicyKind::Random);
     EXPECT_EQ(parse_policy("heuristic").kind, PolicyKind::Heuristic);
+    EXPECT_EQ(parse_policy("seed001").kind, PolicyKind::Seed001);
     EXPECT_EQ(parse_policy("lookahead 2").lookahead, 2);
     EXPECT_EQ(parse_policy("lookahead:3").lookahead, 3);
     EXPECT_EQ(policy_name(parse_policy("lookahead=1")), "lookahead 1");
-    for (const char* bad : {"", "Table", "lookahead", "lookahead 0", "lookahead 5", "lookahead x", "lookahead 1x"})
+    for (const char* bad : {"", "Table", "lookahead", "lookahead 0", "lookahead 5", "lookahead x", "lookahead 1x", "seed 001", "Seed001"})
         EXPECT_THROW(parse_policy(bad), InputError) << bad;
 }
 
@@ -46,41 +47,44 @@ TEST(Heuristic, PicksTheFlattestBoardWithTheSharedTieBreak) {
     EXPECT_TRUE(heuristic->deterministic());
 }
 
-// Every board of a 3x6 well, every drawn piece and every next piece: the
-// lookahead-1 move must reach the best (placed, score) pair that a brute
-// force over both placements finds.
-TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
-    const Geometry geometry(3, 6);
-    const PlacementTable placements(geometry, Rules::tetrominoes());
-    const StackTable table = testing::flat_table(3, 6);
-    const auto lookahead = make_policy(parse_policy("lookahead 1"), placements, table);
-    EXPECT_FALSE(lookahead->deterministic());
+// Every board of a small well, every drawn piece and every next piece: the
+// move of a policy that knows one next piece (lookahead 1 with the
+// heuristic's score, seed001 with its own) must reach the best (placed,
+// score) pair that a brute force over both placements finds.
+void expect_best_pair(const Rules& rules, const Geometry& geometry, const char* policy_text,
+                      double (*score_of)(const Heights&, int)) {
+    const int width = geometry.width();
+    const PlacementTable placements(geometry, rules);
+    const StackTable table = testing::flat_table(width, geometry.height());
+    const auto policy = make_policy(parse_policy(policy_text), placements, table);
+    EXPECT_FALSE(policy->deterministic());
+    EXPECT_EQ(policy->preview(), 1);
     int checked = 0;
     for (BoardId id = 0; id < geometry.states(); ++id) {
         const Heights heights = geometry.decode(id);
-        for (int piece = 0; piece < PieceCount; ++piece)
-            for (int next = 0; next < PieceCount; ++next) {
+        for (int piece = 0; piece < rules.piece_count(); ++piece)
+            for (int next = 0; next < rules.piece_count(); ++next) {
                 // brute force: best (placed, score) over both pieces
                 int best_placed = -1;
                 double best_score = 0;
                 auto outcome_of = [&](int o, int x, int& placed, double& score) {
                     const Heights first = placements.after(heights, o, x);
                     placed = 1;
-                    score = heuristic_score(first, 3);
+                    score = score_of(first, width);
                     bool any = false;
-                    for (int o2 = 0; o2 < stack::Rules::tetrominoes().orientation_count(); ++o2)
-                        for (int x2 = 0; x2 + stack::Rules::tetrominoes().orientation(o2).width <= 3; ++x2)
-                            if (stack::Rules::tetrominoes().orientation(o2).piece == next && placements.fits(first, o2, x2)) {
-                                const double s = heuristic_score(placements.after(first, o2, x2), 3);
+                    for (int o2 = 0; o2 < rules.orientation_count(); ++o2)
+                        for (int x2 = 0; x2 + rules.orientation(o2).width <= width; ++x2)
+                            if (rules.orientation(o2).piece == next && placements.fits(first, o2, x2)) {
+                                const double s = score_of(placements.after(first, o2, x2), width);
                                 if (!any || s > score)
                                     score = s;
                                 any = true;
                             }
                     placed += any;
                 };
-                for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
-                    for (int x = 0; x + stack::Rules::tetrominoes().orientation(o).width <= 3; ++x)
-                        if (stack::Rules::tetrominoes().orientation(o).piece == piece && placements.fits(heights, o, x)) {
+                for (int o = 0; o < rules.orientation_count(); ++o)
+                    for (int x = 0; x + rules.orientation(o).width <= width; ++x)
+                        if (rules.orientation(o).piece == piece && placements.fits(heights, o, x)) {
                             int placed;
                             double score;
                             outcome_of(o, x, placed, score);
@@ -88,7 +92,7 @@ TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
                                 best_placed = placed, best_score = score;
                         }
                 const int upcoming[] = {next};
-                const Move move = choose(*lookahead, heights, id, piece, upcoming);
+                const Move move = choose(*policy, heights, id, piece, upcoming);
                 if (best_placed < 0) {
                     EXPECT_LT(move.orientation, 0);
                     continue;
@@ -98,12 +102,34 @@ TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
                 int placed;
                 double score;
                 outcome_of(move.orientation, move.column, placed, score);
-                EXPECT_EQ(placed, best_placed) << geometry.format_heights(heights);
-                EXPECT_DOUBLE_EQ(score, best_score) << geometry.format_heights(heights);
+                EXPECT_EQ(placed, best_placed) << policy_text << " " << geometry.format_heights(heights);
+                EXPECT_DOUBLE_EQ(score, best_score) << policy_text << " " << geometry.format_heights(heights);
                 ++checked;
             }
     }
     EXPECT_GT(checked, 1000);
+}
+
+TEST(Lookahead, OneMatchesABruteForceOverTwoPieces) {
+    expect_best_pair(Rules::tetrominoes(), Geometry(3, 6), "lookahead 1", heuristic_score);
+}
+
+// Seed 001's objective counted by hand. 3,6,8,7: rows 0-2 are full (18 x 3),
+// row 3 is the longest that is not (3 columns rise above it: 3 x 3), the
+// highest column is 8 (-10 x 8). 2,2,2,2: two full rows, no row above them
+// holds a cell. 0,1,0: no full row, row 0 holds one cell, height 1.
+TEST(Seed001, ScoreIsTheDocumentsObjectiveOnAHoleFreeStack) {
+    const Geometry geometry(4, 20);
+    EXPECT_DOUBLE_EQ(seed001_score(geometry.parse_heights("3,6,8,7"), 4), 18 * 3 + 3 * 3 - 10 * 8);
+    EXPECT_DOUBLE_EQ(seed001_score(geometry.parse_heights("2,2,2,2"), 4), 18 * 2 - 10 * 2);
+    EXPECT_DOUBLE_EQ(seed001_score(Geometry(3, 5).parse_heights("0,1,0"), 3), 3 * 1 - 10 * 1);
+    EXPECT_DOUBLE_EQ(seed001_score(Heights{}, 4), 0.0);
+}
+
+TEST(Seed001, MatchesABruteForceOverTwoPiecesForTheRectanglesAndTetrominoes) {
+    EXPECT_EQ(policy_name(parse_policy("seed001")), "seed001");
+    expect_best_pair(Rules(PieceSet::builtin("rectangles")), Geometry(4, 5), "seed001", seed001_score);
+    expect_best_pair(Rules::tetrominoes(), Geometry(3, 6), "seed001", seed001_score);
 }
 
 TEST(RandomPolicy, ChoosesEveryValidPlacementEquallyOften) {
