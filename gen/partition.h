@@ -149,7 +149,7 @@ void for_each_row_placement(const PlacementTable& placements, Heights heights,
         heights[0] = h0;
         differences[0] = placements.clipped_difference(step);
         at(0, [&](int o, int, BoardId) {
-            if (placements.rules().orientation(o).width > 1)
+            if (placements.width(o) > 1)
                 visit(o, 0, h0);
         });
     }
@@ -199,6 +199,8 @@ public:
     const PlacementRule& operator()(int orientation, int column) const {
         return rules_[std::size_t(orientation) * MaxWidth + std::size_t(column)];
     }
+    // [orientation * MaxWidth + column]: for a hot loop to hold in a local.
+    const PlacementRule* data() const { return rules_.data(); }
 
 private:
     std::vector<PlacementRule> rules_;  // [orientation * MaxWidth + column]

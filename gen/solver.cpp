@@ -29,9 +29,7 @@ public:
                 const RoundLayout& layout)
         : partition_(partition), placements_(placements), rules_(rules), set_(placements.rules()), layout_(layout),
           rank_(partition.rank()), width_(partition.geometry().width()), height_(partition.geometry().height()),
-          lower_(partition.lower_columns()), classes_(layout.residues().count()), pieces_(set_.piece_count()),
-          counts_(std::size_t(pieces_), 0), cursors_(std::size_t(set_.orientation_count()) * MaxWidth),
-          successor_rounds_(std::size_t(set_.most_cells()) + 1), successor_index_(std::size_t(set_.most_cells()) + 1) {
+          lower_(partition.lower_columns()), classes_(layout.residues().count()), pieces_(set_.piece_count()), cursors_(std::size_t(set_.orientation_count()) * MaxWidth) {
         const std::size_t most_rows = lower_ == 3 ? std::size_t(height_) + 1 : 1;
         stride_ = most_rows * std::size_t(height_ + 1);
         best_.resize(std::size_t(pieces_) * stride_);
@@ -88,7 +86,7 @@ public:
         while (computed_ < prepared_)
             compute(ring_[computed_++ % Lookahead]);
     }
-    const PieceCounts& counts() const { return counts_; }
+    PieceCounts counts() const { return PieceCounts(counts_.begin(), counts_.begin() + pieces_); }
 
 private:
     // One update: best[piece][target .. target + length) takes the max with
@@ -148,7 +146,7 @@ private:
     }
     void prepare(PreparedSlice& slice, std::uint64_t chunk);
     void compute(const PreparedSlice& slice);
-    template <int Block>
+    template <int Block, int Pieces>
     void finish_rows(const PreparedSlice& slice);
 
     const Partition& partition_;
@@ -166,11 +164,13 @@ private:
     std::vector<double> best_;  // [piece][row * n + index] -> best successor value
     std::array<PreparedSlice, Lookahead> ring_;
     std::uint64_t prepared_ = 0, computed_ = 0;
-    PieceCounts counts_;
+    std::array<std::uint64_t, MostPieces> counts_{};  // [piece]: a fixed array, one store per update
     std::vector<GhostCursor> cursors_;              // [orientation * MaxWidth + column]
-    std::vector<SuccessorRound> successor_rounds_;  // [sum step]
+    // [sum step]: fixed arrays, so a lookup is one load (a piece has at most
+    // MostPieceColumns^2 cells)
+    std::array<SuccessorRound, MostPieceColumns * MostPieceColumns + 1> successor_rounds_{};
     const int* row_index_ = nullptr;                // [h0] -> index in a row of this round
-    std::vector<const int*> successor_index_;       // [sum step] -> the same there
+    std::array<const int*, MostPieceColumns * MostPieceColumns + 1> successor_index_{};  // [sum step] -> the same there
 };
 
 void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk) {
@@ -195,9 +195,14 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
     });
     const PlacementTable::Differences differences = placements_.differences(heights);
     exchange_->find_slice(heights);
+    // The tables held in locals: add() stores through pointers that could
+    // alias members, which would otherwise be reloaded at every placement.
+    const PlacementRule* const rule_table = rules_.data();
+    const int* const row_index = row_index_;
     for (int x = std::max(lower_, 1); x < width_; ++x)
         placements_.for_each_placement_at(heights, differences, x, [&](int o, int, BoardId) {
-            add(slice, successor(rules_(o, x), o, x, chunk, 0, first_row_id), 0, rows * n, set_.orientation(o).piece, true);
+            const PlacementRule& rule = rule_table[std::size_t(o) * MaxWidth + std::size_t(x)];
+            add(slice, successor(rule, o, x, chunk, 0, first_row_id), 0, rows * n, rule.piece, true);
         });
 
     // Placements at the lower columns and column 0: row by row.
@@ -211,7 +216,7 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
         set_row_differences(placements_, row_heights, lower_, row_differences);
         exchange_->find_row(first_row + row, row_heights, row_differences);
         for_each_row_placement<false>(placements_, row_heights, row_differences, 0, lower_, [&](int o, int x, int h0) {
-            const PlacementRule& rule = rules_(o, x);
+            const PlacementRule& rule = rule_table[std::size_t(o) * MaxWidth + std::size_t(x)];
             const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
             Heights after = row_heights;
             after[2] += rule.lower_added[1];
@@ -220,15 +225,15 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
                 add(slice, successor(rule, o, x, chunk, successor_row, row_id), row_start, n, rule.piece);
                 return;
             }
-            const int index = row_index_[h0];  // one state, whose h0 the step fixes
+            const int index = row_index[h0];  // one state, whose h0 the step fixes
             const double* source = successor(rule, o, x, chunk, successor_row, row_id)
                                    + successor_index_[rule.sum_step][h0 + rule.column0_added];
             add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
-        }, [&](int h0) { return row_index_[h0] >= 0; });
-        for (const InRow& in_row : in_row_)  // at column 0, the states with room above
-            if (n > std::uint32_t(in_row.jump))
-                counts_[std::size_t(in_row.piece)] += n - std::uint32_t(in_row.jump);
+        }, [&](int h0) { return row_index[h0] >= 0; });
     });
+    for (const InRow& in_row : in_row_)  // at column 0, each row's states with room above
+        if (n > std::uint32_t(in_row.jump))
+            counts_[std::size_t(in_row.piece)] += std::uint64_t(rows) * (n - std::uint32_t(in_row.jump));
     for (std::uint32_t i = 0; i < rows * n; i += 8)
         __builtin_prefetch(slice.out + i, 1);
 }
@@ -252,12 +257,16 @@ void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
         for (std::uint32_t i = 0; i < update.length; ++i)
             target[i] = target[i] > update.source[i] ? target[i] : update.source[i];
     }
-    switch (block_) {
-    case 1: finish_rows<1>(slice); break;
-    case 2: finish_rows<2>(slice); break;
-    case 3: finish_rows<3>(slice); break;
-    case 4: finish_rows<4>(slice); break;
-    default: finish_rows<0>(slice); break;
+    // The tetrominoes' shape of the problem (7 pieces of unit weight, one
+    // one-column orientation) is compiled for each block; any other set runs
+    // the same code with its counts read at run time.
+    const bool seven = pieces_ == 7 && set_.unit_weights() && in_row_.size() == 1 && in_row_[0].jump == block_;
+    switch (seven ? block_ : 0) {
+    case 1: finish_rows<1, 7>(slice); break;
+    case 2: finish_rows<2, 7>(slice); break;
+    case 3: finish_rows<3, 7>(slice); break;
+    case 4: finish_rows<4, 7>(slice); break;
+    default: finish_rows<0, 0>(slice); break;
     }
 }
 
@@ -267,7 +276,7 @@ void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
 // and the block's states are independent of each other. Block is the
 // smallest jump (the template's, or block_ when 0); a set without one-column
 // orientations finishes a row in one block.
-template <int Block>
+template <int Block, int Pieces>
 void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
     const int n = row_length_;
     const int block = Block > 0 ? Block : block_ > 0 ? block_ : n;
@@ -276,14 +285,23 @@ void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
         const double* best_row = best_.data() + std::size_t(row) * n;
         for (int base = n - block; base > -block; base -= block) {
             const int first = base > 0 ? base : 0;
-            for (const InRow& in_row : in_row_) {
-                double* column = best_.data() + std::size_t(in_row.piece) * stride_ + std::size_t(row) * n;
+            if constexpr (Pieces > 0) {  // one in-row orientation, its jump the block
+                double* column = best_.data() + std::size_t(in_row_[0].piece) * stride_ + std::size_t(row) * n;
+                for (int i = first; i < base + Block; ++i)
+                    if (i + Block < n)
+                        column[i] = column[i] > out[i + Block] ? column[i] : out[i + Block];
+                for (int i = first; i < base + Block; ++i)
+                    out[i] = value_from_best(best_row + i, stride_, Pieces);
+            } else {
+                for (const InRow& in_row : in_row_) {
+                    double* column = best_.data() + std::size_t(in_row.piece) * stride_ + std::size_t(row) * n;
+                    for (int i = first; i < base + block; ++i)
+                        if (i + in_row.jump < n)
+                            column[i] = column[i] > out[i + in_row.jump] ? column[i] : out[i + in_row.jump];
+                }
                 for (int i = first; i < base + block; ++i)
-                    if (i + in_row.jump < n)
-                        column[i] = column[i] > out[i + in_row.jump] ? column[i] : out[i + in_row.jump];
+                    out[i] = value_from_best(best_row + i, stride_, set_);
             }
-            for (int i = first; i < base + block; ++i)
-                out[i] = value_from_best(best_row + i, stride_, set_);
         }
     }
 }
@@ -301,7 +319,7 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
 
 RoundRunner::~RoundRunner() = default;
 
-const PieceCounts& RoundRunner::connections() const { return kernel_->counts(); }
+PieceCounts RoundRunner::connections() const { return kernel_->counts(); }
 
 RoundRecord RoundRunner::compute(std::size_t round) {
     band_.open(round_sum(round));

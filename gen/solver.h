@@ -76,7 +76,7 @@ public:
     bool holds(int sum) const { return band_.holds(sum); }
     std::uint64_t rounds_bytes() const { return band_.bytes(); }
     std::uint64_t ghost_bytes() const { return exchange_.bytes(); }
-    const PieceCounts& connections() const;
+    PieceCounts connections() const;
 
 private:
     class SliceKernel;

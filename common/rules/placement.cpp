@@ -30,6 +30,7 @@ PlacementTable::PlacementTable(const Geometry& geometry, const Rules& rules)
         for (int k = 0; k + 1 < orientation.width; ++k)
             for (bool reverse : {false, true})
                 candidate.step[reverse][k] = std::int8_t(step(o, k, reverse));
+        has_tails_ = has_tails_ || candidate.tail_from < candidate.width - 1;
         candidates_.push_back(candidate);
         for (int x = 0; x + orientation.width <= geometry.width(); ++x)
             offsets_[std::size_t(o) * MaxWidth + std::size_t(x)] = orientation.id_offset(geometry, x);

@@ -82,6 +82,9 @@ public:
     // after it landed (reverse).
     const std::vector<int>& first_steps(bool reverse) const { return first_steps_[reverse]; }
 
+    // Orientation o's columns, read from the lookup's own (hot) copy.
+    int width(int orientation) const { return candidates_[std::size_t(orientation)].width; }
+
     // The rule itself, for one (orientation, column) that lies inside the
     // well: does it fit `heights`? (The tests hold the lookup to it.)
     bool fits(const Heights& heights, int orientation, int column) const {
@@ -111,9 +114,20 @@ private:
     MatchTable build_match_table(bool reverse) const;
     int step(int o, int k, bool reverse) const;
     template <bool Reverse, class Visit>
-    void for_each_match(const Heights& heights, const Differences& differences, int x, Visit&& visit) const;
-    int key(const Differences& differences, int column) const {
-        return (differences[column] * values_ + differences[column + 1]) * values_ + differences[column + 2];
+    void for_each_match(const Heights& heights, const Differences& differences, int x, Visit&& visit) const {
+        if (has_tails_)
+            for_each_match_of<Reverse, true>(heights, differences, x, visit);
+        else
+            for_each_match_of<Reverse, false>(heights, differences, x, visit);
+    }
+    // Tails: whether some orientation is wider than the key's three steps
+    // (decided once per call, not once per match).
+    template <bool Reverse, bool Tails, class Visit>
+    void for_each_match_of(const Heights& heights, const Differences& differences, int x, Visit&& visit) const;
+    // The match table's key of the three clipped differences from `column`,
+    // each one of `values` (2L + 1).
+    static int key(const Differences& differences, int column, int values) {
+        return (differences[column] * values + differences[column + 1]) * values + differences[column + 2];
     }
 
     Geometry geometry_;
@@ -124,6 +138,7 @@ private:
     std::array<MatchTable, 2> tables_;    // [reverse]
     std::vector<BoardId> offsets_;        // [orientation * MaxWidth + column]
     int most_at_one_column_ = 0;
+    bool has_tails_ = false;  // some orientation is wider than the key's steps
     std::array<std::vector<int>, 2> first_steps_;  // [reverse]
 };
 
@@ -138,17 +153,24 @@ inline PlacementTable::Differences PlacementTable::differences(const Heights& he
 // Forward: the orientations whose surface matches and that stay below the
 // top. Reverse: those whose surface seen after landing matches and whose
 // cells the stack holds (each column at least as high as the cells added).
-template <bool Reverse, class Visit>
-void PlacementTable::for_each_match(const Heights& heights, const Differences& differences, int x,
-                                    Visit&& visit) const {
+template <bool Reverse, bool Tails, class Visit>
+void PlacementTable::for_each_match_of(const Heights& heights, const Differences& differences, int x,
+                                       Visit&& visit) const {
+    // The tables' addresses held in locals: `visit` stores through
+    // pointers the compiler cannot tell apart from the vectors' own, and
+    // would reload them at every match.
     const int limit = geometry_.height(), width = geometry_.width();
     const MatchTable& table = tables_[Reverse];
-    const int k = key(differences, x);
-    for (std::uint32_t i = table.starts[std::size_t(k)]; i < table.starts[std::size_t(k) + 1]; ++i) {
-        const int o = table.matches[i];
-        const Candidate& candidate = candidates_[std::size_t(o)];
+    const std::uint16_t* const matches = table.matches.data();
+    const Candidate* const candidates = candidates_.data();
+    const BoardId* const offsets = offsets_.data();
+    const int k = key(differences, x, values_);
+    const std::uint32_t end = table.starts[std::size_t(k) + 1];
+    for (std::uint32_t i = table.starts[std::size_t(k)]; i < end; ++i) {
+        const int o = matches[i];
+        const Candidate& candidate = candidates[o];
         bool holds = true;
-        if (candidate.tail_from < candidate.width - 1) {  // wider than the key: the rest directly
+        if (Tails && candidate.tail_from < candidate.width - 1) {  // wider than the key: the rest directly
             holds = x + candidate.width <= width;
             for (int s = candidate.tail_from; holds && s < candidate.width - 1; ++s)
                 holds = heights[x + s + 1] - heights[x + s] == candidate.step[Reverse][s];
@@ -156,7 +178,7 @@ void PlacementTable::for_each_match(const Heights& heights, const Differences& d
         for (int c = 0; c < candidate.width; ++c)
             holds &= Reverse ? heights[x + c] >= candidate.added[c] : heights[x + c] + candidate.added[c] <= limit;
         if (holds)
-            visit(o, x, offset(o, x));
+            visit(o, x, offsets[std::size_t(o) * MaxWidth + std::size_t(x)]);
     }
 }
 
