@@ -126,7 +126,7 @@ void Partition::for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& v
 // for states it does not store (a residue class not computed) are skipped
 // before they are looked up.
 template <bool Reverse, class Visit, class Stored>
-void for_each_row_placement(const PlacementTable& placements, Heights heights,
+[[gnu::always_inline]] inline void for_each_row_placement(const PlacementTable& placements, Heights heights,
                             PlacementTable::Differences differences, int first, int last, Visit&& visit,
                             Stored&& stored) {
     const int width = placements.geometry().width(), height = placements.geometry().height();
