@@ -66,7 +66,7 @@ expect_error 2 "--memory-limit must be a byte count such as 512M, 16G or 2T \(at
 expect_error 2 "has 3 columns, the table's width is 3|has 2 columns, the table's width is 3" play --start 1,2
 expect_error 2 "column 1 height 5 is outside \[0, 4\]" play --start 0,5,0
 expect_error 2 "unrecognised option '--bogus'" play --bogus
-expect_error 2 "--policy must be table, random, heuristic or \"lookahead N\" with N in 1..4, not 'lookahead 9'" \
+expect_error 2 "--policy must be table, random, heuristic, seed001 or \"lookahead N\" with N in 1..4, not 'lookahead 9'" \
     play --policy "lookahead 9"
 expect_error 2 "--check needs a policy with an exact length distribution: table or heuristic, not random" \
     play --policy random --check
