@@ -135,8 +135,13 @@ private:
             __builtin_prefetch(source + i, 0, 2);
         __builtin_prefetch(source + length - 1, 0, 2);
     }
+    // A round may store no state at all (a set with more classes than the
+    // well has heights, e.g. the pentominoes' one class in a well under 4
+    // high): its updates are empty and their successors need not exist.
     void add(PreparedSlice& slice, const double* source, std::uint32_t target, std::uint32_t length, int piece,
              bool whole_slice = false) {
+        if (length == 0)
+            return;
         prefetch(source, length);
         const bool copy = whole_slice && !(slice.covered >> piece & 1);
         if (whole_slice)
