@@ -117,8 +117,8 @@ void Partition::for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& v
 //   - at a column x >= 1, a placement whose surface matches holds for every
 //     h0 of the row at once (h0 = -1);
 //   - at column 0, a placement wider than one column fixes h0 by the step
-//     h1 - h0 = surface[0]; each step the set has (first_steps) is tried
-//     once, with h0 inside [0, H];
+//     h1 - h0 = surface[0]: the orientations whose further steps match come
+//     from one lookup, by step, each with h0 inside [0, H];
 //   - a one-column orientation at column 0 stays in its own row and is left
 //     to the kernel, which finishes a row from the top for it.
 // Only columns x with first <= x < last are tried. heights[0] is ignored.
@@ -127,7 +127,7 @@ void Partition::for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& v
 // before they are looked up.
 template <bool Reverse, class Visit, class Stored>
 [[gnu::always_inline]] inline void for_each_row_placement(const PlacementTable& placements, Heights heights,
-                            PlacementTable::Differences differences, int first, int last, Visit&& visit,
+                            const PlacementTable::Differences& differences, int first, int last, Visit&& visit,
                             Stored&& stored) {
     const int width = placements.geometry().width(), height = placements.geometry().height();
     last = last < width ? last : width;
@@ -142,17 +142,14 @@ template <bool Reverse, class Visit, class Stored>
         at(x, [&](int o, int, BoardId) { visit(o, x, -1); });
     if (width == 1 || first != 0)
         return;
-    for (const int step : placements.first_steps(Reverse)) {
+    placements.template for_each_first_column_match<Reverse>(differences, [&](int o, int step, auto&& holds) {
         const int h0 = heights[1] - step;
         if (h0 < 0 || h0 > height || !stored(h0))
-            continue;
+            return;
         heights[0] = h0;
-        differences[0] = placements.clipped_difference(step);
-        at(0, [&](int o, int, BoardId) {
-            if (placements.width(o) > 1)
-                visit(o, 0, h0);
-        });
-    }
+        if (holds(heights))
+            visit(o, 0, h0);
+    });
 }
 
 // The same, computing the row's differences itself.

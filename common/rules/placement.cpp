@@ -35,35 +35,58 @@ PlacementTable::PlacementTable(const Geometry& geometry, const Rules& rules)
         for (int x = 0; x + orientation.width <= geometry.width(); ++x)
             offsets_[std::size_t(o) * MaxWidth + std::size_t(x)] = orientation.id_offset(geometry, x);
     }
+    // The key's clipped differences, from its index.
+    const auto difference = [this](int key, int k) {
+        for (int i = k; i < 2; ++i)
+            key /= values_;
+        return key % values_ - limit_;
+    };
     for (bool reverse : {false, true}) {
-        tables_[reverse] = build_match_table(reverse);
+        std::vector<int> order, wide_by_step;
+        for (int o = 0; o < rules.orientation_count(); ++o)
+            order.push_back(o);
         std::set<int> steps;
         for (int o = 0; o < rules.orientation_count(); ++o)
             if (rules.orientation(o).width > 1)
                 steps.insert(step(o, 0, reverse));
         first_steps_[reverse].assign(steps.begin(), steps.end());
+        for (const int first : steps)
+            for (int o = 0; o < rules.orientation_count(); ++o)
+                if (rules.orientation(o).width > 1 && step(o, 0, reverse) == first)
+                    wide_by_step.push_back(o);
+        // Any column: the first three steps (as many as o has) equal the key's.
+        tables_[reverse] = build_table(values_ * values_ * values_, order, [&](int key, int o) {
+            for (int k = 0; k + 1 < rules.orientation(o).width && k < 3; ++k)
+                if (difference(key, k) != step(o, k, reverse))
+                    return false;
+            return true;
+        });
+        // Column 0: steps 1 and 2 equal the key's d[1], d[2] (key = d[1] * values + d[2]).
+        first_column_tables_[reverse] = build_table(values_ * values_, wide_by_step, [&](int key, int o) {
+            for (int k = 1; k + 1 < rules.orientation(o).width && k < 3; ++k)
+                if (difference(key, k) != step(o, k, reverse))
+                    return false;
+            return true;
+        });
     }
-    for (std::size_t key = 0; key + 1 < tables_[0].starts.size(); ++key)
-        most_at_one_column_ = std::max(most_at_one_column_, int(tables_[0].starts[key + 1] - tables_[0].starts[key]));
+    most_at_one_column_ = tables_[0].stride - 1;
 }
 
-// For every clipped triple (d0, d1, d2), the orientations whose first steps
-// (up to three) equal its first entries, in the set's order.
-PlacementTable::MatchTable PlacementTable::build_match_table(bool reverse) const {
+template <class Matches>
+PlacementTable::MatchTable PlacementTable::build_table(int keys, const std::vector<int>& order, Matches&& matches) {
+    std::vector<std::vector<std::uint16_t>> lists(static_cast<std::size_t>(keys));
     MatchTable built;
-    const int keys = values_ * values_ * values_;
-    built.starts.assign(std::size_t(keys) + 1, 0);
     for (int key = 0; key < keys; ++key) {
-        const std::array<int, 3> difference = {key / (values_ * values_) - limit_, key / values_ % values_ - limit_,
-                                               key % values_ - limit_};
-        for (int o = 0; o < rules_->orientation_count(); ++o) {
-            bool matches = true;
-            for (int k = 0; k + 1 < rules_->orientation(o).width && k < 3; ++k)
-                matches &= difference[std::size_t(k)] == step(o, k, reverse);
-            if (matches)
-                built.matches.push_back(std::uint16_t(o));
-        }
-        built.starts[std::size_t(key) + 1] = std::uint32_t(built.matches.size());
+        for (const int o : order)
+            if (matches(key, o))
+                lists[std::size_t(key)].push_back(std::uint16_t(o));
+        built.stride = std::max(built.stride, int(lists[std::size_t(key)].size()) + 1);
+    }
+    built.entries.assign(std::size_t(keys) * std::size_t(built.stride), 0);
+    for (int key = 0; key < keys; ++key) {
+        std::uint16_t* list = built.entries.data() + std::size_t(key) * std::size_t(built.stride);
+        list[0] = std::uint16_t(lists[std::size_t(key)].size());
+        std::copy(lists[std::size_t(key)].begin(), lists[std::size_t(key)].end(), list + 1);
     }
     return built;
 }

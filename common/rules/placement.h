@@ -75,6 +75,14 @@ public:
     void for_each_predecessor_at(const Heights& heights, const Differences& differences, int column,
                                  Visit&& visit) const;
 
+    // At column 0, where a placement wider than one column fixes h0 by its
+    // first step: visit(orientation, step, holds) for each such orientation
+    // whose further steps match `differences` (d[0] is not read), by step,
+    // then in the set's order. holds(heights), with heights[0] = h1 - step,
+    // says whether it fits (forward) or could have landed (reverse) there.
+    template <bool Reverse, class Visit>
+    void for_each_first_column_match(const Differences& differences, Visit&& visit) const;
+
     // The most orientations that can fit at one column of any stack.
     int most_placements_at_one_column() const { return most_at_one_column_; }
     // The steps d[0] a placement wider than one column at column 0 can need,
@@ -98,11 +106,14 @@ public:
     }
 
 private:
-    // The orientations whose first steps match each key of three clipped
-    // differences: matches_[starts_[key] .. starts_[key + 1]).
+    // Lists of orientations, one per key, laid out inline so that a lookup
+    // reads one short run of memory: entries[key * stride] is the count,
+    // the orientations follow in the set's order. stride is one more than
+    // the most matches of any key.
     struct MatchTable {
-        std::vector<std::uint32_t> starts;
-        std::vector<std::uint16_t> matches;
+        int stride = 1;
+        std::vector<std::uint16_t> entries;
+        const std::uint16_t* list(int key) const { return entries.data() + std::size_t(key) * std::size_t(stride); }
     };
     // An orientation as the lookup reads it.
     struct Candidate {
@@ -111,7 +122,10 @@ private:
         std::array<std::int8_t, MostPieceColumns> added;
         std::array<std::int8_t, MostPieceColumns - 1> step[2];  // [reverse][k]
     };
-    MatchTable build_match_table(bool reverse) const;
+    // Builds the lists of `keys` keys: the orientations of `order`, in that
+    // order, for which matches(key, o) holds.
+    template <class Matches>
+    static MatchTable build_table(int keys, const std::vector<int>& order, Matches&& matches);
     int step(int o, int k, bool reverse) const;
     template <bool Reverse, class Visit>
     void for_each_match(const Heights& heights, const Differences& differences, int x, Visit&& visit) const {
@@ -124,6 +138,24 @@ private:
     // (decided once per call, not once per match).
     template <bool Reverse, bool Tails, class Visit>
     void for_each_match_of(const Heights& heights, const Differences& differences, int x, Visit&& visit) const;
+    template <bool Reverse, bool Tails, class Visit>
+    void for_each_first_column_match_of(const Differences& differences, Visit&& visit) const;
+    // What the key leaves to check of `candidate` at column x: the steps
+    // past the key's three (Tails), and the rows the cells need, below the
+    // top (forward) or held by the stack (reverse).
+    template <bool Reverse, bool Tails>
+    bool holds(const Heights& heights, int x, const Candidate& candidate) const {
+        bool holds = true;
+        if (Tails && candidate.tail_from < candidate.width - 1) {  // wider than the key: the rest directly
+            holds = x + candidate.width <= geometry_.width();
+            for (int s = candidate.tail_from; holds && s < candidate.width - 1; ++s)
+                holds = heights[x + s + 1] - heights[x + s] == candidate.step[Reverse][s];
+        }
+        const int limit = geometry_.height();
+        for (int c = 0; c < candidate.width; ++c)
+            holds &= Reverse ? heights[x + c] >= candidate.added[c] : heights[x + c] + candidate.added[c] <= limit;
+        return holds;
+    }
     // The match table's key of the three clipped differences from `column`,
     // each one of `values` (2L + 1).
     static int key(const Differences& differences, int column, int values) {
@@ -135,7 +167,12 @@ private:
     int limit_ = 0;   // L
     int values_ = 1;  // 2L + 1
     std::vector<Candidate> candidates_;  // [orientation]
-    std::array<MatchTable, 2> tables_;    // [reverse]
+    std::array<MatchTable, 2> tables_;    // [reverse][key of d[x], d[x+1], d[x+2]]
+    // [reverse][key of d[1], d[2]]: the orientations wider than one column
+    // whose steps after the first match, by first step, then in the set's
+    // order. At column 0 the first step is what fixes h0, so a row looks
+    // its column-0 placements up once, not once per step.
+    std::array<MatchTable, 2> first_column_tables_;
     std::vector<BoardId> offsets_;        // [orientation * MaxWidth + column]
     int most_at_one_column_ = 0;
     bool has_tails_ = false;  // some orientation is wider than the key's steps
@@ -159,27 +196,35 @@ void PlacementTable::for_each_match_of(const Heights& heights, const Differences
     // The tables' addresses held in locals: `visit` stores through
     // pointers the compiler cannot tell apart from the vectors' own, and
     // would reload them at every match.
-    const int limit = geometry_.height(), width = geometry_.width();
-    const MatchTable& table = tables_[Reverse];
-    const std::uint16_t* const matches = table.matches.data();
+    const std::uint16_t* const list = tables_[Reverse].list(key(differences, x, values_));
     const Candidate* const candidates = candidates_.data();
     const BoardId* const offsets = offsets_.data();
-    const int k = key(differences, x, values_);
-    const std::uint32_t end = table.starts[std::size_t(k) + 1];
-    for (std::uint32_t i = table.starts[std::size_t(k)]; i < end; ++i) {
-        const int o = matches[i];
-        const Candidate& candidate = candidates[o];
-        bool holds = true;
-        if (Tails && candidate.tail_from < candidate.width - 1) {  // wider than the key: the rest directly
-            holds = x + candidate.width <= width;
-            for (int s = candidate.tail_from; holds && s < candidate.width - 1; ++s)
-                holds = heights[x + s + 1] - heights[x + s] == candidate.step[Reverse][s];
-        }
-        for (int c = 0; c < candidate.width; ++c)
-            holds &= Reverse ? heights[x + c] >= candidate.added[c] : heights[x + c] + candidate.added[c] <= limit;
-        if (holds)
+    for (int i = 1; i <= list[0]; ++i) {
+        const int o = list[i];
+        if (holds<Reverse, Tails>(heights, x, candidates[o]))
             visit(o, x, offsets[std::size_t(o) * MaxWidth + std::size_t(x)]);
     }
+}
+
+template <bool Reverse, bool Tails, class Visit>
+void PlacementTable::for_each_first_column_match_of(const Differences& differences, Visit&& visit) const {
+    const std::uint16_t* const list =
+        first_column_tables_[Reverse].list(differences[1] * values_ + differences[2]);
+    const Candidate* const candidates = candidates_.data();
+    for (int i = 1; i <= list[0]; ++i) {
+        const int o = list[i];
+        visit(o, int(candidates[o].step[Reverse][0]), [&](const Heights& heights) {
+            return holds<Reverse, Tails>(heights, 0, candidates[o]);
+        });
+    }
+}
+
+template <bool Reverse, class Visit>
+void PlacementTable::for_each_first_column_match(const Differences& differences, Visit&& visit) const {
+    if (has_tails_)
+        for_each_first_column_match_of<Reverse, true>(differences, visit);
+    else
+        for_each_first_column_match_of<Reverse, false>(differences, visit);
 }
 
 template <class Visit>
