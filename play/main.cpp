@@ -2,6 +2,7 @@
 #include "support/cli.h"
 #include "support/errors.h"
 #include "run.h"
+#include "tetris/game.h"
 
 #include <cstdio>
 #include <iostream>
@@ -11,8 +12,13 @@ namespace po = boost::program_options;
 namespace {
 
 po::options_description described_options() {
-    po::options_description described = stack::tool_options("Usage: stackplay [--table FILE] [options]");
+    po::options_description described = stack::tool_options(
+        "Usage: stackplay [--table FILE] [options]\n"
+        "       stackplay --game tetris [--policy P] [--preview N] [options]   (the real game)\n"
+        "       stackplay --game tetris --board FILE --piece T [--next S]      (one decision)");
     described.add_options()
+        ("game", po::value<std::string>()->default_value("stacking"),
+         "stacking (the hole-free game of the table) or tetris (the real game: holes, line clears)")
         ("table", po::value<std::string>(),
          "table written by stackgen (default: the one stack_*.h5 in the current directory)")
         ("runs", po::value<std::string>()->default_value("100000"), "games to play (>= 1)")
@@ -32,10 +38,89 @@ po::options_description described_options() {
         ("show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")
         ("explain", "print the start board's value and every placement of every piece, best first")
         ("json", "print the report as JSON");
+    po::options_description tetris("The real game (--game tetris)");
+    tetris.add_options()
+        ("width", po::value<std::string>()->default_value("10"), "well width, 2-16")
+        ("height", po::value<std::string>()->default_value("20"), "well height, 2-64")
+        ("pieces", po::value<std::string>()->default_value("tetrominoes"),
+         "tetrominoes, rectangles, pentominoes or a piece file")
+        ("preview", po::value<std::string>()->default_value("0"), "next pieces known and searched, 0-5 "
+                                                                   "(seed 000's window of 4 is --preview 3)")
+        ("depth", po::value<std::string>(), "--policy expectimax: unknown next pieces averaged, 1-2 (default 1)")
+        ("moves", po::value<std::string>()->default_value("harddrop"),
+         "harddrop (every rotation and column, dropped) or bfs (every SRS placement, tetrominoes)")
+        ("draw", po::value<std::string>()->default_value("independent"),
+         "independent (the set's weights) or bag (each piece once per bag)")
+        ("piece-file", po::value<std::string>(), "pieces in seed 000's format: 0-6 for I O S Z T J L")
+        ("game-over", po::value<std::string>()->default_value("placement"),
+         "placement (no placement of the piece fits) or entry (also when it cannot enter at its spawn, Fahey's)")
+        ("games", po::value<std::string>()->default_value("10"), "games to play")
+        ("max-pieces", po::value<std::string>()->default_value("1000000"), "stop a game after this many pieces (0: never)")
+        ("level", po::value<std::string>()->default_value("0"), "Game Boy starting level, 0-20 (points)")
+        ("piece", po::value<std::string>(), "with --board FILE: the current piece's letter")
+        ("next", po::value<std::string>(), "with --board FILE: the next piece's letter")
+        ("quiet", "no progress lines on stderr");
+    described.add(tetris);
     return described;
 }
 
+// The options that belong to one game only: given for the other, they are
+// refused rather than ignored.
+constexpr const char* TetrisOnly[] = {"width", "height", "pieces", "preview", "depth", "moves", "draw", "piece-file",
+                                      "game-over", "games", "max-pieces", "level", "piece", "next", "quiet"};
+constexpr const char* StackingOnly[] = {"table", "runs", "start", "start-id", "check", "check-level",
+                                        "memory-limit", "explain"};
+
+bool given(const po::variables_map& variables, const char* name) {
+    return variables.count(name) && !variables[name].defaulted();
+}
+
+stack::tetris::TetrisOptions parse_tetris_options(const po::variables_map& variables) {
+    for (const char* name : StackingOnly)
+        if (given(variables, name))
+            throw stack::InputError(std::string("--") + name + " is for the stacking game, not --game tetris");
+    const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
+    stack::tetris::TetrisOptions options;
+    options.width = stack::parse_int_option("width", text("width"), 2, stack::tetris::MostWidth);
+    options.height = stack::parse_int_option("height", text("height"), 2, stack::tetris::MostHeight);
+    options.pieces = text("pieces");
+    options.policy = given(variables, "policy") ? text("policy") : "dellacherie";
+    options.preview = stack::parse_int_option("preview", text("preview"), 0, 5);
+    if (variables.count("depth"))
+        options.depth = stack::parse_int_option("depth", text("depth"), 1, 2);
+    const std::string moves = text("moves"), draw = text("draw"), rule = text("game-over");
+    if (moves != "harddrop" && moves != "bfs")
+        throw stack::InputError("--moves must be harddrop or bfs (got '" + moves + "')");
+    options.moves = moves == "bfs" ? stack::tetris::MoveSet::BreadthFirst : stack::tetris::MoveSet::HardDrop;
+    if (draw != "independent" && draw != "bag")
+        throw stack::InputError("--draw must be independent or bag (got '" + draw + "')");
+    options.draw = draw == "bag" ? stack::tetris::Draw::Bag : stack::tetris::Draw::Independent;
+    if (rule != "placement" && rule != "entry")
+        throw stack::InputError("--game-over must be placement or entry (got '" + rule + "')");
+    options.rule = rule == "entry" ? stack::tetris::GameOverRule::Entry : stack::tetris::GameOverRule::Placement;
+    if (variables.count("piece-file"))
+        options.piece_file = text("piece-file");
+    options.games = stack::parse_unsigned_option("games", text("games"), 1, std::uint64_t(1) << 32);
+    options.max_pieces = stack::parse_unsigned_option("max-pieces", text("max-pieces"), 0, std::uint64_t(1) << 48);
+    options.level = stack::parse_int_option("level", text("level"), 0, 20);
+    options.seed = stack::parse_unsigned_option("seed", text("seed"));
+    options.threads = stack::parse_int_option("threads", text("threads"), 0, 4096);
+    if (variables.count("board"))
+        options.board_file = text("board");
+    if (variables.count("piece"))
+        options.piece = text("piece");
+    if (variables.count("next"))
+        options.next = text("next");
+    options.show = variables.count("show") > 0;
+    options.json = variables.count("json") > 0;
+    options.quiet = variables.count("quiet") > 0;
+    return options;
+}
+
 stack::PlayOptions parse_options(const po::variables_map& variables) {
+    for (const char* name : TetrisOnly)
+        if (given(variables, name))
+            throw stack::InputError(std::string("--") + name + " is for --game tetris");
     stack::PlayOptions options;
     const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
     if (variables.count("table")) {
@@ -75,6 +160,11 @@ int main(int argc, char** argv) {
         stack::parse_command_line(argc, argv, described, variables);
         if (stack::print_help_or_version("stackplay", described, variables))
             return stack::ExitSuccess;
+        const std::string game = variables["game"].as<std::string>();
+        if (game == "tetris")
+            return stack::tetris::run_tetris(parse_tetris_options(variables));
+        if (game != "stacking")
+            throw stack::InputError("--game must be stacking or tetris (got '" + game + "')");
         return stack::run_stackplay(parse_options(variables));
     } catch (const stack::InputError& error) {
         std::fprintf(stderr, "stackplay: error: %s\n", error.what());

@@ -204,20 +204,24 @@ constexpr DrawnPiece Pentominoes[] = {
 
 }  // namespace
 
-std::vector<Orientation> derive_orientations(const PieceCells& cells, bool reflect, std::vector<std::string>* dropped) {
+std::vector<PieceCells> distinct_rotations(const PieceCells& cells, bool reflect) {
     std::vector<PieceCells> shapes;
     PieceCells shape = normalised(cells);
     for (int turn = 0; turn < 4; ++turn, shape = rotated_clockwise(shape))
         shapes.push_back(shape);
     if (reflect)
         for (int turn = 0; turn < 4; ++turn)
-            shapes.push_back(mirrored(shapes[turn]));
+            shapes.push_back(mirrored(shapes[std::size_t(turn)]));
+    std::vector<PieceCells> distinct;
+    for (const PieceCells& candidate : shapes)
+        if (std::find(distinct.begin(), distinct.end(), candidate) == distinct.end())
+            distinct.push_back(candidate);
+    return distinct;
+}
+
+std::vector<Orientation> derive_orientations(const PieceCells& cells, bool reflect, std::vector<std::string>* dropped) {
     std::vector<Orientation> orientations;
-    std::vector<PieceCells> seen;
-    for (const PieceCells& candidate : shapes) {
-        if (std::find(seen.begin(), seen.end(), candidate) != seen.end())
-            continue;
-        seen.push_back(candidate);
+    for (const PieceCells& candidate : distinct_rotations(cells, reflect)) {
         Orientation orientation;
         if (orientation_of(candidate, orientation))
             orientations.push_back(orientation);

@@ -102,6 +102,11 @@ private:
 // The rows of cells, top first, joined by '/': "###/.#." for a T.
 std::string grid_text(const PieceCells& cells);
 
+// The distinct rotations of a piece's cells, normalised (lowest row and
+// leftmost column 0, sorted), in the order 0, 90, 180, 270 degrees
+// clockwise, then the mirror images of those when `reflect`; each once.
+std::vector<PieceCells> distinct_rotations(const PieceCells& cells, bool reflect);
+
 // The orientations of a shape given as (row from the bottom, column) cells:
 // its distinct rotations (and mirror images when `reflect`), in the order
 // 0, 90, 180, 270 degrees clockwise (then the mirrored ones), each kept once;

@@ -1,0 +1,197 @@
+#include "rules/tetris.h"
+
+#include "support/errors.h"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <sstream>
+
+namespace stack::tetris {
+
+namespace {
+
+Shape shape_of(const PieceCells& cells, int piece) {
+    Shape shape;
+    shape.piece = piece;
+    shape.cells = int(cells.size());
+    shape.bottom.fill(std::int8_t(MostShapeRows));
+    for (const auto& [row, column] : cells) {
+        shape.width = std::max(shape.width, column + 1);
+        shape.height = std::max(shape.height, row + 1);
+        shape.rows[std::size_t(row)] |= Row(1) << column;
+        shape.bottom[std::size_t(column)] = std::int8_t(std::min<int>(shape.bottom[std::size_t(column)], row));
+        shape.top[std::size_t(column)] = std::int8_t(std::max<int>(shape.top[std::size_t(column)], row + 1));
+    }
+    return shape;
+}
+
+// A piece was read with `reflect` when its stored orientations are more
+// than its rotations give.
+bool reflected(const PieceShape& piece) {
+    return piece.orientations.size() > derive_orientations(piece.cells, false).size();
+}
+
+}  // namespace
+
+ShapeSet::ShapeSet(const PieceSet& set) : set_(set) {
+    for (std::size_t p = 0; p < set_.pieces().size(); ++p) {
+        const PieceShape& piece = set_.pieces()[p];
+        first_.push_back(int(shapes_.size()));
+        for (const PieceCells& cells : distinct_rotations(piece.cells, reflected(piece))) {
+            shapes_.push_back(shape_of(cells, int(p)));
+            widest_ = std::max(widest_, shapes_.back().width);
+            tallest_ = std::max(tallest_, shapes_.back().height);
+        }
+    }
+    first_.push_back(int(shapes_.size()));
+}
+
+int ShapeSet::piece_of_letter(char letter) const {
+    for (int p = 0; p < piece_count(); ++p)
+        if (std::toupper(static_cast<unsigned char>(this->letter(p))) == std::toupper(static_cast<unsigned char>(letter)))
+            return p;
+    return -1;
+}
+
+Board::Board(int width, int height) : width_(width), height_(height), full_(Row((Row(1) << width) - 1)) {
+    if (width < 1 || width > MostWidth || height < 1 || height > MostHeight)
+        throw InputError("a well is 1 to " + std::to_string(MostWidth) + " columns wide and 1 to "
+                         + std::to_string(MostHeight) + " rows high (got " + std::to_string(width) + "x"
+                         + std::to_string(height) + ")");
+}
+
+Board Board::from_text(const std::string& text, int width, int height) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (!line.empty())
+            lines.push_back(line);
+    }
+    if (lines.empty())
+        throw InputError("the board has no rows");
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].size() != lines[0].size())
+            throw InputError("board row " + std::to_string(i + 1) + " has " + std::to_string(lines[i].size())
+                             + " cells, row 1 has " + std::to_string(lines[0].size()));
+        const std::size_t bad = lines[i].find_first_not_of("#.");
+        if (bad != std::string::npos)
+            throw InputError("board row " + std::to_string(i + 1) + " has '" + std::string(1, lines[i][bad])
+                             + "' (only '#' filled and '.' empty)");
+    }
+    if (int(lines[0].size()) != width || int(lines.size()) != height)
+        throw InputError("the board is " + std::to_string(lines[0].size()) + "x" + std::to_string(lines.size())
+                         + ", the well " + std::to_string(width) + "x" + std::to_string(height));
+    Board board(width, height);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            if (lines[std::size_t(height - 1 - y)][std::size_t(x)] == '#')
+                board.set(x, y);
+    const Row full = board.full_;
+    for (int y = 0; y < height; ++y)
+        if (board.rows_[std::size_t(y)] == full)
+            throw InputError("board row " + std::to_string(height - y) + " is full (a full row is cleared at once)");
+    return board;
+}
+
+void Board::set(int x, int y) {
+    if (filled(x, y))
+        return;
+    rows_[std::size_t(y)] |= Row(1) << x;
+    ++cells_;
+    heights_[std::size_t(x)] = std::int8_t(std::max<int>(heights_[std::size_t(x)], y + 1));
+    top_ = std::max(top_, y + 1);
+}
+
+bool Board::fits(const Shape& shape, int x, int row) const {
+    if (x < 0 || x + shape.width > width_ || row < 0 || row + shape.height > height_)
+        return false;
+    for (int dy = 0; dy < shape.height; ++dy)
+        if (rows_[std::size_t(row + dy)] & shape.rows[std::size_t(dy)] << x)
+            return false;
+    return true;
+}
+
+// The piece's rows are OR-ed in; only they can have become full. Clearing
+// moves the rows above down; a column's height then comes from the rows
+// (a column whose top cell was cleared may drop by more than the rows
+// cleared, onto a hole).
+Landing Board::place(const Shape& shape, int x, int row, bool clear) {
+    Landing landing;
+    landing.row = row;
+    Row cleared = 0;  // bit dy: the piece's row dy is full
+    for (int dy = 0; dy < shape.height; ++dy) {
+        Row& target = rows_[std::size_t(row + dy)];
+        target |= shape.rows[std::size_t(dy)] << x;
+        if (target == full_) {
+            cleared |= Row(1) << dy;
+            landing.eroded_cells += std::popcount(shape.rows[std::size_t(dy)]);
+        }
+    }
+    cells_ += shape.cells;
+    for (int k = 0; k < shape.width; ++k) {
+        std::int8_t& column = heights_[std::size_t(x + k)];
+        column = std::int8_t(std::max(int(column), row + shape.top[std::size_t(k)]));
+        top_ = std::max(top_, int(column));
+    }
+    if (cleared == 0)
+        return landing;
+    landing.lines = std::popcount(cleared);
+    landing.eroded_cells *= landing.lines;
+    if (!clear)
+        return landing;
+    int to = row;
+    for (int from = row; from < top_; ++from)
+        if (!(from >= row && from - row < shape.height && (cleared >> (from - row) & 1)))
+            rows_[std::size_t(to++)] = rows_[std::size_t(from)];
+    for (; to < top_; ++to)
+        rows_[std::size_t(to)] = 0;
+    cells_ -= landing.lines * width_;
+    recompute_heights();
+    return landing;
+}
+
+void Board::recompute_heights() {
+    heights_.fill(0);
+    Row unseen = full_;
+    int y = top_;
+    while (y > 0 && rows_[std::size_t(y - 1)] == 0)
+        --y;
+    top_ = y;
+    for (; y > 0 && unseen; --y) {
+        Row found = rows_[std::size_t(y - 1)] & unseen;
+        unseen &= ~found;
+        for (; found; found &= found - 1)
+            heights_[std::size_t(std::countr_zero(found))] = std::int8_t(y);
+    }
+}
+
+bool Board::can_enter(const Shape& shape) const {
+    const int x = (width_ - shape.width) / 2;
+    return fits(shape, x, height_ - shape.height);
+}
+
+std::string Board::text() const {
+    std::string out;
+    for (int y = height_ - 1; y >= 0; --y) {
+        for (int x = 0; x < width_; ++x)
+            out += filled(x, y) ? '#' : '.';
+        out += '\n';
+    }
+    return out;
+}
+
+bool Board::operator==(const Board& other) const {
+    return width_ == other.width_ && height_ == other.height_ && rows_ == other.rows_ && heights_ == other.heights_
+           && top_ == other.top_ && cells_ == other.cells_;
+}
+
+void GameBoyScore::add(int cleared) {
+    static constexpr std::uint64_t Points[] = {0, 40, 100, 300, 1200};
+    points += Points[std::min(cleared, 4)] * std::uint64_t(level() + 1);
+    lines += std::uint64_t(cleared);
+}
+
+}  // namespace stack::tetris

@@ -1,0 +1,144 @@
+// The real game: a W x H well with holes allowed, full rows cleared, and a
+// game that ends when the stack tops out. The rules live here; the games,
+// the features and the policies that play them are in play/tetris/.
+//
+// The board is a column of row bitmasks (bit x of rows[y] is column x, y
+// counted from the floor) with the column heights (one more than each
+// column's highest filled cell) kept beside them, so that a hard drop is a
+// maximum over the piece's columns, not a walk down the well:
+//
+//   landing row of shape s at column x = max over k of heights[x+k] - bottom[k]
+//
+// (bottom[k] the lowest cell of the shape's column k). Every piece of any
+// set is played in each of its distinct rotations (the mirror images too,
+// for a piece file's `reflect` pieces), whether or not a rotation leaves a
+// hole: that is what the hole-free tables cannot do.
+//
+// Game over (GameOverRule):
+//   Placement  the default: the game ends when no placement of the current
+//              piece lies wholly inside the well.
+//   Entry      Fahey's stricter rule: the game also ends when the piece
+//              cannot enter, i.e. its spawn cells (its first rotation, its
+//              top row in the well's top row, its left column at
+//              (W - width) / 2) overlap a filled cell.
+#pragma once
+
+#include "rules/piece_set.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stack::tetris {
+
+constexpr int MostWidth = 16;
+constexpr int MostHeight = 64;
+constexpr int MostShapeRows = MostPieceColumns;
+
+using Row = std::uint32_t;  // bit x: column x (wider than 16 bits so that shifted pieces never overflow)
+
+// One rotation of one piece: its cells as row masks from its lowest row.
+struct Shape {
+    int piece = 0;
+    int width = 0, height = 0, cells = 0;
+    std::array<Row, MostShapeRows> rows{};                 // [dy] -> columns filled, bit 0 the leftmost
+    std::array<std::int8_t, MostPieceColumns> bottom{};    // [k] -> lowest filled dy of column k
+    std::array<std::int8_t, MostPieceColumns> top{};       // [k] -> highest filled dy of column k, plus one
+};
+
+// The distinct rotations of every piece of a set, in the set's order.
+class ShapeSet {
+public:
+    explicit ShapeSet(const PieceSet& set);
+    const PieceSet& set() const { return set_; }
+    int piece_count() const { return int(first_.size()) - 1; }
+    const std::vector<Shape>& shapes() const { return shapes_; }
+    const Shape& shape(int s) const { return shapes_[std::size_t(s)]; }
+    // Piece p's rotations are shapes [first(p), first(p + 1)); the first is
+    // the piece as drawn, which spawns.
+    int first(int piece) const { return first_[std::size_t(piece)]; }
+    int end(int piece) const { return first_[std::size_t(piece) + 1]; }
+    // The piece drawn with this letter (upper or lower case), or -1.
+    int piece_of_letter(char letter) const;
+    char letter(int piece) const { return set_.pieces()[std::size_t(piece)].letter; }
+    int widest() const { return widest_; }
+    int tallest() const { return tallest_; }
+
+private:
+    PieceSet set_;
+    std::vector<Shape> shapes_;
+    std::vector<int> first_;
+    int widest_ = 0, tallest_ = 0;
+};
+
+enum class GameOverRule : std::uint8_t { Placement, Entry };
+
+// What one placement did.
+struct Landing {
+    int row = 0;           // the shape's lowest row
+    int lines = 0;         // rows cleared
+    int eroded_cells = 0;  // the piece's own cells in the cleared rows
+};
+
+class Board {
+public:
+    Board(int width, int height);
+    // A board drawn as text, top row first, '#' filled and '.' empty, one
+    // line per row (all as long, `height` of them); throws InputError.
+    static Board from_text(const std::string& text, int width, int height);
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+    Row full_row() const { return full_; }
+    Row row(int y) const { return rows_[std::size_t(y)]; }
+    bool filled(int x, int y) const { return rows_[std::size_t(y)] >> x & 1; }
+    int column_height(int x) const { return heights_[std::size_t(x)]; }
+    const std::array<std::int8_t, MostWidth>& heights() const { return heights_; }
+    int top() const { return top_; }        // the highest column height
+    int cells() const { return cells_; }    // filled cells
+
+    // The row a hard drop of `shape` at leftmost column x lands on.
+    int landing_row(const Shape& shape, int x) const {
+        int row = 0;
+        for (int k = 0; k < shape.width; ++k) {
+            const int rest = heights_[std::size_t(x + k)] - shape.bottom[std::size_t(k)];
+            row = rest > row ? rest : row;
+        }
+        return row;
+    }
+    // Whether the shape with its lowest row at `row` lies inside the well
+    // (its top at most the well's height) and on no filled cell.
+    bool fits(const Shape& shape, int x, int row) const;
+    // Puts the shape there (it must fit), clears the full rows (unless
+    // `clear` is false: seed 001 scores two blocks before either clears),
+    // and keeps the heights; returns what happened.
+    Landing place(const Shape& shape, int x, int row, bool clear = true);
+    // Fahey's entry rule: the spawn cells of the shape (the piece's first
+    // rotation) are free.
+    bool can_enter(const Shape& shape) const;
+    void set(int x, int y);  // fills one cell (for tests and board files)
+    std::string text() const;  // as from_text reads it
+    bool operator==(const Board& other) const;
+
+private:
+    void recompute_heights();
+    int width_, height_;
+    Row full_;
+    int top_ = 0, cells_ = 0;
+    std::array<std::int8_t, MostWidth> heights_{};
+    std::array<Row, MostHeight + MostShapeRows> rows_{};  // rows above the well stay empty
+};
+
+// Game Boy points: 40, 100, 300 or 1200 times (level + 1) for 1-4 rows
+// cleared at once (more rows, as large pieces can clear, score as 4), the
+// level rising by one every 10 rows cleared.
+struct GameBoyScore {
+    std::uint64_t lines = 0;
+    std::uint64_t points = 0;
+    int start_level = 0;
+    int level() const { return start_level + int(lines / 10); }
+    void add(int cleared);
+};
+
+}  // namespace stack::tetris

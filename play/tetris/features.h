@@ -1,0 +1,67 @@
+// The features the real-game policies score a placement by, each a count on
+// the board (rules/tetris.h), computed with row masks and popcounts.
+//
+// Lee (seeds 000 and 002; Yiyuan Lee's "Tetris AI: the (near) perfect
+// bot"), on the board after the piece landed and before its full rows are
+// cleared, as both seeds' code scores it:
+//   aggregate height   the sum of the column heights
+//   complete lines     the full rows
+//   holes              empty cells with a filled cell somewhere above them
+//   bumpiness          the sum of |h[x+1] - h[x]|
+//
+// Dellacherie (and El-Tetris, the same six with other weights), after the
+// full rows are cleared:
+//   landing height     the piece's lowest row plus (its rows - 1) / 2,
+//                      rows counted from 0 at the floor (El-Tetris's)
+//   eroded cells       rows cleared x the piece's own cells in them
+//   row transitions    filled/empty changes along every row of the well,
+//                      the walls filled (an empty row has 2)
+//   column transitions the same up every column, the floor filled; the
+//                      change from a column's top cell to the empty cell
+//                      above it counts, the top of the well does not
+//   holes              as above
+//   wells              each run of k vertically consecutive well cells (an
+//                      empty cell whose left and right are filled or walls)
+//                      scores 1 + 2 + ... + k (Dellacherie's cumulative wells)
+//
+// Seed 001 (rectangle-blocks-cp.txt, its MiniZinc model), after both of its
+// blocks are placed and before any row is cleared:
+//   full rows          the full rows
+//   longest row        the most filled cells of a row that is not full
+//                      ("the length of the longest non-filled row")
+//   height             the highest column
+//   unreachable        empty cells under a filled cell of their column (its
+//                      holes)
+#pragma once
+
+#include "rules/tetris.h"
+
+namespace stack::tetris {
+
+struct LeeFeatures {
+    int aggregate_height = 0, complete_lines = 0, holes = 0, bumpiness = 0;
+};
+struct DellacherieFeatures {
+    double landing_height = 0;
+    int eroded_cells = 0, row_transitions = 0, column_transitions = 0, holes = 0, wells = 0;
+};
+struct Seed001Features {
+    int full_rows = 0, longest_row = 0, height = 0, unreachable = 0;
+};
+
+// Lee's features of `board` with `shape` put at column x, row `row` (it
+// must fit there), without building that board.
+LeeFeatures lee_features(const Board& board, const Shape& shape, int x, int row);
+// The same for a board as it stands.
+LeeFeatures lee_features(const Board& board);
+// Dellacherie's features of `after` (the board once the piece landed and
+// its rows were cleared) for the placement that made it.
+DellacherieFeatures dellacherie_features(const Board& after, const Shape& shape, const Landing& landing);
+Seed001Features seed001_features(const Board& board);
+
+int holes(const Board& board);
+int row_transitions(const Board& board);
+int column_transitions(const Board& board);
+int cumulative_wells(const Board& board);
+
+}  // namespace stack::tetris

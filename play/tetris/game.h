@@ -1,0 +1,74 @@
+// stackplay --game tetris: the real game (rules/tetris.h) played by a
+// policy (search.h), many seeded games at once, one game as frames, or one
+// decision on a board read from a file (seed 002's decision core, without
+// its Game Boy screen reader).
+//
+// Game g of seed s draws its pieces from GameRandom(s, g) (play/
+// game_random.h): independently with the set's weights, or from a 7-bag
+// (each piece once per bag, in a shuffled order); or the pieces come from
+// a file in seed 000's format (0-6 for I O S Z T J L, separated by spaces),
+// the same for every game. The policy sees the current piece and the next
+// `preview` ones. A game ends when it tops out (GameOverRule), when the
+// piece file runs out, or after --max-pieces pieces. Games are spread over
+// threads, each played whole by one thread; with fewer games than threads
+// a game's search is split over first placements instead. Either way the
+// games are the same for any thread count.
+#pragma once
+
+#include "rules/rules.h"
+#include "rules/tetris.h"
+#include "tetris/search.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stack::tetris {
+
+enum class Draw : std::uint8_t { Independent, Bag };
+
+struct TetrisOptions {
+    int width = 10, height = 20;
+    std::string pieces = "tetrominoes";
+    std::string policy = "dellacherie";
+    int preview = 0;
+    int depth = 0;  // expectimax
+    MoveSet moves = MoveSet::HardDrop;
+    Draw draw = Draw::Independent;
+    std::optional<std::string> piece_file;  // seed 000's format
+    GameOverRule rule = GameOverRule::Placement;
+    std::uint64_t games = 10;
+    std::uint64_t max_pieces = 1000000;  // 0: no limit
+    std::uint64_t seed = 1;
+    int threads = 0;
+    int level = 0;  // Game Boy starting level
+    bool show = false;
+    bool json = false;
+    bool quiet = false;  // no progress lines
+    // The decision mode: a board file with the current piece (and the next).
+    std::optional<std::string> board_file;
+    std::optional<std::string> piece, next;
+};
+
+struct GameRecord {
+    std::uint64_t pieces = 0, lines = 0, points = 0;
+    std::uint64_t leaves = 0;  // leaves the policy scored
+    bool topped_out = false;
+};
+
+// Reads seed 000's piece file (0-6, whitespace between) as set indices of
+// the tetrominoes; throws InputError naming a bad number.
+std::vector<int> read_seed000_pieces(const std::string& text);
+
+// One game: game `game` of the options' seed. `frames`, when given, gets one
+// text frame per piece.
+GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
+                            const Policy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
+                            int search_threads, std::string* frames = nullptr);
+
+// Checks the options, then plays, shows or decides; prints the report.
+// Returns the exit code; throws InputError on bad input.
+int run_tetris(const TetrisOptions& options);
+
+}  // namespace stack::tetris

@@ -1,0 +1,100 @@
+// The real-game policies: a linear score over named features
+// (features.h), maximised over the placements of the current piece, with
+// the next pieces known (a preview) or averaged over (expectimax).
+//
+//   lee          seeds 000 and 002: -0.510066 aggregate height
+//                + 0.760666 complete lines - 0.35663 holes
+//                - 0.184483 bumpiness (Lee's weights, as seed 002 prints
+//                them; seed 000 prints 0.810066 for the height)
+//   dellacherie  -landing height + eroded cells - row transitions
+//                - column transitions - 4 holes - wells
+//   el-tetris    the same six features with El-Tetris's tuned weights
+//                (-4.500158825082766, 3.4181268101392694,
+//                -3.2178882868487753, -9.348695305445199,
+//                -7.899265427351652, -3.3855972247263626)
+//   seed001      seed 001's objective 18 full_rows + 3 longest_row
+//                - 10 height - 10 unreachable, over the current and the
+//                next block placed together (no row clears between them)
+//   expectimax   Lee's score; each of the next `depth` pieces, unknown, is
+//                averaged over the set's draw weights (its best placement
+//                for each piece), instead of assumed
+//
+// The preview: with N next pieces known, every known piece is placed in
+// turn over all its placements (rows cleared between them, except for
+// seed001), and a first placement scores the best leaf below it; the leaf
+// is scored on the last placement (Lee's and seed 001's features on the
+// board before that piece's rows clear, Dellacherie's after). A branch in
+// which a later piece has no placement scores Lost. Ties go to the first
+// placement in the order the placements are generated (rotations in the
+// set's order, columns left to right), so a search gives the same answer
+// on any number of threads.
+#pragma once
+
+#include "rules/tetris.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace stack::tetris {
+
+enum class Evaluation : std::uint8_t { Lee, Dellacherie, ElTetris, Seed001 };
+enum class MoveSet : std::uint8_t { HardDrop, BreadthFirst };
+
+struct PolicyConfig {
+    Evaluation evaluation = Evaluation::Dellacherie;
+    int preview = 0;           // next pieces known and searched
+    int expectimax_depth = 0;  // next pieces after those averaged over (0: none)
+    MoveSet moves = MoveSet::HardDrop;
+};
+// "lee", "dellacherie", "el-tetris", "seed001" or "expectimax" (Lee's score,
+// depth 1 unless `depth` says); throws InputError.
+PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth);
+std::string policy_name(const PolicyConfig& config);
+
+// A shape (ShapeSet index) with its leftmost column and lowest row.
+// Trivially constructible: the search keeps arrays of them on the stack.
+struct Placement {
+    std::int16_t shape;
+    std::int8_t x, row;
+    bool operator==(const Placement&) const = default;
+};
+
+// The most placements one piece can have on one board.
+constexpr int MostPlacements = 4 * MostWidth * MostHeight;  // SRS: 4 rotations at any (x, y)
+
+constexpr double Lost = -1e12;
+
+// Every placement of `piece` on `board` that lies wholly inside the well:
+// hard drops of each rotation at each column, or (MoveSet::BreadthFirst,
+// tetrominoes only) every one SRS reaches (rules/moves.h). Returns the count
+// written to `out`.
+int generate_placements(const ShapeSet& shapes, const Board& board, int piece, MoveSet moves,
+                        std::span<Placement, MostPlacements> out);
+
+class Policy {
+public:
+    Policy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights);
+    const PolicyConfig& config() const { return config_; }
+    // The score of one first placement of known[0] (known[1..] the next
+    // pieces known; at most config().preview of them are used).
+    double score(const Board& board, std::span<const int> known, const Placement& first) const;
+    // The best placement of known[0], or nothing when none fits. `threads`
+    // > 1 scores the first placements in parallel. Adds the leaves scored
+    // to `leaves`, and every first placement with its score to `scored`.
+    std::optional<Placement> choose(const Board& board, std::span<const int> known, int threads = 1,
+                                    std::uint64_t* leaves = nullptr,
+                                    std::vector<std::pair<Placement, double>>* scored = nullptr) const;
+
+private:
+    double best(const Board& board, std::span<const int> known, int unknown) const;
+    double after(const Board& board, const Placement& placement, std::span<const int> known, int unknown) const;
+    double leaf(const Board& board, const Placement& placement) const;
+    const ShapeSet& shapes_;
+    PolicyConfig config_;
+    std::vector<double> draw_weights_;  // [piece] -> probability
+};
+
+}  // namespace stack::tetris
