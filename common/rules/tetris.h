@@ -92,6 +92,7 @@ public:
     int height() const { return height_; }
     Row full_row() const { return full_; }
     Row row(int y) const { return rows_[std::size_t(y)]; }
+    const Row* rows() const { return rows_.data(); }
     bool filled(int x, int y) const { return rows_[std::size_t(y)] >> x & 1; }
     int column_height(int x) const { return heights_[std::size_t(x)]; }
     const std::array<std::int8_t, MostWidth>& heights() const { return heights_; }

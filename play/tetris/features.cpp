@@ -43,77 +43,83 @@ LeeFeatures lee_features(const Board& board) {
     return features;
 }
 
-int holes(const Board& board) {
-    int count = 0;
-    for (int c = 0; c < board.width(); ++c)
-        count += board.column_height(c);
-    return count - board.cells();
-}
-
-// Bit x of (row ^ (row << 1 | 1)) says whether cell x differs from its left
-// neighbour (the left wall filled); the right wall adds one when the last
-// cell is empty. Rows above the stack are empty: 2 each.
-int row_transitions(const Board& board) {
-    const Row full = board.full_row();
-    const int last = board.width() - 1;
-    int count = 2 * (board.height() - board.top());
-    for (int y = 0; y < board.top(); ++y) {
-        const Row row = board.row(y);
-        count += std::popcount((row ^ (row << 1 | 1)) & full) + int(~row >> last & 1);
+// One pass down the stack's rows gives all four counts:
+//   holes    an empty cell under `covered` (the columns with a cell above);
+//   row      bit x of (row ^ (row << 1 | 1)) says whether cell x differs from
+//            its left neighbour (the left wall filled), and the right wall
+//            adds one when the last cell is empty; the rows above the stack
+//            are empty, 2 each;
+//   column   popcount(r[y] ^ r[y-1]) with the floor a full row, plus the
+//            change from the top row to the empty row above it;
+//   wells    a run of k well cells scores 1 + ... + k, which is the sum over
+//            its cells of their place in the run from its top: the sum over
+//            j >= 0 of the well cells whose j cells above are well cells too
+//            (after the pass, without a branch per row: wells are rare).
+BoardCounts board_counts(const Row* rows, int top, int width, int height) {
+    const Row full = Row((Row(1) << width) - 1), right_wall = Row(1) << (width - 1);
+    const int last = width - 1;
+    BoardCounts counts;
+    counts.row_transitions = 2 * (height - top);
+    counts.column_transitions = top > 0 && top < height ? std::popcount(rows[top - 1]) : 0;
+    std::array<Row, MostHeight + 1> well, runs;
+    well[std::size_t(top)] = 0;
+    Row covered = 0, any = 0;
+    for (int y = top - 1; y >= 0; --y) {
+        const Row row = rows[y], below = y > 0 ? rows[y - 1] : full;
+        counts.holes += std::popcount(~row & covered & full);
+        covered |= row;
+        counts.row_transitions += std::popcount((row ^ (row << 1 | 1)) & full) + int(~row >> last & 1);
+        counts.column_transitions += std::popcount(row ^ below);
+        well[std::size_t(y)] = runs[std::size_t(y)] = ~row & full & (row << 1 | 1) & (row >> 1 | right_wall);
+        any |= well[std::size_t(y)];
     }
-    return count;
-}
-
-// Consecutive rows differ in popcount(r[y] ^ r[y-1]) columns, the floor a
-// full row; above the top the rows are empty and equal.
-int column_transitions(const Board& board) {
-    int count = 0;
-    Row below = board.full_row();
-    const int rows = board.top() < board.height() ? board.top() + 1 : board.height();
-    for (int y = 0; y < rows; ++y) {
-        const Row row = board.row(y);
-        count += std::popcount(row ^ below);
-        below = row;
-    }
-    return count;
-}
-
-// A well cell's share is its place in its run counted from the run's top:
-// the sum over k >= 0 of the cells whose k cells above are well cells too.
-// runs[y] starts as the well cells of row y and keeps, round k, those
-// whose k cells above are well cells.
-int cumulative_wells(const Board& board) {
-    const Row full = board.full_row();
-    const int top = board.top();
-    const Row right_wall = Row(1) << (board.width() - 1);
-    std::array<Row, MostHeight + 1> well{}, runs{};
-    int live = 0;
-    for (int y = 0; y < top; ++y) {
-        const Row row = board.row(y);
-        well[std::size_t(y)] = ~row & full & (row << 1 | 1) & (row >> 1 | right_wall);
-        runs[std::size_t(y)] = well[std::size_t(y)];
-        live |= well[std::size_t(y)] != 0;
-    }
-    int count = 0;
-    for (int k = 0; live; ++k) {
-        live = 0;
-        for (int y = 0; y + k < top; ++y) {
-            count += std::popcount(runs[std::size_t(y)]);
-            runs[std::size_t(y)] &= well[std::size_t(y + k + 1)];
-            live |= runs[std::size_t(y)] != 0;
+    for (int j = 0; any; ++j) {
+        any = 0;
+        for (int y = 0; y + j < top; ++y) {
+            counts.wells += std::popcount(runs[std::size_t(y)]);
+            runs[std::size_t(y)] &= well[std::size_t(y + j + 1)];
+            any |= runs[std::size_t(y)];
         }
     }
-    return count;
+    return counts;
 }
 
-DellacherieFeatures dellacherie_features(const Board& after, const Shape& shape, const Landing& landing) {
+BoardCounts board_counts(const Board& board) {
+    return board_counts(board.rows(), board.top(), board.width(), board.height());
+}
+
+// The stack's rows [0, top) are copied, the piece OR-ed in and the full rows
+// taken out; the board itself is never copied whole.
+DellacherieFeatures dellacherie_features(const Board& board, const Shape& shape, int x, int row) {
     DellacherieFeatures features;
-    features.landing_height = landing.row + (shape.height - 1) / 2.0;
-    features.eroded_cells = landing.eroded_cells;
-    features.row_transitions = row_transitions(after);
-    features.column_transitions = column_transitions(after);
-    features.holes = holes(after);
-    features.wells = cumulative_wells(after);
+    std::array<Row, MostHeight + MostShapeRows> rows;
+    int top = std::max(board.top(), row + shape.height);
+    for (int y = 0; y < top; ++y)
+        rows[std::size_t(y)] = board.row(y);
+    const Row full = board.full_row();
+    int lines = 0, piece_cells = 0;
+    for (int dy = 0; dy < shape.height; ++dy) {
+        const Row filled = rows[std::size_t(row + dy)] | shape.rows[std::size_t(dy)] << x;
+        rows[std::size_t(row + dy)] = filled;
+        if (filled == full)
+            ++lines, piece_cells += std::popcount(shape.rows[std::size_t(dy)]);
+    }
+    if (lines > 0) {
+        int to = row;
+        for (int from = row; from < top; ++from)
+            if (rows[std::size_t(from)] != full)
+                rows[std::size_t(to++)] = rows[std::size_t(from)];
+        top = to;
+        while (top > 0 && rows[std::size_t(top - 1)] == 0)
+            --top;
+    }
+    features.landing_height = row + (shape.height - 1) / 2.0;
+    features.eroded_cells = lines * piece_cells;
+    const BoardCounts counts = board_counts(rows.data(), top, board.width(), board.height());
+    features.row_transitions = counts.row_transitions;
+    features.column_transitions = counts.column_transitions;
+    features.holes = counts.holes;
+    features.wells = counts.wells;
     return features;
 }
 
@@ -127,7 +133,7 @@ Seed001Features seed001_features(const Board& board) {
             features.longest_row = std::popcount(row);
     }
     features.height = board.top();
-    features.unreachable = holes(board);
+    features.unreachable = board_counts(board).holes;
     return features;
 }
 

@@ -54,14 +54,17 @@ struct Seed001Features {
 LeeFeatures lee_features(const Board& board, const Shape& shape, int x, int row);
 // The same for a board as it stands.
 LeeFeatures lee_features(const Board& board);
-// Dellacherie's features of `after` (the board once the piece landed and
-// its rows were cleared) for the placement that made it.
-DellacherieFeatures dellacherie_features(const Board& after, const Shape& shape, const Landing& landing);
+// Dellacherie's features of `board` with `shape` put at column x, row
+// `row` and the full rows cleared, on a copy of the stack's rows only.
+DellacherieFeatures dellacherie_features(const Board& board, const Shape& shape, int x, int row);
 Seed001Features seed001_features(const Board& board);
 
-int holes(const Board& board);
-int row_transitions(const Board& board);
-int column_transitions(const Board& board);
-int cumulative_wells(const Board& board);
+// The counts on `rows` [0, top) of a well `width` x `height` (rows from top
+// up are empty), or on a board.
+struct BoardCounts {
+    int holes = 0, row_transitions = 0, column_transitions = 0, wells = 0;
+};
+BoardCounts board_counts(const Row* rows, int top, int width, int height);
+BoardCounts board_counts(const Board& board);
 
 }  // namespace stack::tetris

@@ -69,14 +69,11 @@ std::string read_small_file(const std::string& path, const char* what) {
 
 // A frame: the board with the piece just placed drawn by its letter, before
 // its full rows clear.
-std::string frame(const ShapeSet& shapes, const Board& board, const Placement& placement, std::uint64_t number,
-                  const GameRecord& record, int cleared) {
+std::string frame(const ShapeSet& shapes, const Board& board, const Placement& placement, std::uint64_t number) {
     const Shape& shape = shapes.shape(placement.shape);
     std::string out = "piece " + std::to_string(number) + ": " + std::string(1, shapes.letter(shape.piece))
                       + " shape " + std::to_string(placement.shape - shapes.first(shape.piece)) + " at column "
-                      + std::to_string(placement.x) + ", row " + std::to_string(placement.row) + "; rows cleared "
-                      + std::to_string(cleared) + ", lines " + std::to_string(record.lines) + ", points "
-                      + std::to_string(record.points) + "\n";
+                      + std::to_string(placement.x) + ", row " + std::to_string(placement.row) + "\n";
     for (int y = board.height() - 1; y >= 0; --y) {
         out += '|';
         for (int x = 0; x < board.width(); ++x) {
@@ -338,7 +335,7 @@ int decide(const TetrisOptions& options, const Setup& setup) {
                 best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines, score);
     std::printf("inputs: %s\n", !inputs ? "(SRS inputs are for the tetrominoes)"
                                 : inputs->empty() ? "(not reachable by SRS from spawn)" : inputs->c_str());
-    std::fputs(frame(setup.shapes, board, *best, 1, GameRecord{}, landing.lines).c_str(), stdout);
+    std::fputs(frame(setup.shapes, board, *best, 1).c_str(), stdout);
     return ExitSuccess;
 }
 
@@ -406,14 +403,16 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
             break;
         }
         const Shape& shape = shapes.shape(chosen->shape);
-        const Board before = board;
+        if (frames)  // drawn before the rows clear
+            *frames += frame(shapes, board, *chosen, record.pieces + 1);
         const Landing landing = board.place(shape, chosen->x, chosen->row);
         score.add(landing.lines);
         record.lines = score.lines;
         record.points = score.points;
         ++record.pieces;
         if (frames)
-            *frames += frame(shapes, before, *chosen, record.pieces, record, landing.lines);
+            *frames += "rows cleared " + std::to_string(landing.lines) + ", lines " + std::to_string(record.lines)
+                       + ", points " + std::to_string(record.points) + "\n";
         known.erase(known.begin());
     }
     return record;

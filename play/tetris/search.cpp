@@ -131,12 +131,9 @@ double Policy::leaf(const Board& board, const Placement& placement) const {
         return seed001_score(seed001_features(next));
     }
     case Evaluation::Dellacherie:
-    case Evaluation::ElTetris: {
-        Board next = board;
-        const Landing landing = next.place(shape, placement.x, placement.row);
-        return six_feature_score(dellacherie_features(next, shape, landing),
+    case Evaluation::ElTetris:
+        return six_feature_score(dellacherie_features(board, shape, placement.x, placement.row),
                                  config_.evaluation == Evaluation::Dellacherie ? DellacherieWeights : ElTetrisWeights);
-    }
     }
     return 0;
 }
