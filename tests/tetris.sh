@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The real game (stackplay --game tetris), one subcommand each.
+#   tetris.sh bad        bad input: one line on stderr, exit 2
+#   tetris.sh json       --json holds observed lines, pieces and score, and timing
+#   tetris.sh threads    the same seed plays the same games on any thread count
+#   tetris.sh decide     seed 002's decision core on a board file, text and JSON
+#   tetris.sh show       --show draws one frame per piece with its letter
+#   tetris.sh seed000    a piece file in seed 000's format is played piece by piece
+#   tetris.sh rules      Fahey's entry rule never lets a game run longer than the default rule
+#   tetris.sh sets       seed001 on the rectangles, the pentominoes, and the 7-bag
+# Environment: BIN (build dir)
+source "$(dirname "$0")/lib.sh"
+command=$1; shift
+tetris() { "$stackplay" --game tetris --quiet "$@"; }
+json_field() { "$python" -c "import json, sys; d = json.load(open('$1')); print($2)"; }
+
+# A 10x20 board file: the bottom row full but for columns 3-6, the rest empty.
+slot_board() {
+    for _ in $(seq 19); do echo ".........."; done
+    echo "###....###"
+}
+
+case "$command" in
+bad)
+    slot_board > "$work/good.txt"
+    printf '..........\n.........\n' > "$work/ragged.txt"
+    for _ in $(seq 18); do echo ".........."; done > "$work/short.txt"
+    sed 's/^\.\.\./..x/' "$work/good.txt" > "$work/letters.txt"
+    printf '0 1 2 7 3\n' > "$work/pieces7.txt"
+    printf '0 1 two\n' > "$work/pieces_word.txt"
+    : > "$work/empty.txt"
+    expect_error 2 "^stackplay: error: board row 2 has 9 cells, row 1 has 10$" \
+        tetris --board "$work/ragged.txt" --piece T
+    expect_error 2 "^stackplay: error: the board is 10x18, the well 10x20$" tetris --board "$work/short.txt" --piece T
+    expect_error 2 "^stackplay: error: board row 1 has 'x' \(only '#' filled and '\.' empty\)$" \
+        tetris --board "$work/letters.txt" --piece T
+    expect_error 2 "^stackplay: error: board file FILE is not a readable regular file$" \
+        tetris --board "$work/missing.txt" --piece T
+    expect_error 2 "^stackplay: error: the board has no rows$" tetris --board "$work/empty.txt" --piece T
+    expect_error 2 "^stackplay: error: unknown piece letter 'Q' \(the set's letters are ITOSZLJ\)$" \
+        tetris --board "$work/good.txt" --piece Q
+    expect_error 2 "^stackplay: error: unknown piece letter 'TS'" tetris --board "$work/good.txt" --piece TS
+    expect_error 2 "^stackplay: error: unknown piece letter 'K'" tetris --board "$work/good.txt" --piece T --next K
+    expect_error 2 "^stackplay: error: --board needs --piece" tetris --board "$work/good.txt"
+    expect_error 2 "^stackplay: error: --piece and --next go with --board FILE$" tetris --piece T
+    expect_error 2 "^stackplay: error: piece file: '7' at piece 4 is not 0-6" tetris --piece-file "$work/pieces7.txt"
+    expect_error 2 "^stackplay: error: piece file: 'two' at piece 3 is not 0-6" \
+        tetris --piece-file "$work/pieces_word.txt"
+    expect_error 2 "^stackplay: error: piece file: no pieces$" tetris --piece-file "$work/empty.txt"
+    expect_error 2 "^stackplay: error: --piece-file \(seed 000's format\) plays the tetrominoes only$" \
+        tetris --pieces rectangles --piece-file "$work/pieces7.txt"
+    expect_error 2 "^stackplay: error: --preview 3 is too deep for --max-pieces 3 \(it must be smaller\)$" \
+        tetris --preview 3 --max-pieces 3
+    expect_error 2 "^stackplay: error: --width must be" tetris --width 17
+    expect_error 2 "^stackplay: error: --width must be" tetris --width 1
+    expect_error 2 "^stackplay: error: --height must be" tetris --height 65
+    expect_error 2 "^stackplay: error: --height must be" tetris --height 0
+    expect_error 2 "^stackplay: error: --preview must be" tetris --preview 6
+    expect_error 2 "^stackplay: error: unknown policy 'table' for --game tetris" tetris --policy table
+    expect_error 2 "^stackplay: error: --depth is for --policy expectimax$" tetris --policy lee --depth 2
+    expect_error 2 "^stackplay: error: --depth must be" tetris --policy expectimax --depth 3
+    expect_error 2 "^stackplay: error: --moves bfs plays the tetrominoes only \(SRS\)$" \
+        tetris --pieces rectangles --moves bfs
+    expect_error 2 "^stackplay: error: --moves must be harddrop or bfs" tetris --moves srs
+    expect_error 2 "^stackplay: error: --draw must be independent or bag" tetris --draw seven
+    expect_error 2 "^stackplay: error: --game-over must be placement or entry" tetris --game-over never
+    expect_error 2 "^stackplay: error: --game must be stacking or tetris \(got 'chess'\)$" "$stackplay" --game chess
+    expect_error 2 "^stackplay: error: --runs is for the stacking game, not --game tetris$" tetris --runs 5
+    expect_error 2 "^stackplay: error: --check is for the stacking game, not --game tetris$" tetris --check
+    expect_error 2 "^stackplay: error: --games is for --game tetris$" "$stackplay" --games 5
+    expect_error 2 "^stackplay: error: --games must be" tetris --games 0
+    expect_error 2 "^stackplay: error: piece r1x3 fits the 2x2 well in no rotation$" \
+        tetris --pieces rectangles --width 2 --height 2
+    expect_error 2 "^stackplay: error: give either --board or --show, not both$" \
+        tetris --board "$work/good.txt" --piece T --show
+    ;;
+json)
+    tetris --policy lee --games 5 --max-pieces 2000 --json > "$work/run.json" || fail "the run failed"
+    for field in lines pieces score; do
+        for stat in mean standard_error min max; do
+            json_field "$work/run.json" "d['observed']['$field']['$stat']" > /dev/null 2>&1 && pass \
+                || fail "observed.$field.$stat missing"
+        done
+    done
+    for field in games_seconds pieces_per_second; do
+        [ "$(json_field "$work/run.json" "d['timing']['$field'] > 0")" = True ] && pass || fail "timing.$field"
+    done
+    # Every game's lines are at most 4/10 of its pieces (4 cells a piece, 10 a row), and the
+    # mean over the games is the mean of the per-game values.
+    [ "$(json_field "$work/run.json" "all(g['lines'] * 10 <= g['pieces'] * 4 for g in d['per_game'])")" = True ] \
+        && pass || fail "more lines than cells"
+    [ "$(json_field "$work/run.json" "abs(sum(g['lines'] for g in d['per_game']) / 5 - d['observed']['lines']['mean']) < 1e-9")" = True ] \
+        && pass || fail "lines mean"
+    ;;
+threads)
+    for threads in 1 3; do
+        tetris --policy lee --preview 1 --games 6 --max-pieces 3000 --seed 7 --threads $threads --json \
+            > "$work/games$threads.json"
+        json_field "$work/games$threads.json" "d['per_game']" > "$work/games$threads.txt"
+    done
+    cmp -s "$work/games1.txt" "$work/games3.txt" && pass || fail "games differ between 1 and 3 threads"
+    for threads in 1 2; do  # one game: the search is split over first placements
+        tetris --policy lee --preview 2 --games 1 --max-pieces 300 --seed 3 --threads $threads --json \
+            > "$work/one$threads.json"
+        json_field "$work/one$threads.json" "d['per_game']" > "$work/one$threads.txt"
+    done
+    cmp -s "$work/one1.txt" "$work/one2.txt" && pass || fail "one game differs between 1 and 2 search threads"
+    ;;
+decide)
+    slot_board > "$work/slot.txt"
+    tetris --policy dellacherie --board "$work/slot.txt" --piece I > "$work/out" || fail "decide failed"
+    grep -q "^best: shape 0 at column 3, row 0; clears 1 rows" "$work/out" && pass \
+        || { fail "the I does not fill the slot"; cat "$work/out"; }
+    grep -Eq "^inputs: [lrcwfdD]*H$" "$work/out" && pass || fail "no input sequence ending in a hard drop"
+    tetris --policy lee --board "$work/slot.txt" --piece I --next O --json > "$work/out.json" || fail "decide --json"
+    [ "$(json_field "$work/out.json" "(d['best']['column'], d['best']['row'], d['best']['lines'], d['next'])")" \
+        = "(3, 0, 1, 'O')" ] && pass || fail "decide --json: $(cat "$work/out.json")"
+    ;;
+show)
+    tetris --show --max-pieces 5 --seed 2 > "$work/out" || fail "show failed"
+    [ "$(grep -c '^piece [0-9]*: [ITOSZLJ] shape' "$work/out")" -eq 5 ] && pass || fail "not 5 frames"
+    [ "$(grep -c '^+----------+$' "$work/out")" -eq 5 ] && pass || fail "not 5 wells drawn"
+    grep -q "^stopped after 5 pieces" "$work/out" && pass || fail "no closing line"
+    ;;
+seed000)
+    printf '0 1 2 3\n4 5 6\n' > "$work/seed000.txt"
+    tetris --policy lee --preview 3 --piece-file "$work/seed000.txt" --games 1 --json > "$work/out.json"
+    [ "$(json_field "$work/out.json" "(d['observed']['pieces']['max'], d['topped_out'], d['draw'])")" \
+        = "(7, 0, 'file')" ] && pass || fail "seed 000 file: $(cat "$work/out.json" | head -c 300)"
+    ;;
+rules)
+    for rule in placement entry; do
+        tetris --policy lee --width 6 --height 8 --games 40 --max-pieces 100000 --game-over $rule --json \
+            > "$work/$rule.json"
+        json_field "$work/$rule.json" "' '.join(str(g['pieces']) for g in d['per_game'])" > "$work/$rule.txt"
+    done
+    "$python" - "$work/placement.txt" "$work/entry.txt" <<'PYTHON' && pass || fail "the entry rule let a game run longer"
+import sys
+placement, entry = (list(map(int, open(path).read().split())) for path in sys.argv[1:])
+sys.exit(0 if all(e <= p for e, p in zip(entry, placement)) and any(e < p for e, p in zip(entry, placement)) else 1)
+PYTHON
+    ;;
+sets)
+    tetris --pieces rectangles --policy seed001 --games 4 --max-pieces 2000 --json > "$work/rect.json" \
+        || fail "seed001 on rectangles"
+    [ "$(json_field "$work/rect.json" "(d['pieces'], d['preview'], d['observed']['score']['mean'] > 0)")" \
+        = "('rectangles', 1, True)" ] && pass || fail "rectangles: $(head -c 300 "$work/rect.json")"
+    tetris --pieces pentominoes --policy dellacherie --games 4 --max-pieces 2000 --json > "$work/pento.json" \
+        || fail "pentominoes"
+    [ "$(json_field "$work/pento.json" "d['observed']['pieces']['mean'] > 0")" = True ] && pass || fail "pentominoes"
+    tetris --draw bag --show --max-pieces 14 > "$work/bag.txt" || fail "bag"
+    # each bag of 7 holds every piece once
+    for bag in 0 1; do
+        [ "$(grep '^piece [0-9]*:' "$work/bag.txt" | sed -n "$((bag * 7 + 1)),$((bag * 7 + 7))p" \
+             | awk '{ print $3 }' | sort | tr -d '\n')" = "IJLOSTZ" ] && pass || fail "bag $bag is not the 7 pieces"
+    done
+    ;;
+*)
+    echo "unknown subcommand $command"; exit 2 ;;
+esac
+finish
