@@ -229,7 +229,7 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
         Json per_game = Json::array();
         for (const GameRecord& record : records)
             per_game.push_back({{"lines", record.lines}, {"pieces", record.pieces}, {"score", record.points},
-                                {"topped_out", record.topped_out}});
+                                {"topped_out", record.topped_out}, {"final_height", record.final_height}});
         const Json document = {
             {"game", "tetris"}, {"width", options.width}, {"height", options.height},
             {"pieces", setup.set.name()}, {"policy", policy_name(setup.policy.config())},
@@ -415,6 +415,7 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
                        + ", points " + std::to_string(record.points) + "\n";
         known.erase(known.begin());
     }
+    record.final_height = board.top();
     return record;
 }
 

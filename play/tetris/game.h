@@ -54,6 +54,7 @@ struct TetrisOptions {
 struct GameRecord {
     std::uint64_t pieces = 0, lines = 0, points = 0;
     std::uint64_t leaves = 0;  // leaves the policy scored
+    int final_height = 0;      // the highest column when the game ended
     bool topped_out = false;
 };
 

@@ -74,12 +74,16 @@ PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth
     else if (name == "seed001") {
         config.evaluation = Evaluation::Seed001;
         config.preview = std::max(preview, 1);
+    } else if (name == "seed000-printed") {
+        config.evaluation = Evaluation::Lee;
+        config.printed_seed000 = true;
+        config.preview = preview > 0 ? preview : 3;
     } else if (name == "expectimax") {
         config.evaluation = Evaluation::Lee;
         config.expectimax_depth = depth > 0 ? depth : 1;
     } else
         throw InputError("unknown policy '" + name + "' for --game tetris (lee, dellacherie, el-tetris, seed001, "
-                         "expectimax)");
+                         "expectimax, seed000-printed)");
     if (depth > 0 && name != "expectimax")
         throw InputError("--depth is for --policy expectimax");
     return config;
@@ -87,6 +91,7 @@ PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth
 
 std::string policy_name(const PolicyConfig& config) {
     std::string name = config.expectimax_depth > 0                      ? "expectimax"
+                       : config.printed_seed000                       ? "seed000-printed"
                        : config.evaluation == Evaluation::Lee         ? "lee"
                        : config.evaluation == Evaluation::Dellacherie ? "dellacherie"
                        : config.evaluation == Evaluation::ElTetris    ? "el-tetris"
@@ -167,7 +172,15 @@ double Policy::best(const Board& board, std::span<const int> known, int unknown)
 
 double Policy::score(const Board& board, std::span<const int> known, const Placement& first) const {
     const std::size_t window = std::min(known.size(), std::size_t(config_.preview) + 1);
-    return after(board, first, known.first(window), config_.expectimax_depth);
+    if (!config_.printed_seed000)
+        return after(board, first, known.first(window), config_.expectimax_depth);
+    // Seed 000's nextTick, as printed, recurses on the tail of a list that is
+    // already the tail: it places known[0], known[2], known[4], ...
+    std::array<int, 8> every_other{};
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < window; i += 2)
+        every_other[count++] = known[i];
+    return after(board, first, std::span<const int>(every_other.data(), count), 0);
 }
 
 std::optional<Placement> Policy::choose(const Board& board, std::span<const int> known, int threads,

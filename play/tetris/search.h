@@ -18,6 +18,10 @@
 //   expectimax   Lee's score; each of the next `depth` pieces, unknown, is
 //                averaged over the set's draw weights (its best placement
 //                for each piece), instead of assumed
+//   seed000-printed  Lee's score over seed 000's search as its code is
+//                printed: nextTick drops the head of a list that is already
+//                the tail, so of a window of 4 (--preview 3, the default
+//                here) it places the 1st and the 3rd piece only
 //
 // The preview: with N next pieces known, every known piece is placed in
 // turn over all its placements (rows cleared between them, except for
@@ -48,9 +52,10 @@ struct PolicyConfig {
     int preview = 0;           // next pieces known and searched
     int expectimax_depth = 0;  // next pieces after those averaged over (0: none)
     MoveSet moves = MoveSet::HardDrop;
+    bool printed_seed000 = false;  // search known[0], known[2], ... only (seed000-printed)
 };
-// "lee", "dellacherie", "el-tetris", "seed001" or "expectimax" (Lee's score,
-// depth 1 unless `depth` says); throws InputError.
+// "lee", "dellacherie", "el-tetris", "seed001", "seed000-printed" or
+// "expectimax" (Lee's score, depth 1 unless `depth` says); throws InputError.
 PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth);
 std::string policy_name(const PolicyConfig& config);
 
