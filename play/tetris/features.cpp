@@ -60,7 +60,9 @@ BoardCounts board_counts(const Row* rows, int top, int width, int height) {
     const int last = width - 1;
     BoardCounts counts;
     counts.row_transitions = 2 * (height - top);
-    counts.column_transitions = top > 0 && top < height ? std::popcount(rows[top - 1]) : 0;
+    // The change from the top row to the empty row above it; an empty well
+    // has only the floor's change under its first row, one per column.
+    counts.column_transitions = top == 0 ? width : top < height ? std::popcount(rows[top - 1]) : 0;
     std::array<Row, MostHeight + 1> well, runs;
     well[std::size_t(top)] = 0;
     Row covered = 0, any = 0;
