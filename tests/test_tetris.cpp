@@ -1123,6 +1123,14 @@ TEST(TetrisScore, GameBoyPoints) {
     nine.start_level = 9;
     nine.add(4);  // 1200 x 10
     EXPECT_EQ(nine.points, 12000u);
+    GameBoyScore last;  // the level stops at 20: 200 lines in, a single is 40 x 21
+    last.start_level = 19;
+    for (int i = 0; i < 50; ++i)
+        last.add(4);
+    EXPECT_EQ(last.level(), 20);
+    const std::uint64_t before = last.points;
+    last.add(1);
+    EXPECT_EQ(last.points - before, 40u * 21u);
 }
 
 // ---------------------------------------------------------------------------

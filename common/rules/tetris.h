@@ -133,12 +133,17 @@ private:
 
 // Game Boy points: 40, 100, 300 or 1200 times (level + 1) for 1-4 rows
 // cleared at once (more rows, as large pieces can clear, score as 4), the
-// level rising by one every 10 rows cleared.
+// level rising by one every 10 rows cleared from the starting level, up to
+// the Game Boy's last level, 20.
 struct GameBoyScore {
+    static constexpr int LastLevel = 20;
     std::uint64_t lines = 0;
     std::uint64_t points = 0;
     int start_level = 0;
-    int level() const { return start_level + int(lines / 10); }
+    int level() const {
+        const std::uint64_t level = std::uint64_t(start_level) + lines / 10;
+        return level < LastLevel ? int(level) : LastLevel;
+    }
     void add(int cleared);
 };
 

@@ -229,7 +229,9 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
         Json per_game = Json::array();
         for (const GameRecord& record : records)
             per_game.push_back({{"lines", record.lines}, {"pieces", record.pieces}, {"score", record.points},
-                                {"topped_out", record.topped_out}, {"final_height", record.final_height}});
+                                {"topped_out", record.topped_out}, {"final_height", record.final_height},
+                                {"entry_blocked_at", record.entry_blocked_at},
+                                {"lines_at_entry_block", record.lines_at_entry_block}});
         const Json document = {
             {"game", "tetris"}, {"width", options.width}, {"height", options.height},
             {"pieces", setup.set.name()}, {"policy", policy_name(setup.policy.config())},
@@ -393,9 +395,13 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
                 break;
     };
     for (refill(); !known.empty() && (options.max_pieces == 0 || record.pieces < options.max_pieces); refill()) {
-        if (options.rule == GameOverRule::Entry && !board.can_enter(shapes.shape(shapes.first(known[0])))) {
-            record.topped_out = true;
-            break;
+        if (record.entry_blocked_at == 0 && !board.can_enter(shapes.shape(shapes.first(known[0])))) {
+            record.entry_blocked_at = record.pieces + 1;
+            record.lines_at_entry_block = record.lines;
+            if (options.rule == GameOverRule::Entry) {
+                record.topped_out = true;
+                break;
+            }
         }
         const std::optional<Placement> chosen = policy.choose(board, known, search_threads, &record.leaves);
         if (!chosen) {

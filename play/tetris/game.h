@@ -55,6 +55,10 @@ struct GameRecord {
     std::uint64_t pieces = 0, lines = 0, points = 0;
     std::uint64_t leaves = 0;  // leaves the policy scored
     int final_height = 0;      // the highest column when the game ended
+    // The first piece that could not enter at its spawn (Fahey's rule), 0
+    // if none, and the lines by then: under the default rule a game goes on
+    // past it, and the entry rule's game of the same seed ends there.
+    std::uint64_t entry_blocked_at = 0, lines_at_entry_block = 0;
     bool topped_out = false;
 };
 
