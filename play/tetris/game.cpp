@@ -154,7 +154,9 @@ struct Setup {
     }
     Setup(const Setup&) = delete;
     static PolicyConfig policy_config(const TetrisOptions& options) {
-        PolicyConfig config = parse_tetris_policy(options.policy, options.preview, options.depth);
+        // A decision told the next piece uses it (seed 002 knows it).
+        const int preview = options.board_file && options.next ? std::max(options.preview, 1) : options.preview;
+        PolicyConfig config = parse_tetris_policy(options.policy, preview, options.depth);
         config.moves = options.moves;
         return config;
     }

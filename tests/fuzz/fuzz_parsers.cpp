@@ -1,11 +1,14 @@
-// libFuzzer target: the board and start parsers and the option and
-// STACK_FAULT parsers. The first byte picks the parser (and a well for the
+// libFuzzer target: the board and start parsers, the option and
+// STACK_FAULT parsers, and the real game's board file and seed 000 piece
+// file parsers. The first byte picks the parser (and a well for the
 // board parser); the rest is the text. Each parser may only succeed or
 // throw InputError, and a parsed board must survive the id codec both ways.
 #include "rules/board.h"
 #include "support/cli.h"
 #include "support/errors.h"
 #include "fault.h"
+#include "rules/tetris.h"
+#include "tetris/game.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -17,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint8_t selector = data[0];
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
     try {
-        switch (selector % 7) {
+        switch (selector % 9) {
         case 0: {  // --start heights on a well 1x20 to 10x20
             const stack::Geometry geometry(1 + (selector >> 3) % 10, 20);
             const stack::Heights heights = geometry.parse_heights(text);
@@ -53,6 +56,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 std::abort();
             break;
         }
+        case 6: {  // a real-game board file, wells 2x2 to 16x8: what parses draws back the same
+            const int width = 2 + (selector >> 4) % 15, height = 2 + (selector >> 1) % 7;
+            const stack::tetris::Board board = stack::tetris::Board::from_text(text, width, height);
+            if (!(stack::tetris::Board::from_text(board.text(), width, height) == board))
+                std::abort();
+            break;
+        }
+        case 7:  // seed 000's piece file: set indices of the 7 tetrominoes only
+            for (const int piece : stack::tetris::read_seed000_pieces(text))
+                if (piece < 0 || piece > 6)
+                    std::abort();
+            break;
         default:  // a board of a 3x4 well
             stack::Geometry(3, 4).parse_heights(text);
         }
