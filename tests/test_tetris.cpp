@@ -1150,3 +1150,50 @@ TEST(TetrisPieceFile, ReadsSeed000Numbers) {
 }
 
 }  // namespace stack::tetris
+
+namespace stack::tetris {
+
+// --moves bfs: on low random boards (nothing near the spawn rows) every
+// hard drop is also reached by SRS, and a tuck under an overhang, which no
+// hard drop reaches, is found; each SRS placement is a rotation of its
+// piece resting on the stack or the floor.
+TEST(TetrisMoves, BreadthFirstHoldsEveryHardDropAndATuck) {
+    const Tetrominoes& t = tetrominoes();
+    std::mt19937 random(11);
+    std::array<Placement, MostPlacements> drops, reached;
+    for (int trial = 0; trial < 60; ++trial) {
+        Board board(10, 20);
+        for (int x = 0; x < 10; ++x)
+            for (int y = 0, top = int(random() % 8); y < top; ++y)
+                if (random() % 5 != 0 || y + 1 == top)
+                    board.set(x, y);
+        for (int y = 0; y < board.top(); ++y)
+            if (board.row(y) == board.full_row())
+                board = Board(10, 20);  // no full rows: start again empty
+        for (int piece = 0; piece < 7; ++piece) {
+            const int hard = generate_placements(t.shapes, board, piece, MoveSet::HardDrop, drops);
+            const int srs = generate_placements(t.shapes, board, piece, MoveSet::BreadthFirst, reached);
+            for (int i = 0; i < hard; ++i)
+                EXPECT_NE(std::find(reached.begin(), reached.begin() + srs, drops[std::size_t(i)]),
+                          reached.begin() + srs)
+                    << "trial " << trial << " piece " << piece;
+            for (int i = 0; i < srs; ++i) {
+                const Placement& p = reached[std::size_t(i)];
+                const Shape& shape = t.shapes.shape(p.shape);
+                EXPECT_EQ(shape.piece, piece);
+                EXPECT_TRUE(board.fits(shape, p.x, p.row));
+                EXPECT_FALSE(board.fits(shape, p.x, p.row - 1));  // it rests
+            }
+        }
+    }
+    // An overhang over columns 2-3 at row 2: an O dropped at column 0
+    // slides right under it only by SRS.
+    Board overhang = Board::from_text("....\n....\n....\n..##\n....\n....\n", 4, 6);
+    const int hard = generate_placements(t.shapes, overhang, PieceSquare, MoveSet::HardDrop, drops);
+    const int srs = generate_placements(t.shapes, overhang, PieceSquare, MoveSet::BreadthFirst, reached);
+    const Placement tuck{std::int16_t(t.shapes.first(PieceSquare)), 1, 0};
+    EXPECT_EQ(std::find(drops.begin(), drops.begin() + hard, tuck), drops.begin() + hard);
+    EXPECT_NE(std::find(reached.begin(), reached.begin() + srs, tuck), reached.begin() + srs);
+}
+
+}  // namespace stack::tetris

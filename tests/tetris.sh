@@ -7,7 +7,7 @@
 #   tetris.sh show       --show draws one frame per piece with its letter
 #   tetris.sh seed000    a piece file in seed 000's format is played piece by piece
 #   tetris.sh rules      Fahey's entry rule cuts the default rule's game where the spawn is first blocked
-#   tetris.sh sets       seed001 on the rectangles, the pentominoes, and the 7-bag
+#   tetris.sh sets       seed001 on the rectangles, the pentominoes, SRS moves, and the 7-bag
 # Environment: BIN (build dir)
 source "$(dirname "$0")/lib.sh"
 command=$1; shift
@@ -152,6 +152,9 @@ sets)
     tetris --pieces pentominoes --policy dellacherie --games 4 --max-pieces 2000 --json > "$work/pento.json" \
         || fail "pentominoes"
     [ "$(json_field "$work/pento.json" "d['observed']['pieces']['mean'] > 0")" = True ] && pass || fail "pentominoes"
+    tetris --moves bfs --policy lee --games 2 --max-pieces 300 --json > "$work/bfs.json" || fail "bfs"
+    [ "$(json_field "$work/bfs.json" "(d['moves'], d['observed']['pieces']['min'])")" = "('bfs', 300)" ] \
+        && pass || fail "bfs: $(head -c 300 "$work/bfs.json")"
     tetris --draw bag --show --max-pieces 14 > "$work/bag.txt" || fail "bag"
     # each bag of 7 holds every piece once
     for bag in 0 1; do
