@@ -23,9 +23,13 @@ po::options_description described_options() {
          "table written by stackgen (default: the one stack_*.h5 in the current directory)")
         ("runs", po::value<std::string>()->default_value("100000"), "games to play (>= 1)")
         ("policy", po::value<std::string>()->default_value("table"),
-         "table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" (N = 1..4 next pieces known)")
+         "stacking: table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" "
+         "(N = 1..4 next pieces known); tetris: dellacherie (its default), lee, el-tetris, seed001, expectimax, "
+         "seed000-printed")
         ("start", po::value<std::string>(), "start board as column heights, e.g. 1,0,0,0 (default: empty)")
-        ("board", po::value<std::string>(), "the same as --start (reads better with --explain)")
+        ("board", po::value<std::string>(), "stacking: the same as --start (reads better with --explain); "
+                                             "tetris: a board file to decide one move on ('#' filled, '.' empty, "
+                                             "top row first)")
         ("start-id", po::value<std::string>(), "start board as a board id")
         ("seed", po::value<std::string>()->default_value("1"), "random seed (>= 0)")
         ("threads", po::value<std::string>()->default_value("0"), "threads (0: all hardware threads)")
@@ -54,7 +58,7 @@ po::options_description described_options() {
         ("piece-file", po::value<std::string>(), "pieces in seed 000's format: 0-6 for I O S Z T J L")
         ("game-over", po::value<std::string>()->default_value("placement"),
          "placement (no placement of the piece fits) or entry (also when it cannot enter at its spawn, Fahey's)")
-        ("games", po::value<std::string>()->default_value("10"), "games to play")
+        ("games", po::value<std::string>()->default_value("10"), "games to play, 1 to 1,000,000")
         ("max-pieces", po::value<std::string>()->default_value("1000000"), "stop a game after this many pieces (0: never)")
         ("level", po::value<std::string>()->default_value("0"), "Game Boy starting level, 0-20 (points)")
         ("piece", po::value<std::string>(), "with --board FILE: the current piece's letter")
@@ -100,13 +104,22 @@ stack::tetris::TetrisOptions parse_tetris_options(const po::variables_map& varia
     options.rule = rule == "entry" ? stack::tetris::GameOverRule::Entry : stack::tetris::GameOverRule::Placement;
     if (variables.count("piece-file"))
         options.piece_file = text("piece-file");
-    options.games = stack::parse_unsigned_option("games", text("games"), 1, std::uint64_t(1) << 32);
+    options.games = stack::parse_unsigned_option("games", text("games"), 1, 1000000);
     options.max_pieces = stack::parse_unsigned_option("max-pieces", text("max-pieces"), 0, std::uint64_t(1) << 48);
     options.level = stack::parse_int_option("level", text("level"), 0, 20);
     options.seed = stack::parse_unsigned_option("seed", text("seed"));
     options.threads = stack::parse_int_option("threads", text("threads"), 0, 4096);
-    if (variables.count("board"))
+    if (variables.count("board")) {
         options.board_file = text("board");
+        for (const char* name : {"games", "max-pieces", "level", "draw", "seed", "piece-file"})
+            if (given(variables, name))
+                throw stack::InputError(std::string("--") + name + " is for games, not the decision on --board");
+    }
+    if (variables.count("show"))
+        for (const char* name : {"games", "json"})
+            if (given(variables, name))
+                throw stack::InputError(std::string("--show draws game 0 of --seed as text: give --") + name
+                                        + " without it");
     if (variables.count("piece"))
         options.piece = text("piece");
     if (variables.count("next"))

@@ -1078,8 +1078,10 @@ TEST(TetrisThreads, SearchThreadsDoNotChangeTheGame) {
     const Policy policy(t.shapes, parse_tetris_policy("lee", 1, 0), std::vector<double>(7, 1.0 / 7));
     for (std::uint64_t game = 0; game < 2; ++game) {
         std::string frames1, frames2;
-        const GameRecord one = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 1, &frames1);
-        const GameRecord two = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 2, &frames2);
+        const GameRecord one = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 1,
+                                                [&](const std::string& text) { frames1 += text; });
+        const GameRecord two = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 2,
+                                                [&](const std::string& text) { frames2 += text; });
         EXPECT_EQ(one.pieces, two.pieces);
         EXPECT_EQ(one.lines, two.lines);
         EXPECT_EQ(one.points, two.points);

@@ -73,6 +73,24 @@ bad)
         tetris --pieces rectangles --width 2 --height 2
     expect_error 2 "^stackplay: error: give either --board or --show, not both$" \
         tetris --board "$work/good.txt" --piece T --show
+    printf '%s\n' ...... ...... '' ...... '#.....' '##..##' '###.##' > "$work/blank.txt"
+    printf '......\n..\001...\n' > "$work/control.txt"
+    printf '0 1 \000 2\n' > "$work/nul.txt"
+    expect_error 2 "^stackplay: error: board row 3 is empty \(blank lines only at the end\)$" \
+        tetris --width 6 --height 6 --board "$work/blank.txt" --piece T
+    expect_error 2 "^stackplay: error: board row 2 has '\\\\x01' " tetris --width 6 --height 2 --board "$work/control.txt" --piece T
+    expect_error 2 "^stackplay: error: piece file: '\\\\x00' at piece 3 " tetris --piece-file "$work/nul.txt"
+    expect_error 2 "^stackplay: error: --moves bfs needs a well at least 4 wide \(SRS\)$" \
+        tetris --moves bfs --width 3 --height 8
+    expect_error 2 "^stackplay: error: too many positional options" tetris --width 6 7
+    expect_error 2 "^stackplay: error: --show draws game 0 of --seed as text: give --json without it$" \
+        tetris --show --json
+    expect_error 2 "^stackplay: error: --games is for games, not the decision on --board$" \
+        tetris --board "$work/good.txt" --piece T --games 3
+    expect_error 2 "^stackplay: error: give either --piece-file or --draw bag, not both$" \
+        tetris --draw bag --piece-file "$work/pieces7.txt"
+    expect_error 2 "^stackplay: error: --preview 3 is too deep for --max-pieces 2 " \
+        tetris --policy seed000-printed --max-pieces 2
     ;;
 json)
     tetris --policy lee --games 5 --max-pieces 2000 --json > "$work/run.json" || fail "the run failed"
@@ -115,6 +133,12 @@ decide)
     tetris --policy lee --board "$work/slot.txt" --piece I --next O --json > "$work/out.json" || fail "decide --json"
     [ "$(json_field "$work/out.json" "(d['best']['column'], d['best']['row'], d['best']['lines'], d['next'])")" \
         = "(3, 0, 1, 'O')" ] && pass || fail "decide --json: $(cat "$work/out.json")"
+    # Under the entry rule a piece whose spawn cells are filled ends the game, though it fits lower.
+    printf '%s\n' '..##..' '..#...' '..#...' '..#...' '..#...' '..#...' > "$work/entry.txt"
+    tetris --width 6 --height 6 --board "$work/entry.txt" --piece T --game-over entry > "$work/out" \
+        && grep -q "^T cannot enter at its spawn: the game is over" "$work/out" && pass || fail "entry decision"
+    tetris --width 6 --height 6 --board "$work/entry.txt" --piece T > "$work/out" \
+        && grep -q "^best: " "$work/out" && pass || fail "the default rule's decision"
     ;;
 show)
     tetris --show --max-pieces 5 --seed 2 > "$work/out" || fail "show failed"

@@ -48,10 +48,21 @@ ShapeSet::ShapeSet(const PieceSet& set) : set_(set) {
 }
 
 int ShapeSet::piece_of_letter(char letter) const {
-    for (int p = 0; p < piece_count(); ++p)
-        if (std::toupper(static_cast<unsigned char>(this->letter(p))) == std::toupper(static_cast<unsigned char>(letter)))
+    int folded = -1, matches = 0;
+    for (int p = 0; p < piece_count(); ++p) {
+        if (this->letter(p) == letter)
             return p;
-    return -1;
+        if (std::toupper(static_cast<unsigned char>(this->letter(p))) == std::toupper(static_cast<unsigned char>(letter)))
+            folded = p, ++matches;
+    }
+    return matches == 1 ? folded : -1;
+}
+
+const Shape& ShapeSet::spawn(int piece, int width, int height) const {
+    for (int s = first(piece); s < end(piece); ++s)
+        if (shape(s).width <= width && shape(s).height <= height)
+            return shape(s);
+    return shape(first(piece));
 }
 
 Board::Board(int width, int height) : width_(width), height_(height), full_(Row((Row(1) << width) - 1)) {
@@ -63,12 +74,19 @@ Board::Board(int width, int height) : width_(width), height_(height), full_(Row(
 
 Board Board::from_text(const std::string& text, int width, int height) {
     std::vector<std::string> lines;
+    std::size_t blank = 0;  // blank lines since the last row
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);) {
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
-        if (!line.empty())
-            lines.push_back(line);
+        if (line.empty()) {
+            ++blank;
+            continue;
+        }
+        if (blank > 0 && !lines.empty())
+            throw InputError("board row " + std::to_string(lines.size() + 1) + " is empty (blank lines only at the end)");
+        blank = 0;
+        lines.push_back(line);
     }
     if (lines.empty())
         throw InputError("the board has no rows");
@@ -78,7 +96,7 @@ Board Board::from_text(const std::string& text, int width, int height) {
                              + " cells, row 1 has " + std::to_string(lines[0].size()));
         const std::size_t bad = lines[i].find_first_not_of("#.");
         if (bad != std::string::npos)
-            throw InputError("board row " + std::to_string(i + 1) + " has '" + std::string(1, lines[i][bad])
+            throw InputError("board row " + std::to_string(i + 1) + " has '" + printable(std::string_view(&lines[i][bad], 1))
                              + "' (only '#' filled and '.' empty)");
     }
     if (int(lines[0].size()) != width || int(lines.size()) != height)

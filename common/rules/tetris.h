@@ -18,9 +18,9 @@
 //   Placement  the default: the game ends when no placement of the current
 //              piece lies wholly inside the well.
 //   Entry      Fahey's stricter rule: the game also ends when the piece
-//              cannot enter, i.e. its spawn cells (its first rotation, its
-//              top row in the well's top row, its left column at
-//              (W - width) / 2) overlap a filled cell.
+//              cannot enter, i.e. its spawn cells (its first rotation that
+//              fits the well, its top row in the well's top row, its left
+//              column at (W - width) / 2) overlap a filled cell.
 #pragma once
 
 #include "rules/piece_set.h"
@@ -59,8 +59,12 @@ public:
     // the piece as drawn, which spawns.
     int first(int piece) const { return first_[std::size_t(piece)]; }
     int end(int piece) const { return first_[std::size_t(piece) + 1]; }
-    // The piece drawn with this letter (upper or lower case), or -1.
+    // The piece drawn with this letter, or -1: the exact letter first, else
+    // the one piece whose letter differs only in case.
     int piece_of_letter(char letter) const;
+    // The rotation a piece spawns in on a W x H well: its first that fits
+    // the well (the piece as drawn, unless that is wider or taller).
+    const Shape& spawn(int piece, int width, int height) const;
     char letter(int piece) const { return set_.pieces()[std::size_t(piece)].letter; }
     int widest() const { return widest_; }
     int tallest() const { return tallest_; }
@@ -85,7 +89,8 @@ class Board {
 public:
     Board(int width, int height);
     // A board drawn as text, top row first, '#' filled and '.' empty, one
-    // line per row (all as long, `height` of them); throws InputError.
+    // line per row (all as long, `height` of them; blank lines only at the
+    // end, "\r\n" line ends allowed); throws InputError.
     static Board from_text(const std::string& text, int width, int height);
 
     int width() const { return width_; }

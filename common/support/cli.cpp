@@ -20,8 +20,10 @@ void parse_command_line(int argc, char** argv, const boost::program_options::opt
     try {
         po::command_line_parser parser(argc, argv);
         parser.options(options);
-        if (positional)
-            parser.positional(*positional);
+        // No positional description means no positional arguments: a stray
+        // word is refused, not ignored.
+        static const po::positional_options_description none;
+        parser.positional(positional ? *positional : none);
         po::store(parser.run(), variables);
         po::notify(variables);
     } catch (const po::error& error) {

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace stack {
 
@@ -13,6 +14,22 @@ class InputError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// Text from the user as an error message quotes it: printable ASCII as
+// itself, any other byte as \xNN (so the message stays one line of text),
+// cut to its first `most` bytes with "..." after.
+inline std::string printable(std::string_view text, std::size_t most = 20) {
+    static constexpr char Hex[] = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < text.size() && i < most; ++i) {
+        const unsigned char byte = static_cast<unsigned char>(text[i]);
+        if (byte >= 0x20 && byte < 0x7f)
+            out += char(byte);
+        else
+            out += std::string("\\x") + Hex[byte >> 4] + Hex[byte & 15];
+    }
+    return text.size() > most ? out + "..." : out;
+}
 
 }  // namespace stack
 

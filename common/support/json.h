@@ -10,7 +10,11 @@ namespace stack {
 
 using Json = nlohmann::ordered_json;
 
-// The document on one line, then a newline (NaN and infinities are null).
-inline std::string json_text(const Json& document) { return document.dump() + "\n"; }
+// The document on one line, then a newline (NaN and infinities are null;
+// a string that is not UTF-8, such as a file name, has its bad bytes
+// replaced by U+FFFD).
+inline std::string json_text(const Json& document) {
+    return document.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace stack

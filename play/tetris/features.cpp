@@ -9,7 +9,7 @@ namespace stack::tetris {
 // heights are exactly the holes: holes = sum of heights - cells.
 LeeFeatures lee_features(const Board& board, const Shape& shape, int x, int row) {
     LeeFeatures features;
-    std::array<int, MostWidth> heights;
+    std::array<int, MostWidth> heights{};
     const int width = board.width();
     for (int c = 0; c < width; ++c)
         heights[std::size_t(c)] = board.column_height(c);

@@ -149,8 +149,16 @@ struct Setup {
         if (options.piece_file) {
             if (set.name() != "tetrominoes")
                 throw InputError("--piece-file (seed 000's format) plays the tetrominoes only");
+            if (options.draw == Draw::Bag)
+                throw InputError("give either --piece-file or --draw bag, not both");
             file_pieces = read_seed000_pieces(read_small_file(*options.piece_file, "piece file"));
         }
+        if (options.moves == MoveSet::BreadthFirst && options.width < 4)
+            throw InputError("--moves bfs needs a well at least 4 wide (SRS)");
+        const int preview = policy.config().preview;
+        if (!options.board_file && options.max_pieces != 0 && std::uint64_t(preview) >= options.max_pieces)
+            throw InputError("--preview " + std::to_string(preview) + " is too deep for --max-pieces "
+                             + std::to_string(options.max_pieces) + " (it must be smaller)");
     }
     Setup(const Setup&) = delete;
     static PolicyConfig policy_config(const TetrisOptions& options) {
@@ -179,7 +187,7 @@ std::string describe(const TetrisOptions& options, const Setup& setup) {
            + setup.set.name() + " (" + letters + "), policy " + policy_name(setup.policy.config()) + ", "
            + (options.moves == MoveSet::HardDrop ? "hard drop" : "SRS breadth-first moves") + ", "
            + (options.piece_file ? "pieces from " + *options.piece_file
-              : options.draw == Draw::Bag ? std::string("7-bag draws") : std::string("independent draws"))
+              : options.draw == Draw::Bag ? std::string("bag draws (each piece once a bag)") : std::string("independent draws"))
            + ", game over: " + (options.rule == GameOverRule::Placement ? "no placement" : "entry (Fahey)");
 }
 
@@ -196,18 +204,26 @@ std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& se
     std::vector<GameRecord> records(options.games);
     std::atomic<std::uint64_t> next{0}, done{0};
     const auto start = std::chrono::steady_clock::now();
-    const auto work = [&] {
-        for (std::uint64_t game; (game = next++) < options.games; ++done)
-            records[game] = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
-                                             setup.file_pieces ? &*setup.file_pieces : nullptr, game, search_threads);
+    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(game_threads));
+    const auto work = [&](int thread) {
+        try {
+            for (std::uint64_t game; (game = next++) < options.games; ++done)
+                records[game] = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
+                                                 setup.file_pieces ? &*setup.file_pieces : nullptr, game,
+                                                 search_threads);
+        } catch (...) {  // rethrown below, once every worker has stopped
+            failures[std::size_t(thread)] = std::current_exception();
+            next = options.games;
+            done = options.games;
+        }
     };
     std::vector<std::thread> workers;
     for (int t = 0; t < game_threads; ++t)
-        workers.emplace_back(work);
+        workers.emplace_back(work, t);
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     for (double last = 0; done < options.games;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        if (!options.quiet && elapsed() - last >= 1.0) {
+        if (!options.quiet && done < options.games && elapsed() - last >= 1.0) {
             last = elapsed();
             std::fprintf(stderr, "tetris: %s of %s games played, %.0f s\n", grouped(done).c_str(),
                          grouped(options.games).c_str(), last);
@@ -215,6 +231,9 @@ std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& se
     }
     for (std::thread& worker : workers)
         worker.join();
+    for (const std::exception_ptr& failure : failures)
+        if (failure)
+            std::rethrow_exception(failure);
     seconds = elapsed();
     return records;
 }
@@ -280,31 +299,61 @@ moves::Cells srs_cells(const Shape& shape, const Placement& placement) {
     return cells;
 }
 
-int decide(const TetrisOptions& options, const Setup& setup) {
-    const Board board = Board::from_text(read_small_file(*options.board_file, "board file"), options.width,
-                                         options.height);
+// The pieces the decision knows: --piece, then --next when given.
+std::vector<int> known_pieces(const TetrisOptions& options, const Setup& setup) {
     std::vector<int> known;
     for (const std::optional<std::string>& letter : {options.piece, options.next}) {
         if (!letter)
             continue;
         const int piece = letter->size() == 1 ? setup.shapes.piece_of_letter((*letter)[0]) : -1;
         if (piece < 0)
-            throw InputError("unknown piece letter '" + *letter + "' (the set's letters are " + setup.letters() + ")");
+            throw InputError("unknown piece letter '" + printable(*letter) + "' (the set's letters are "
+                             + setup.letters() + ")");
         known.push_back(piece);
     }
+    return known;
+}
+
+// The shortest SRS input sequence to the placement: the tetrominoes on a
+// well at least 4 wide (moves.h) only; empty when SRS cannot reach it.
+std::optional<std::string> srs_inputs(const Setup& setup, const Board& board, const Placement& placement) {
+    if (setup.set.name() != "tetrominoes" || board.width() < 4)
+        return std::nullopt;
+    const Shape& shape = setup.shapes.shape(placement.shape);
+    moves::Board srs(board.width(), board.height());
+    for (int y = 0; y < board.top(); ++y)
+        for (int x = 0; x < board.width(); ++x)
+            if (board.filled(x, y))
+                srs.fill(x, y);
+    return moves::shortest_inputs(srs, static_cast<Piece>(shape.piece), srs_cells(shape, placement))
+        .value_or(std::string());
+}
+
+int decide(const TetrisOptions& options, const Setup& setup) {
+    const Board board = Board::from_text(read_small_file(*options.board_file, "board file"), options.width,
+                                         options.height);
+    const std::vector<int> known = known_pieces(options, setup);
+    const char letter = setup.shapes.letter(known[0]);
     std::vector<std::pair<Placement, double>> scored;
     std::uint64_t leaves = 0;
-    const std::optional<Placement> best = setup.policy.choose(board, known, resolved_threads(options.threads), &leaves, &scored);
+    const bool enters = options.rule == GameOverRule::Placement
+                        || board.can_enter(setup.shapes.spawn(known[0], board.width(), board.height()));
+    const std::optional<Placement> best =
+        enters ? setup.policy.choose(board, known, resolved_threads(options.threads), &leaves, &scored) : std::nullopt;
     Json document = {{"board", *options.board_file}, {"width", options.width}, {"height", options.height},
-                     {"piece", std::string(1, setup.shapes.letter(known[0]))},
+                     {"piece", std::string(1, letter)},
                      {"next", known.size() > 1 ? Json(std::string(1, setup.shapes.letter(known[1]))) : Json()},
-                     {"policy", policy_name(setup.policy.config())}, {"placements", scored.size()}, {"leaves", leaves}};
+                     {"policy", policy_name(setup.policy.config())}, {"pieces_searched", known.size()},
+                     {"placements", scored.size()}, {"leaves", leaves}};
     if (!best) {
         document["best"] = nullptr;
+        document["game_over"] = enters ? "no placement fits" : "the piece cannot enter";
         if (options.json)
             std::fputs(json_text(document).c_str(), stdout);
+        else if (enters)
+            std::printf("no placement of %c fits: the game is over\n", letter);
         else
-            std::printf("no placement of %c fits: the game is over\n", setup.shapes.letter(known[0]));
+            std::printf("%c cannot enter at its spawn: the game is over (--game-over entry)\n", letter);
         return ExitSuccess;
     }
     const Shape& shape = setup.shapes.shape(best->shape);
@@ -314,30 +363,28 @@ int decide(const TetrisOptions& options, const Setup& setup) {
     for (const auto& [placement, value] : scored)
         if (placement == *best)
             score = value;
-    std::optional<std::string> inputs;
-    if (setup.set.name() == "tetrominoes") {
-        moves::Board srs(board.width(), board.height());
-        for (int y = 0; y < board.top(); ++y)
-            for (int x = 0; x < board.width(); ++x)
-                if (board.filled(x, y))
-                    srs.fill(x, y);
-        inputs = moves::shortest_inputs(srs, static_cast<Piece>(shape.piece), srs_cells(shape, *best));
-    }
+    const bool lost = score <= Lost;  // a later known piece fits after no placement
+    const std::optional<std::string> inputs = srs_inputs(setup, board, *best);
     document["best"] = {{"shape", best->shape - setup.shapes.first(shape.piece)}, {"column", best->x},
-                        {"row", best->row}, {"lines", landing.lines}, {"score", score},
-                        {"inputs", inputs ? Json(*inputs) : Json()}};
+                        {"row", best->row}, {"lines", landing.lines}, {"score", lost ? Json() : Json(score)},
+                        {"lost", lost}, {"inputs", inputs ? Json(*inputs) : Json()}};
     if (options.json) {
         std::fputs(json_text(document).c_str(), stdout);
         return ExitSuccess;
     }
-    std::printf("board %s: %dx%d, %d cells; piece %c%s; policy %s; %zu placements, %s leaves\n",
-                options.board_file->c_str(), options.width, options.height, board.cells(),
-                setup.shapes.letter(known[0]),
+    std::printf("board %s: %dx%d, %d cells; piece %c%s; policy %s, %zu piece%s searched; %zu placements, %s leaves\n",
+                options.board_file->c_str(), options.width, options.height, board.cells(), letter,
                 known.size() > 1 ? (std::string(", next ") + setup.shapes.letter(known[1])).c_str() : "",
-                policy_name(setup.policy.config()).c_str(), scored.size(), grouped(leaves).c_str());
-    std::printf("best: shape %d at column %d, row %d; clears %d rows; score %.6f\n",
-                best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines, score);
-    std::printf("inputs: %s\n", !inputs ? "(SRS inputs are for the tetrominoes)"
+                policy_name(setup.policy.config()).c_str(), known.size(), known.size() > 1 ? "s" : "", scored.size(),
+                grouped(leaves).c_str());
+    if (lost)
+        std::printf("best: shape %d at column %d, row %d; clears %d rows; lost: the next piece fits after no "
+                    "placement\n",
+                    best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines);
+    else
+        std::printf("best: shape %d at column %d, row %d; clears %d rows; score %.6f\n",
+                    best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines, score);
+    std::printf("inputs: %s\n", !inputs ? "(SRS inputs are for the tetrominoes on a well at least 4 wide)"
                                 : inputs->empty() ? "(not reachable by SRS from spawn)" : inputs->c_str());
     std::fputs(frame(setup.shapes, board, *best, 1).c_str(), stdout);
     return ExitSuccess;
@@ -348,9 +395,6 @@ void check_options(const TetrisOptions& options) {
         throw InputError("--width must be 2 to " + std::to_string(MostWidth) + " for --game tetris");
     if (options.height < 2 || options.height > MostHeight)
         throw InputError("--height must be 2 to " + std::to_string(MostHeight) + " for --game tetris");
-    if (options.max_pieces != 0 && std::uint64_t(options.preview) >= options.max_pieces)
-        throw InputError("--preview " + std::to_string(options.preview) + " is too deep for --max-pieces "
-                         + std::to_string(options.max_pieces) + " (it must be smaller)");
     if (options.board_file && !options.piece)
         throw InputError("--board needs --piece (and optionally --next)");
     if (!options.board_file && (options.piece || options.next))
@@ -370,7 +414,7 @@ std::vector<int> read_seed000_pieces(const std::string& text) {
     std::string word;
     while (in >> word) {
         if (word.size() != 1 || word[0] < '0' || word[0] > '6')
-            throw InputError("piece file: '" + word.substr(0, 20) + "' at piece " + std::to_string(pieces.size() + 1)
+            throw InputError("piece file: '" + printable(word) + "' at piece " + std::to_string(pieces.size() + 1)
                              + " is not 0-6 (seed 000's I O S Z T J L)");
         pieces.push_back(SetIndex[word[0] - '0']);
     }
@@ -381,7 +425,7 @@ std::vector<int> read_seed000_pieces(const std::string& text) {
 
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
                             const Policy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
-                            int search_threads, std::string* frames) {
+                            int search_threads, const FrameSink& frames) {
     GameRecord record;
     Board board(options.width, options.height);
     GameBoyScore score;
@@ -397,7 +441,7 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
                 break;
     };
     for (refill(); !known.empty() && (options.max_pieces == 0 || record.pieces < options.max_pieces); refill()) {
-        if (record.entry_blocked_at == 0 && !board.can_enter(shapes.shape(shapes.first(known[0])))) {
+        if (record.entry_blocked_at == 0 && !board.can_enter(shapes.spawn(known[0], board.width(), board.height()))) {
             record.entry_blocked_at = record.pieces + 1;
             record.lines_at_entry_block = record.lines;
             if (options.rule == GameOverRule::Entry) {
@@ -412,15 +456,15 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
         }
         const Shape& shape = shapes.shape(chosen->shape);
         if (frames)  // drawn before the rows clear
-            *frames += frame(shapes, board, *chosen, record.pieces + 1);
+            frames(frame(shapes, board, *chosen, record.pieces + 1));
         const Landing landing = board.place(shape, chosen->x, chosen->row);
         score.add(landing.lines);
         record.lines = score.lines;
         record.points = score.points;
         ++record.pieces;
         if (frames)
-            *frames += "rows cleared " + std::to_string(landing.lines) + ", lines " + std::to_string(record.lines)
-                       + ", points " + std::to_string(record.points) + "\n";
+            frames("rows cleared " + std::to_string(landing.lines) + ", lines " + std::to_string(record.lines)
+                   + ", points " + std::to_string(record.points) + "\n");
         known.erase(known.begin());
     }
     record.final_height = board.top();
@@ -433,12 +477,11 @@ int run_tetris(const TetrisOptions& options) {
     if (options.board_file)
         return decide(options, setup);
     if (options.show) {
-        std::string frames;
+        std::printf("%s\ngame 0 of seed %llu\n", describe(options, setup).c_str(), (unsigned long long)options.seed);
         const GameRecord record = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
                                                    setup.file_pieces ? &*setup.file_pieces : nullptr, 0,
-                                                   resolved_threads(options.threads), &frames);
-        std::printf("%s\ngame 0 of seed %llu\n%s", describe(options, setup).c_str(), (unsigned long long)options.seed,
-                    frames.c_str());
+                                                   resolved_threads(options.threads),
+                                                   [](const std::string& text) { std::fputs(text.c_str(), stdout); });
         std::printf("%s after %s pieces: %s lines, %s points\n", record.topped_out ? "topped out" : "stopped",
                     grouped(record.pieces).c_str(), grouped(record.lines).c_str(), grouped(record.points).c_str());
         return ExitSuccess;

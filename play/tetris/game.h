@@ -20,6 +20,7 @@
 #include "tetris/search.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,11 +67,14 @@ struct GameRecord {
 // the tetrominoes; throws InputError naming a bad number.
 std::vector<int> read_seed000_pieces(const std::string& text);
 
+// Receives a game's frames as they are drawn.
+using FrameSink = std::function<void(const std::string&)>;
+
 // One game: game `game` of the options' seed. `frames`, when given, gets one
-// text frame per piece.
+// text frame per piece, then a line of what it cleared.
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
                             const Policy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
-                            int search_threads, std::string* frames = nullptr);
+                            int search_threads, const FrameSink& frames = {});
 
 // Checks the options, then plays, shows or decides; prints the report.
 // Returns the exit code; throws InputError on bad input.
