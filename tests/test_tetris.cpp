@@ -880,6 +880,7 @@ TEST(TetrisRandom, FeaturesAndPlacementsAgreeWithNaiveOracles) {
             EXPECT_EQ(a.height, b.height);
             EXPECT_EQ(a.unreachable, b.unreachable);
         }
+        const DellacherieBase base(board);
         for (int piece = 0; piece < 7; ++piece) {
             const std::vector<Placement> found = generated(shapes, board, piece);
             const std::vector<Placement> expected = naive_placements(shapes, grid, piece);
@@ -928,6 +929,14 @@ TEST(TetrisRandom, FeaturesAndPlacementsAgreeWithNaiveOracles) {
                 EXPECT_EQ(d.row_transitions, n.row_transitions);
                 EXPECT_EQ(d.holes, n.holes);
                 EXPECT_EQ(d.wells, n.wells);
+                // The same from the board's shared base (columns as masks).
+                const DellacherieFeatures b = base.features(shape, p.x, p.row);
+                EXPECT_DOUBLE_EQ(b.landing_height, n.landing_height);
+                EXPECT_EQ(b.eroded_cells, n.eroded_cells);
+                EXPECT_EQ(b.row_transitions, n.row_transitions);
+                EXPECT_EQ(b.column_transitions, n.column_transitions);
+                EXPECT_EQ(b.holes, n.holes);
+                EXPECT_EQ(b.wells, n.wells);
                 if (HasFailure())
                     return;  // one board's story is enough
             }

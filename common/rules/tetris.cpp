@@ -20,6 +20,7 @@ Shape shape_of(const PieceCells& cells, int piece) {
         shape.width = std::max(shape.width, column + 1);
         shape.height = std::max(shape.height, row + 1);
         shape.rows[std::size_t(row)] |= Row(1) << column;
+        shape.columns[std::size_t(column)] |= std::uint8_t(1u << row);
         shape.bottom[std::size_t(column)] = std::int8_t(std::min<int>(shape.bottom[std::size_t(column)], row));
         shape.top[std::size_t(column)] = std::int8_t(std::max<int>(shape.top[std::size_t(column)], row + 1));
     }

@@ -45,6 +45,7 @@ struct Shape {
     std::array<Row, MostShapeRows> rows{};                 // [dy] -> columns filled, bit 0 the leftmost
     std::array<std::int8_t, MostPieceColumns> bottom{};    // [k] -> lowest filled dy of column k
     std::array<std::int8_t, MostPieceColumns> top{};       // [k] -> highest filled dy of column k, plus one
+    std::array<std::uint8_t, MostPieceColumns> columns{};  // [k] -> column k's cells, bit dy
 };
 
 // The distinct rotations of every piece of a set, in the set's order.

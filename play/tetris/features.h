@@ -36,6 +36,10 @@
 
 #include "rules/tetris.h"
 
+#include <array>
+#include <bit>
+#include <cstdint>
+
 namespace stack::tetris {
 
 struct LeeFeatures {
@@ -57,14 +61,60 @@ LeeFeatures lee_features(const Board& board);
 // Dellacherie's features of `board` with `shape` put at column x, row
 // `row` and the full rows cleared, on a copy of the stack's rows only.
 DellacherieFeatures dellacherie_features(const Board& board, const Shape& shape, int x, int row);
+
 Seed001Features seed001_features(const Board& board);
 
 // The counts on `rows` [0, top) of a well `width` x `height` (rows from top
-// up are empty), or on a board.
+// up are empty; rows[-1] must be readable and full: the floor), or on a
+// board.
 struct BoardCounts {
     int holes = 0, row_transitions = 0, column_transitions = 0, wells = 0;
 };
 BoardCounts board_counts(const Row* rows, int top, int width, int height);
 BoardCounts board_counts(const Board& board);
+
+// What Dellacherie's features of every placement on one board share: the
+// board's counts and its columns as bit masks (bit y: row y filled). A
+// placement that clears no row changes only its own rows' row transitions
+// and its own columns' (and, for wells, their neighbours') other counts, so
+// it is scored from those alone; one that clears rows takes the whole path
+// above. Built once per board, read by every placement on it.
+class DellacherieBase {
+public:
+    explicit DellacherieBase(const Board& board);
+    DellacherieFeatures features(const Shape& shape, int x, int row) const;
+
+private:
+    using Column = std::uint64_t;
+    // A column's own counts, from its mask and its neighbours' (walls all
+    // filled): column transitions, holes, cumulative wells.
+    struct ColumnCounts {
+        int transitions, holes, wells;
+    };
+    // Transitions up a column: bit y of (c ^ (c << 1 | 1)) says whether row
+    // y differs from the row below (the floor filled), over the well's rows.
+    int transitions(Column column) const { return std::popcount((column ^ (column << 1 | 1)) & rows_mask_); }
+    // Holes: the rows under the column's top cell, less its cells.
+    static int holes(Column column) {
+        return (column ? 64 - std::countl_zero(column) : 0) - std::popcount(column);
+    }
+    // Wells: the column's well cells m (empty, both neighbours filled), each
+    // run of k scoring 1 + ... + k = the sum over j of popcount(m & m >> 1
+    // & ... & m >> j).
+    int wells(Column column, Column left, Column right) const {
+        int count = 0;
+        for (Column run = ~column & left & right & rows_mask_; run; run &= run >> 1)
+            count += std::popcount(run);
+        return count;
+    }
+    ColumnCounts column_counts(Column column, Column left, Column right) const;
+    Column column(int x) const { return x < 0 || x >= board_.width() ? ~Column(0) : columns_[std::size_t(x)]; }
+    const Board& board_;
+    BoardCounts counts_;  // the board's own
+    Column rows_mask_;  // the well's H rows
+    std::array<Column, MostWidth> columns_{};
+    std::array<ColumnCounts, MostWidth> column_counts_{};
+};
+
 
 }  // namespace stack::tetris

@@ -125,7 +125,7 @@ Policy::Policy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> 
         throw InputError("--moves bfs plays the tetrominoes only (SRS)");
 }
 
-double Policy::leaf(const Board& board, const Placement& placement) const {
+double Policy::leaf(const Board& board, const Placement& placement, const DellacherieBase* base) const {
     ++leaves_scored;
     const Shape& shape = shapes_.shape(placement.shape);
     switch (config_.evaluation) {
@@ -137,7 +137,8 @@ double Policy::leaf(const Board& board, const Placement& placement) const {
     }
     case Evaluation::Dellacherie:
     case Evaluation::ElTetris:
-        return six_feature_score(dellacherie_features(board, shape, placement.x, placement.row),
+        return six_feature_score(base ? base->features(shape, placement.x, placement.row)
+                                      : dellacherie_features(board, shape, placement.x, placement.row),
                                  config_.evaluation == Evaluation::Dellacherie ? DellacherieWeights : ElTetrisWeights);
     }
     return 0;
@@ -146,9 +147,10 @@ double Policy::leaf(const Board& board, const Placement& placement) const {
 // The value of a placement: its leaf score when nothing follows it, else
 // the best of the next known piece, else the weighted mean over the pieces
 // of the best of each.
-double Policy::after(const Board& board, const Placement& placement, std::span<const int> known, int unknown) const {
+double Policy::after(const Board& board, const Placement& placement, std::span<const int> known, int unknown,
+                     const DellacherieBase* base) const {
     if (known.size() <= 1 && unknown == 0)
-        return leaf(board, placement);
+        return leaf(board, placement, base);
     Board next = board;
     next.place(shapes_.shape(placement.shape), placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
     if (known.size() > 1)
@@ -161,26 +163,41 @@ double Policy::after(const Board& board, const Placement& placement, std::span<c
     return mean;
 }
 
+// Dellacherie's features of the leaves on one board share its base.
+std::optional<DellacherieBase> Policy::base_for_leaves(const Board& board, std::size_t known, int unknown) const {
+    if (known <= 1 && unknown == 0
+        && (config_.evaluation == Evaluation::Dellacherie || config_.evaluation == Evaluation::ElTetris))
+        return std::optional<DellacherieBase>(std::in_place, board);
+    return std::nullopt;
+}
+
 double Policy::best(const Board& board, std::span<const int> known, int unknown) const {
     std::array<Placement, MostPlacements> placements;
     const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
+    const std::optional<DellacherieBase> base = count > 0 ? base_for_leaves(board, known.size(), unknown) : std::nullopt;
     double top = Lost;
     for (int i = 0; i < count; ++i)
-        top = std::max(top, after(board, placements[std::size_t(i)], known, unknown));
+        top = std::max(top, after(board, placements[std::size_t(i)], known, unknown, base ? &*base : nullptr));
     return top;
 }
 
-double Policy::score(const Board& board, std::span<const int> known, const Placement& first) const {
+std::size_t Policy::pieces_placed(std::size_t known) const {
+    const std::size_t window = std::min(known, std::size_t(config_.preview) + 1);
+    return config_.printed_seed000 ? (window + 1) / 2 : window;
+}
+
+double Policy::score(const Board& board, std::span<const int> known, const Placement& first,
+                     const DellacherieBase* base) const {
     const std::size_t window = std::min(known.size(), std::size_t(config_.preview) + 1);
     if (!config_.printed_seed000)
-        return after(board, first, known.first(window), config_.expectimax_depth);
+        return after(board, first, known.first(window), config_.expectimax_depth, base);
     // Seed 000's nextTick, as printed, recurses on the tail of a list that is
     // already the tail: it places known[0], known[2], known[4], ...
     std::array<int, 8> every_other{};
     std::size_t count = 0;
     for (std::size_t i = 0; i < window; i += 2)
         every_other[count++] = known[i];
-    return after(board, first, std::span<const int>(every_other.data(), count), 0);
+    return after(board, first, std::span<const int>(every_other.data(), count), 0, base);
 }
 
 std::optional<Placement> Policy::choose(const Board& board, std::span<const int> known, int threads,
@@ -190,13 +207,15 @@ std::optional<Placement> Policy::choose(const Board& board, std::span<const int>
     const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
     if (count == 0)
         return std::nullopt;
+    const std::optional<DellacherieBase> base =
+        base_for_leaves(board, pieces_placed(known.size()), config_.expectimax_depth);
     std::array<double, MostPlacements> scores;
     std::array<std::uint64_t, 64> leaves_of_part{};
     const bool parallel = threads > 1 && (config_.preview > 0 || config_.expectimax_depth > 0);
     const auto score_range = [&](int part, std::uint64_t begin, std::uint64_t end) {
         const std::uint64_t before = leaves_scored;
         for (std::uint64_t i = begin; i < end; ++i)
-            scores[i] = score(board, known, placements[i]);
+            scores[i] = score(board, known, placements[i], base ? &*base : nullptr);
         leaves_of_part[std::size_t(part)] = leaves_scored - before;
     };
     if (parallel)

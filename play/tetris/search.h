@@ -35,6 +35,7 @@
 #pragma once
 
 #include "rules/tetris.h"
+#include "tetris/features.h"
 
 #include <cstdint>
 #include <optional>
@@ -85,7 +86,10 @@ public:
     const PolicyConfig& config() const { return config_; }
     // The score of one first placement of known[0] (known[1..] the next
     // pieces known; at most config().preview of them are used).
-    double score(const Board& board, std::span<const int> known, const Placement& first) const;
+    // `base`, when given, is DellacherieBase(board), shared by the first
+    // placements when they are the leaves.
+    double score(const Board& board, std::span<const int> known, const Placement& first,
+                 const DellacherieBase* base = nullptr) const;
     // The best placement of known[0], or nothing when none fits. `threads`
     // > 1 scores the first placements in parallel. Adds the leaves scored
     // to `leaves`, and every first placement with its score to `scored`.
@@ -95,8 +99,11 @@ public:
 
 private:
     double best(const Board& board, std::span<const int> known, int unknown) const;
-    double after(const Board& board, const Placement& placement, std::span<const int> known, int unknown) const;
-    double leaf(const Board& board, const Placement& placement) const;
+    double after(const Board& board, const Placement& placement, std::span<const int> known, int unknown,
+                 const DellacherieBase* base) const;
+    double leaf(const Board& board, const Placement& placement, const DellacherieBase* base) const;
+    std::optional<DellacherieBase> base_for_leaves(const Board& board, std::size_t known, int unknown) const;
+    std::size_t pieces_placed(std::size_t known) const;  // of the known pieces, those the search places
     const ShapeSet& shapes_;
     PolicyConfig config_;
     std::vector<double> draw_weights_;  // [piece] -> probability
