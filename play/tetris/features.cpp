@@ -5,6 +5,17 @@
 
 namespace stack::tetris {
 
+namespace {
+
+// One row's transitions: bit x of (row ^ (row << 1 | 1)) says whether cell
+// x differs from its left neighbour (the left wall filled); the right wall
+// adds one when the last cell is empty. An empty row has 2.
+int transitions_along(Row row, Row full, int last) {
+    return std::popcount((row ^ (row << 1 | 1)) & full) + int(~row >> last & 1);
+}
+
+}  // namespace
+
 // Every column's cells lie below its height, so the empty cells under the
 // heights are exactly the holes: holes = sum of heights - cells.
 LeeFeatures lee_features(const Board& board, const Shape& shape, int x, int row) {
@@ -45,10 +56,8 @@ LeeFeatures lee_features(const Board& board) {
 
 // One pass down the stack's rows gives all four counts:
 //   holes    an empty cell under `covered` (the columns with a cell above);
-//   row      bit x of (row ^ (row << 1 | 1)) says whether cell x differs from
-//            its left neighbour (the left wall filled), and the right wall
-//            adds one when the last cell is empty; the rows above the stack
-//            are empty, 2 each;
+//   row      transitions_along each row; the rows above the stack are empty,
+//            2 each;
 //   column   popcount(r[y] ^ r[y-1]) with the floor a full row, plus the
 //            change from the top row to the empty row above it;
 //   wells    a run of k well cells scores 1 + ... + k, which is the sum over
@@ -74,7 +83,7 @@ BoardCounts board_counts(const Row* rows, int top, int width, int height) {
         const Row row = rows[y], below = rows[y - 1];
         counts.holes += std::popcount(~row & covered & full);
         covered |= row;
-        counts.row_transitions += std::popcount((row ^ (row << 1 | 1)) & full) + int(~row >> last & 1);
+        counts.row_transitions += transitions_along(row, full, last);
         counts.column_transitions += std::popcount(row ^ below);
         const Row cells = ~row & full & (row << 1 | 1) & (row >> 1 | right_wall);
         const Row pairs = cells & well[std::size_t(y + 1)];
@@ -156,7 +165,7 @@ DellacherieBase::DellacherieBase(const Board& board)
     counts_.row_transitions = 2 * (board.height() - board.top());
     for (int y = 0; y < board.top(); ++y) {
         const Row row = board.row(y);
-        counts_.row_transitions += std::popcount((row ^ (row << 1 | 1)) & full) + int(~row >> last & 1);
+        counts_.row_transitions += transitions_along(row, full, last);
         for (Row cells = row; cells; cells &= cells - 1)
             columns_[std::size_t(std::countr_zero(cells))] |= Column(1) << y;
     }
@@ -178,8 +187,7 @@ DellacherieFeatures DellacherieBase::features(const Shape& shape, int x, int row
         const Row before = board_.row(row + dy), after = before | shape.rows[std::size_t(dy)] << x;
         if (after == full)  // rows clear: the whole path
             return dellacherie_features(board_, shape, x, row);
-        features.row_transitions += std::popcount((after ^ (after << 1 | 1)) & full) + int(~after >> last & 1)
-                                    - std::popcount((before ^ (before << 1 | 1)) & full) - int(~before >> last & 1);
+        features.row_transitions += transitions_along(after, full, last) - transitions_along(before, full, last);
     }
     features.landing_height = row + (shape.height - 1) / 2.0;
     features.column_transitions = counts_.column_transitions;
