@@ -143,14 +143,37 @@ TEST(Moves, EmptyWellPlacementCounts) {
     // J, L: 8 + 8 + 9 + 9.
     const std::array<std::size_t, PieceCount> expected = {17, 34, 9, 17, 17, 34, 34};  // I T O S Z L J
     for (Piece piece : AllPieces)
-        for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick, Algorithm::Convolution})
+        for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick, Algorithm::Convolution,
+                                    Algorithm::ConvolutionSeed})
             EXPECT_EQ(generate(board, piece, algorithm).size(), expected[int(piece)])
                 << piece_letter(piece) << " by " << algorithm_name(algorithm);
 }
 
+// The document's convolution turns only at the edges of a flood. An I in a
+// 4-wide shaft (columns 3-6, walls of 3 columns each side, 19 rows) over a
+// 1-wide hole at column 3: BFS finds 17 placements, the document's version
+// 11; the complete convolution finds BFS's 17 with the same spin marks.
+TEST(Moves, ConvolutionSeedMissesAKickLiftedTurnThatConvolutionFinds) {
+    Board board(10, 20);
+    for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < 10; ++x)
+            if (y == 0 ? x != 3 : (x < 3 || x > 6))
+                board.fill(x, y);
+    const auto bfs = generate(board, PieceI, Algorithm::BreadthFirst);
+    const auto seed = generate(board, PieceI, Algorithm::ConvolutionSeed);
+    const auto complete = generate(board, PieceI, Algorithm::Convolution);
+    EXPECT_EQ(bfs.size(), 17u);
+    EXPECT_EQ(seed.size(), 11u);
+    EXPECT_EQ(cell_set(complete), cell_set(bfs));
+    for (const Placement& placement : bfs)
+        EXPECT_EQ(placement.reached, reached_at(complete, placement.cells));
+    const CellSet found = cell_set(seed), all = cell_set(bfs);
+    EXPECT_TRUE(std::includes(all.begin(), all.end(), found.begin(), found.end()));
+}
+
 TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
     std::mt19937_64 random(2026);
-    long boards = 0, placements = 0, missed_by_hard_drop = 0, missed_by_quick = 0;
+    long boards = 0, placements = 0, missed_by_hard_drop = 0, missed_by_quick = 0, missed_by_seed = 0;
     for (int trial = 0; trial < 3000; ++trial) {
         const Board board = random_board(random, 10, 20, trial % 3 == 0 ? 0.0 : 0.3);
         for (Piece piece : AllPieces) {
@@ -166,8 +189,11 @@ TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
                 const CellSet all = cell_set(bfs);
                 const CellSet hard = cell_set(generate(board, piece, Algorithm::HardDrop));
                 const CellSet quick = cell_set(generate(board, piece, Algorithm::Quick, options));
+                const CellSet seed = cell_set(generate(board, piece, Algorithm::ConvolutionSeed, options));
                 ASSERT_TRUE(std::includes(all.begin(), all.end(), hard.begin(), hard.end())) << "trial " << trial;
                 ASSERT_TRUE(std::includes(all.begin(), all.end(), quick.begin(), quick.end())) << "trial " << trial;
+                ASSERT_TRUE(std::includes(all.begin(), all.end(), seed.begin(), seed.end())) << "trial " << trial;
+                missed_by_seed += long(all.size() - seed.size());
                 ++boards;
                 placements += long(all.size());
                 missed_by_hard_drop += long(all.size() - hard.size());
@@ -176,7 +202,8 @@ TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
         }
     }
     std::cout << "[ moves ] " << boards << " (board, piece) pairs, " << placements << " BFS placements; hard drop missed "
-              << missed_by_hard_drop << ", quick missed " << missed_by_quick << "\n";
+              << missed_by_hard_drop << ", quick missed " << missed_by_quick << ", the document's convolution missed "
+              << missed_by_seed << "\n";
     RecordProperty("placements", std::to_string(placements));
     RecordProperty("missed_by_hard_drop", std::to_string(missed_by_hard_drop));
     RecordProperty("missed_by_quick", std::to_string(missed_by_quick));

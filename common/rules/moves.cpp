@@ -249,11 +249,17 @@ void breadth_first(const Space& space, std::deque<std::size_t>& queue, std::vect
 }
 
 // The convolution search: the fit map is the graph; each seed is flooded
-// left, right and down, and every flooded location at an edge of the flood
-// (blocked left, right or below) tries its turns, whose unvisited results
-// become seeds. A turn in open air leads nowhere a turn at an edge does not:
-// the document's claim, which the tests check against BFS.
-void convolution(const Space& space, const Location& spawn, const MoveOptions& options, Found& found) {
+// left, right and down, and the flooded locations try their turns, whose
+// unvisited results become seeds. The document (seed 004) turns only at the
+// edges of a flood (locations blocked left, right or below), claiming that a
+// turn in open air leads nowhere a turn at an edge does not; that is false:
+// a kick can lift a turn from a location away from the edges to where no
+// edge's turn goes (the I in a 4-wide shaft over a 1-wide hole: 11
+// placements where BFS finds 17, tests/test_moves.cpp). `edges_only` keeps
+// the document's version (Algorithm::ConvolutionSeed); without it every
+// flooded location turns and the search equals BFS.
+void convolution(const Space& space, const Location& spawn, const MoveOptions& options, bool edges_only,
+                 Found& found) {
     std::vector<bool> visited(space.size());
     std::vector<std::size_t> seeds = {space.index(spawn)}, flood;
     visited[space.index(spawn)] = true;
@@ -279,8 +285,8 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
                     flood.push_back(space.index(to));
                 }
             }
-            if (!edge)
-                continue;  // open air: its turns are reached from the edges (the document's claim, tested against BFS)
+            if (edges_only && !edge)
+                continue;  // open air: the document leaves its turns to the edges
             for (Move move : {Clockwise, CounterClockwise, Half}) {
                 const auto moved = space.apply(at, move, options.rotate_180);
                 if (!moved)
@@ -312,6 +318,7 @@ const char* algorithm_name(Algorithm algorithm) {
     case Algorithm::BreadthFirst: return "BFS";
     case Algorithm::Quick: return "quick";
     case Algorithm::Convolution: return "convolution";
+    case Algorithm::ConvolutionSeed: return "convolution-seed";
     }
     return "?";
 }
@@ -390,7 +397,8 @@ std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algor
         breadth_first(space, queue, visited, options, found);
         break;
     }
-    case Algorithm::Convolution: convolution(space, *spawn, options, found); break;
+    case Algorithm::Convolution: convolution(space, *spawn, options, false, found); break;
+    case Algorithm::ConvolutionSeed: convolution(space, *spawn, options, true, found); break;
     }
     return found.take();
 }

@@ -10,10 +10,14 @@
 //                 being expanded, then breadth first from where they land.
 //                 Misses what needs a partial drop, then a slide.
 //   Convolution   the map of where each rotation fits is computed first;
-//                 the search floods it left, right and down and turns only
-//                 at the flood's edges (locations blocked left, right or
-//                 below), as the document says. The same placements and spin
-//                 marks as BreadthFirst on every board tested.
+//                 the search floods it left, right and down, and every
+//                 flooded location tries its turns. The same placements and
+//                 spin marks as BreadthFirst on every board.
+//   ConvolutionSeed  the document's version: turns only at the flood's edges
+//                 (locations blocked left, right or below). Incomplete: a
+//                 kick can lift a turn from open air where no edge's turn
+//                 goes (an I in a 4-wide shaft over a 1-wide hole: 11
+//                 placements against BFS's 17).
 //
 // Coordinates: x counts columns from the left wall, y rows from the floor
 // (up). A location is the bottom-left corner of the piece's SRS box (3x3,
@@ -43,7 +47,7 @@ namespace stack::moves {
 // The pieces are the tables' own (pieces.h): i is I, t T, sq O, zr S, zl Z,
 // lr L and ll J, as piece_letter() draws them.
 
-enum class Algorithm : std::uint8_t { HardDrop, BreadthFirst, Quick, Convolution };
+enum class Algorithm : std::uint8_t { HardDrop, BreadthFirst, Quick, Convolution, ConvolutionSeed };
 const char* algorithm_name(Algorithm algorithm);
 
 // A well of width <= 16 and any height; cells above the top row are empty.
