@@ -320,12 +320,7 @@ std::optional<std::string> srs_inputs(const Setup& setup, const Board& board, co
     if (setup.set.name() != "tetrominoes" || board.width() < 4)
         return std::nullopt;
     const Shape& shape = setup.shapes.shape(placement.shape);
-    moves::Board srs(board.width(), board.height());
-    for (int y = 0; y < board.top(); ++y)
-        for (int x = 0; x < board.width(); ++x)
-            if (board.filled(x, y))
-                srs.fill(x, y);
-    return moves::shortest_inputs(srs, static_cast<Piece>(shape.piece), srs_cells(shape, placement))
+    return moves::shortest_inputs(srs_board(board), static_cast<Piece>(shape.piece), srs_cells(shape, placement))
         .value_or(std::string());
 }
 

@@ -6,6 +6,7 @@
 #include "tetris/features.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace stack::tetris {
@@ -37,14 +38,9 @@ double seed001_score(const Seed001Features& f) {
 // whose cells they are) with its lower-left corner.
 int breadth_first_placements(const ShapeSet& shapes, const Board& board, int piece,
                              std::span<Placement, MostPlacements> out) {
-    moves::Board srs(board.width(), board.height());
-    for (int y = 0; y < board.top(); ++y)
-        for (int x = 0; x < board.width(); ++x)
-            if (board.filled(x, y))
-                srs.fill(x, y);
     int count = 0;
     for (const moves::Placement& found :
-         moves::generate(srs, static_cast<Piece>(piece), moves::Algorithm::BreadthFirst)) {
+         moves::generate(srs_board(board), static_cast<Piece>(piece), moves::Algorithm::BreadthFirst)) {
         int left = board.width(), low = board.height();
         for (const auto& [x, y] : found.cells)
             left = std::min(left, x), low = std::min(low, y);
@@ -61,6 +57,14 @@ int breadth_first_placements(const ShapeSet& shapes, const Board& board, int pie
 }
 
 }  // namespace
+
+moves::Board srs_board(const Board& board) {
+    moves::Board srs(board.width(), board.height());
+    for (int y = 0; y < board.top(); ++y)
+        for (Row cells = board.row(y); cells; cells &= cells - 1)
+            srs.fill(std::countr_zero(cells), y);
+    return srs;
+}
 
 PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth) {
     PolicyConfig config;

@@ -34,6 +34,7 @@
 // on any number of threads.
 #pragma once
 
+#include "rules/moves.h"
 #include "rules/tetris.h"
 #include "tetris/features.h"
 
@@ -72,6 +73,10 @@ struct Placement {
 constexpr int MostPlacements = 4 * MostWidth * MostHeight;  // SRS: 4 rotations at any (x, y)
 
 constexpr double Lost = -1e12;
+
+// The board as SRS move generation (rules/moves.h) reads it: a well 4 to 16
+// wide.
+moves::Board srs_board(const Board& board);
 
 // Every placement of `piece` on `board` that lies wholly inside the well:
 // hard drops of each rotation at each column, or (MoveSet::BreadthFirst,
