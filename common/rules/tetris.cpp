@@ -161,11 +161,7 @@ Landing Board::place(const Shape& shape, int x, int row, bool clear) {
     landing.eroded_cells *= landing.lines;
     if (!clear)
         return landing;
-    int to = row;
-    for (int from = row; from < top_; ++from)
-        if (!(from >= row && from - row < shape.height && (cleared >> (from - row) & 1)))
-            rows_[std::size_t(to++)] = rows_[std::size_t(from)];
-    for (; to < top_; ++to)
+    for (int to = remove_full_rows(rows_.data(), row, top_, full_); to < top_; ++to)
         rows_[std::size_t(to)] = 0;
     cells_ -= landing.lines * width_;
     recompute_heights();

@@ -79,6 +79,18 @@ private:
 
 enum class GameOverRule : std::uint8_t { Placement, Entry };
 
+// Takes the full rows out of rows[from, top), the rows above moving down
+// in order; returns where the kept rows end (rows from there to top keep
+// their old contents, for the caller to empty or ignore). The one clearing
+// rule of the board and of the features' copies of its rows.
+inline int remove_full_rows(Row* rows, int from, int top, Row full) {
+    int to = from;
+    for (; from < top; ++from)
+        if (rows[from] != full)
+            rows[to++] = rows[from];
+    return to;
+}
+
 // What one placement did.
 struct Landing {
     int row = 0;           // the shape's lowest row

@@ -129,11 +129,7 @@ DellacherieFeatures dellacherie_features(const Board& board, const Shape& shape,
             ++lines, piece_cells += std::popcount(shape.rows[std::size_t(dy)]);
     }
     if (lines > 0) {
-        int to = row;
-        for (int from = row; from < top; ++from)
-            if (rows[from] != full)
-                rows[to++] = rows[from];
-        top = to;
+        top = remove_full_rows(rows, row, top, full);
         while (top > 0 && rows[top - 1] == 0)
             --top;
     }
