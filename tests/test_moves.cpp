@@ -345,4 +345,50 @@ TEST(Moves, ReachOfTablePlacements) {
     EXPECT_FALSE(blocked.hard_drop);
 }
 
+// The batch of shortest inputs (one search for every placement) gives each
+// placement a sequence as short as its own search's, ending in a hard drop;
+// a trace does not change what a
+// search finds, and every placement found has a Placeable event at it.
+TEST(Moves, BatchInputsAndTracesAgreeWithTheSingleSearches) {
+    std::mt19937_64 random(19);
+    long checked = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        const Board board = random_board(random, 10, 20, trial % 2 ? 0.3 : 0.0);
+        for (Piece piece : AllPieces) {
+            const auto placements = generate(board, piece, Algorithm::BreadthFirst);
+            const auto batch = shortest_inputs(board, piece, placements);
+            ASSERT_EQ(batch.size(), placements.size());
+            for (std::size_t i = 0; i < placements.size(); ++i) {
+                const auto single = shortest_inputs(board, piece, placements[i].cells);
+                ASSERT_TRUE(single.has_value());
+                EXPECT_EQ(batch[i].size(), single->size()) << "trial " << trial;
+                ASSERT_FALSE(batch[i].empty());
+                EXPECT_EQ(batch[i].back(), 'H');
+                ++checked;
+            }
+            for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick,
+                                        Algorithm::Convolution, Algorithm::ConvolutionSeed}) {
+                std::vector<SearchEvent> events;
+                const auto traced = generate(board, piece, algorithm, {}, &events);
+                const auto plain = generate(board, piece, algorithm);
+                ASSERT_EQ(cell_set(traced), cell_set(plain));
+                ASSERT_FALSE(events.empty());
+                EXPECT_EQ(events.front().kind, SearchEventKind::Reached);
+                EXPECT_EQ(events.front().at, *spawn_location(board, piece));
+                for (const Placement& placement : traced)
+                    EXPECT_TRUE(std::any_of(events.begin(), events.end(), [&](const SearchEvent& event) {
+                        return event.kind == SearchEventKind::Placeable && cells_at(piece, event.at) == placement.cells;
+                    })) << algorithm_name(algorithm);
+                if (algorithm == Algorithm::BreadthFirst) {  // every location reached is popped once
+                    const auto count = [&](SearchEventKind kind) {
+                        return std::count_if(events.begin(), events.end(), [&](const SearchEvent& e) { return e.kind == kind; });
+                    };
+                    EXPECT_EQ(count(SearchEventKind::Reached), count(SearchEventKind::Popped));
+                }
+            }
+        }
+    }
+    EXPECT_GT(checked, 10000);
+}
+
 }  // namespace stack::moves

@@ -1088,9 +1088,9 @@ TEST(TetrisThreads, SearchThreadsDoNotChangeTheGame) {
     for (std::uint64_t game = 0; game < 2; ++game) {
         std::string frames1, frames2;
         const GameRecord one = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 1,
-                                                [&](const std::string& text) { frames1 += text; });
+                                                [&](const TetrisTurn& turn) { frames1 += turn_frame(t.shapes, turn); });
         const GameRecord two = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 2,
-                                                [&](const std::string& text) { frames2 += text; });
+                                                [&](const TetrisTurn& turn) { frames2 += turn_frame(t.shapes, turn); });
         EXPECT_EQ(one.pieces, two.pieces);
         EXPECT_EQ(one.lines, two.lines);
         EXPECT_EQ(one.points, two.points);

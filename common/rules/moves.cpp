@@ -175,19 +175,27 @@ private:
     std::vector<bool> fits_;
 };
 
-// The placements found, one per set of cells, with how each was reached.
+// The placements found, one per set of cells, with how each was reached;
+// and the search's events, when a trace is asked for.
 class Found {
 public:
+    explicit Found(std::vector<SearchEvent>* trace) : trace_(trace) {}
     void add(const Space& space, const Location& at, std::uint8_t reached) {
+        note(SearchEventKind::Placeable, at);
         const Cells cells = space.cells(at);
         auto [entry, fresh] = index_.try_emplace(cells, placements_.size());
         if (fresh)
             placements_.push_back({at, cells, 0});
         placements_[entry->second].reached |= reached;
     }
+    void note(SearchEventKind kind, const Location& at) {
+        if (trace_)
+            trace_->push_back({kind, at});
+    }
     std::vector<Placement> take() { return std::move(placements_); }
 
 private:
+    std::vector<SearchEvent>* trace_;
     std::map<Cells, std::size_t> index_;
     std::vector<Placement> placements_;
 };
@@ -233,6 +241,7 @@ void breadth_first(const Space& space, std::deque<std::size_t>& queue, std::vect
     while (!queue.empty()) {
         const Location at = space.location(queue.front());
         queue.pop_front();
+        found.note(SearchEventKind::Popped, at);
         for (int move = 0; move < MoveCount; ++move) {
             const auto moved = space.apply(at, Move(move), options.rotate_180);
             if (!moved)
@@ -242,6 +251,7 @@ void breadth_first(const Space& space, std::deque<std::size_t>& queue, std::vect
             const std::size_t next = space.index(moved->at);
             if (!visited[next]) {
                 visited[next] = true;
+                found.note(SearchEventKind::Reached, moved->at);
                 queue.push_back(next);
             }
         }
@@ -263,6 +273,7 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
     std::vector<bool> visited(space.size());
     std::vector<std::size_t> seeds = {space.index(spawn)}, flood;
     visited[space.index(spawn)] = true;
+    found.note(SearchEventKind::Reached, spawn);
     if (space.lockable(spawn))
         found.add(space, spawn, ReachedPlain);
     while (!seeds.empty()) {
@@ -270,6 +281,7 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
         seeds.pop_back();
         for (std::size_t next = 0; next < flood.size(); ++next) {
             const Location at = space.location(flood[next]);
+            found.note(SearchEventKind::Popped, at);
             bool edge = false;  // blocked in some direction
             for (Move move : {Left, Right, Down}) {
                 const auto moved = space.apply(at, move, false);
@@ -282,6 +294,7 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
                     found.add(space, to, ReachedPlain);
                 if (!visited[space.index(to)]) {
                     visited[space.index(to)] = true;
+                    found.note(SearchEventKind::Reached, to);
                     flood.push_back(space.index(to));
                 }
             }
@@ -295,6 +308,7 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
                     found.add(space, moved->at, space.arrival(*moved, move));
                 if (!visited[space.index(moved->at)]) {
                     visited[space.index(moved->at)] = true;
+                    found.note(SearchEventKind::Reached, moved->at);
                     seeds.push_back(space.index(moved->at));
                 }
             }
@@ -365,22 +379,32 @@ std::optional<Location> spawn_location(const Board& board, Piece piece) {
     return spawn;
 }
 
-std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algorithm, const MoveOptions& options) {
+std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algorithm, const MoveOptions& options,
+                                std::vector<SearchEvent>* trace) {
     const std::optional<Location> spawn = spawn_location(board, piece);
     if (!spawn)
         return {};
     const Space space(board, piece);
-    Found found;
+    Found found(trace);
     switch (algorithm) {
     case Algorithm::HardDrop:
-        hard_drop_paths(space, *spawn, [](const Location&) {}, [&](const Location& at) { found.add(space, at, ReachedPlain); });
+        found.note(SearchEventKind::Reached, *spawn);
+        hard_drop_paths(
+            space, *spawn, [&](const Location& at) { found.note(SearchEventKind::Reached, at); },
+            [&](const Location& at) { found.add(space, at, ReachedPlain); });
         break;
     case Algorithm::Quick: {
         std::vector<bool> visited(space.size());
         std::deque<std::size_t> queue;
         visited[space.index(*spawn)] = true;
+        found.note(SearchEventKind::Reached, *spawn);
         hard_drop_paths(
-            space, *spawn, [&](const Location& at) { visited[space.index(at)] = true; },
+            space, *spawn,
+            [&](const Location& at) {
+                if (!visited[space.index(at)])
+                    found.note(SearchEventKind::Reached, at);
+                visited[space.index(at)] = true;
+            },
             [&](const Location& at) {
                 found.add(space, at, ReachedPlain);
                 queue.push_back(space.index(at));
@@ -392,6 +416,7 @@ std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algor
         std::vector<bool> visited(space.size());
         std::deque<std::size_t> queue = {space.index(*spawn)};
         visited[space.index(*spawn)] = true;
+        found.note(SearchEventKind::Reached, *spawn);
         if (space.lockable(*spawn))
             found.add(space, *spawn, ReachedPlain);
         breadth_first(space, queue, visited, options, found);
@@ -403,14 +428,19 @@ std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algor
     return found.take();
 }
 
+namespace {
+
 // Breadth first over single inputs (each move, and D: soft drop held to
-// the bottom), then a hard drop: the first location whose drop lands on the
-// target's cells ends the search, so the sequence is a shortest one.
-std::optional<std::string> shortest_inputs(const Board& board, Piece piece, const Cells& target,
-                                           const MoveOptions& options) {
+// the bottom), each location then hard dropped: landed(cells, inputs) is
+// called for every location in order of input count, with the cells its
+// hard drop lands on and a function building its inputs; the first call
+// for some cells is a shortest sequence to them. Stops when landed returns
+// true.
+template <typename Landed>
+void search_inputs(const Board& board, Piece piece, const MoveOptions& options, Landed landed) {
     const std::optional<Location> spawn = spawn_location(board, piece);
     if (!spawn)
-        return std::nullopt;
+        return;
     const Space space(board, piece);
     std::vector<std::int32_t> parent(space.size(), -1);
     std::vector<char> how(space.size(), 0);
@@ -422,7 +452,7 @@ std::optional<std::string> shortest_inputs(const Board& board, Piece piece, cons
         Location landing = space.location(current);
         while (space.fits({landing.x, landing.y - 1, landing.rotation}))
             --landing.y;
-        if (space.cells(landing) == target) {
+        const auto inputs = [&] {
             std::string inputs = "H";
             for (std::size_t at = current; parent[at] != std::int32_t(at); at = std::size_t(parent[at]))
                 inputs.insert(inputs.begin(), how[at]);
@@ -430,7 +460,9 @@ std::optional<std::string> shortest_inputs(const Board& board, Piece piece, cons
             while (inputs.size() > 1 && (inputs[inputs.size() - 2] == 'd' || inputs[inputs.size() - 2] == 'D'))
                 inputs.erase(inputs.size() - 2, 1);
             return inputs;
-        }
+        };
+        if (landed(space.cells(landing), inputs))
+            return;
         auto step = [&](const Location& to, char letter) {
             if (parent[space.index(to)] >= 0)
                 return;
@@ -444,7 +476,35 @@ std::optional<std::string> shortest_inputs(const Board& board, Piece piece, cons
         if (!(landing == space.location(current)))
             step(landing, 'D');  // soft drop held to the bottom: one input, tried last
     }
-    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> shortest_inputs(const Board& board, Piece piece, const Cells& target,
+                                           const MoveOptions& options) {
+    std::optional<std::string> found;
+    search_inputs(board, piece, options, [&](const Cells& cells, const auto& inputs) {
+        if (cells == target)
+            found = inputs();
+        return found.has_value();
+    });
+    return found;
+}
+
+std::vector<std::string> shortest_inputs(const Board& board, Piece piece, const std::vector<Placement>& placements,
+                                         const MoveOptions& options) {
+    std::vector<std::string> found(placements.size());
+    std::map<Cells, std::size_t> wanted;
+    for (std::size_t i = 0; i < placements.size(); ++i)
+        wanted.emplace(placements[i].cells, i);
+    search_inputs(board, piece, options, [&](const Cells& cells, const auto& inputs) {
+        if (const auto entry = wanted.find(cells); entry != wanted.end()) {
+            found[entry->second] = inputs();
+            wanted.erase(entry);
+        }
+        return wanted.empty();
+    });
+    return found;
 }
 
 Cells table_placement_cells(const Orientation& orientation, int column, const int* heights) {

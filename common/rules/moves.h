@@ -82,6 +82,16 @@ struct Placement {
     std::uint8_t reached = 0;  // SpinBits: how it can be reached
 };
 
+// What a search did, step by step, for drawing it (the seed's animation):
+// a location marked seen (Reached), taken off the queue or flood and
+// expanded (Popped), found lockable (Placeable; the same cells can be
+// found again from another location or move).
+enum class SearchEventKind : std::uint8_t { Reached, Popped, Placeable };
+struct SearchEvent {
+    SearchEventKind kind;
+    Location at;
+};
+
 struct MoveOptions {
     bool rotate_180 = false;  // a 180-degree turn, kicks (0,0) only
 };
@@ -90,9 +100,10 @@ struct MoveOptions {
 std::optional<Location> spawn_location(const Board& board, Piece piece);
 
 // Every lockable placement the algorithm finds, one per set of cells, in
-// the order found.
+// the order found. `trace`, when given, receives the search's events in
+// order (costing nothing when not).
 std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algorithm,
-                                const MoveOptions& options = {});
+                                const MoveOptions& options = {}, std::vector<SearchEvent>* trace = nullptr);
 
 // The inputs of a shortest sequence from spawn to the placement with these
 // cells, one letter each: l r (left, right), c w (rotate clockwise,
@@ -100,6 +111,10 @@ std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algor
 // the bottom), H (hard drop, always last); nothing when it is unreachable.
 std::optional<std::string> shortest_inputs(const Board& board, Piece piece, const Cells& target,
                                            const MoveOptions& options = {});
+// The same for many placements at once, by one search: [i] -> the inputs
+// of placements[i], empty when unreachable.
+std::vector<std::string> shortest_inputs(const Board& board, Piece piece, const std::vector<Placement>& placements,
+                                         const MoveOptions& options = {});
 
 // The cells a table placement (orientation, leftmost column) fills on a
 // contour: column + k gains rows heights[column + k] .. + added[k] - 1. Any

@@ -87,13 +87,6 @@ std::string frame(const ShapeSet& shapes, const Board& board, const Placement& p
     return out + "+" + std::string(std::size_t(board.width()), '-') + "+\n";
 }
 
-std::vector<double> draw_probabilities(const Rules& rules) {
-    std::vector<double> weights;
-    for (int p = 0; p < rules.piece_count(); ++p)
-        weights.push_back(double(rules.weight(p)) / double(rules.total_weight()));
-    return weights;
-}
-
 struct Summary {
     double mean = 0, standard_error = 0;
     std::uint64_t min = 0, max = 0;
@@ -418,9 +411,21 @@ std::vector<int> read_seed000_pieces(const std::string& text) {
     return pieces;
 }
 
+std::vector<double> draw_probabilities(const Rules& rules) {
+    std::vector<double> weights;
+    for (int p = 0; p < rules.piece_count(); ++p)
+        weights.push_back(double(rules.weight(p)) / double(rules.total_weight()));
+    return weights;
+}
+
+std::string turn_frame(const ShapeSet& shapes, const TetrisTurn& turn) {
+    return frame(shapes, *turn.before, turn.chosen, turn.number) + "rows cleared " + std::to_string(turn.lines_cleared)
+           + ", lines " + std::to_string(turn.record->lines) + ", points " + std::to_string(turn.record->points) + "\n";
+}
+
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
                             const Policy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
-                            int search_threads, const FrameSink& frames) {
+                            int search_threads, const TurnSink& turns) {
     GameRecord record;
     Board board(options.width, options.height);
     GameBoyScore score;
@@ -428,6 +433,8 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
     PieceStream stream(rules, options.draw, file_pieces, options.seed, game);
     const std::size_t window = std::size_t(policy.config().preview) + 1;
     std::vector<int> known;
+    Board before = board;  // for `turns`
+    std::vector<std::pair<Placement, double>> scored;
     const auto refill = [&] {
         while (known.size() < window)
             if (const std::optional<int> piece = stream.next())
@@ -444,22 +451,22 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
                 break;
             }
         }
-        const std::optional<Placement> chosen = policy.choose(board, known, search_threads, &record.leaves);
+        scored.clear();
+        const std::optional<Placement> chosen =
+            policy.choose(board, known, search_threads, &record.leaves, turns ? &scored : nullptr);
         if (!chosen) {
             record.topped_out = true;
             break;
         }
-        const Shape& shape = shapes.shape(chosen->shape);
-        if (frames)  // drawn before the rows clear
-            frames(frame(shapes, board, *chosen, record.pieces + 1));
-        const Landing landing = board.place(shape, chosen->x, chosen->row);
+        if (turns)
+            before = board;
+        const Landing landing = board.place(shapes.shape(chosen->shape), chosen->x, chosen->row);
         score.add(landing.lines);
         record.lines = score.lines;
         record.points = score.points;
         ++record.pieces;
-        if (frames)
-            frames("rows cleared " + std::to_string(landing.lines) + ", lines " + std::to_string(record.lines)
-                   + ", points " + std::to_string(record.points) + "\n");
+        if (turns)
+            turns({record.pieces, &before, known, *chosen, &scored, landing.lines, &record});
         known.erase(known.begin());
     }
     record.final_height = board.top();
@@ -476,7 +483,7 @@ int run_tetris(const TetrisOptions& options) {
         const GameRecord record = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
                                                    setup.file_pieces ? &*setup.file_pieces : nullptr, 0,
                                                    resolved_threads(options.threads),
-                                                   [](const std::string& text) { std::fputs(text.c_str(), stdout); });
+                                                   [&](const TetrisTurn& turn) { std::fputs(turn_frame(setup.shapes, turn).c_str(), stdout); });
         std::printf("%s after %s pieces: %s lines, %s points\n", record.topped_out ? "topped out" : "stopped",
                     grouped(record.pieces).c_str(), grouped(record.lines).c_str(), grouped(record.points).c_str());
         return ExitSuccess;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,14 +68,33 @@ struct GameRecord {
 // the tetrominoes; throws InputError naming a bad number.
 std::vector<int> read_seed000_pieces(const std::string& text);
 
-// Receives a game's frames as they are drawn.
-using FrameSink = std::function<void(const std::string&)>;
+// The draw probability of each of the set's pieces (its weights).
+std::vector<double> draw_probabilities(const Rules& rules);
 
-// One game: game `game` of the options' seed. `frames`, when given, gets one
-// text frame per piece, then a line of what it cleared.
+// One turn of a game as it was played, for the viewers: the board before
+// the piece, the pieces known, the placement chosen and every first
+// placement the policy scored (the choice among them), what it cleared and
+// the game's totals after it.
+struct TetrisTurn {
+    std::uint64_t number = 0;  // 1-based
+    const Board* before = nullptr;
+    std::span<const int> known;  // known[0] is the piece placed
+    Placement chosen{};
+    const std::vector<std::pair<Placement, double>>* scored = nullptr;
+    int lines_cleared = 0;
+    const GameRecord* record = nullptr;  // after the turn
+};
+using TurnSink = std::function<void(const TetrisTurn&)>;
+
+// The text frame of a turn (--show): the board with the piece drawn by its
+// letter before its full rows clear, then a line of what it cleared.
+std::string turn_frame(const ShapeSet& shapes, const TetrisTurn& turn);
+
+// One game: game `game` of the options' seed. `turns`, when given, sees
+// every turn.
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
                             const Policy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
-                            int search_threads, const FrameSink& frames = {});
+                            int search_threads, const TurnSink& turns = {});
 
 // Checks the options, then plays, shows or decides; prints the report.
 // Returns the exit code; throws InputError on bad input.
