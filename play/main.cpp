@@ -3,6 +3,7 @@
 #include "support/errors.h"
 #include "run.h"
 #include "tetris/game.h"
+#include "web/server.h"
 
 #include <cstdio>
 #include <iostream>
@@ -15,7 +16,8 @@ po::options_description described_options() {
     po::options_description described = stack::tool_options(
         "Usage: stackplay [--table FILE] [options]\n"
         "       stackplay --game tetris [--policy P] [--preview N] [options]   (the real game)\n"
-        "       stackplay --game tetris --board FILE --piece T [--next S]      (one decision)");
+        "       stackplay --game tetris --board FILE --piece T [--next S]      (one decision)\n"
+        "       stackplay --serve [--port 8080] [--bind 127.0.0.1] [--table FILE]  (the web viewer)");
     described.add_options()
         ("game", po::value<std::string>()->default_value("stacking"),
          "stacking (the hole-free game of the table) or tetris (the real game: holes, line clears)")
@@ -65,6 +67,15 @@ po::options_description described_options() {
         ("next", po::value<std::string>(), "with --board FILE: the next piece's letter")
         ("quiet", "no progress lines on stderr");
     described.add(tetris);
+    po::options_description web("The web viewer (--serve)");
+    web.add_options()
+        ("serve", "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
+                  "table explorer and the table game's replays")
+        ("port", po::value<std::string>()->default_value("8080"), "port to listen on, 0-65535 (0: any free one)")
+        ("bind", po::value<std::string>()->default_value("127.0.0.1"),
+         "address to listen on; the default answers this machine only: anything else (0.0.0.0: every network) "
+         "must be asked for");
+    described.add(web);
     return described;
 }
 
@@ -77,6 +88,25 @@ constexpr const char* StackingOnly[] = {"table", "runs", "start", "start-id", "c
 
 bool given(const po::variables_map& variables, const char* name) {
     return variables.count(name) && !variables[name].defaulted();
+}
+
+constexpr const char* ServeOnly[] = {"port", "bind"};
+
+stack::web::ServeOptions parse_serve_options(const po::variables_map& variables) {
+    for (const auto& [name, value] : variables)
+        if (!value.defaulted() && name != "serve" && name != "table" && name != "port" && name != "bind")
+            throw stack::InputError("--" + name + " is not for --serve (it takes --port, --bind and --table)");
+    stack::web::ServeOptions options;
+    options.port = stack::parse_int_option("port", variables["port"].as<std::string>(), 0, 65535);
+    options.bind = variables["bind"].as<std::string>();
+    if (options.bind.empty())
+        throw stack::InputError("--bind must name an address, e.g. 127.0.0.1");
+    if (variables.count("table")) {
+        options.table = variables["table"].as<std::string>();
+        if (options.table->empty())
+            throw stack::InputError("--table must name a file");
+    }
+    return options;
 }
 
 stack::tetris::TetrisOptions parse_tetris_options(const po::variables_map& variables) {
@@ -173,6 +203,11 @@ int main(int argc, char** argv) {
         stack::parse_command_line(argc, argv, described, variables);
         if (stack::print_help_or_version("stackplay", described, variables))
             return stack::ExitSuccess;
+        if (variables.count("serve"))
+            return stack::web::serve(parse_serve_options(variables));
+        for (const char* name : ServeOnly)
+            if (given(variables, name))
+                throw stack::InputError(std::string("--") + name + " is for --serve");
         const std::string game = variables["game"].as<std::string>();
         if (game == "tetris")
             return stack::tetris::run_tetris(parse_tetris_options(variables));

@@ -1,0 +1,443 @@
+#include "web/api.h"
+
+#include "distribution.h"
+#include "player.h"
+#include "policy.h"
+#include "view.h"
+#include "rules/moves.h"
+#include "rules/placement.h"
+#include "rules/tetris.h"
+#include "support/errors.h"
+#include "table/stack_table.h"
+#include "tetris/game.h"
+#include "tetris/search.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+namespace stack::web {
+
+namespace {
+
+// A request's query: every name must be one the endpoint takes, given at
+// most once.
+class Query {
+public:
+    Query(const Parameters& parameters, std::initializer_list<const char*> names) : parameters_(parameters) {
+        const std::set<std::string> allowed(names.begin(), names.end());
+        for (auto entry = parameters.begin(); entry != parameters.end(); entry = parameters.upper_bound(entry->first)) {
+            if (!allowed.count(entry->first)) {
+                std::string list;
+                for (const char* name : names)
+                    list += (list.empty() ? "" : ", ") + std::string(name);
+                throw BadRequest("unknown parameter '" + printable(entry->first, 40) + "' (this endpoint takes "
+                                 + (list.empty() ? "none" : list) + ")");
+            }
+            if (parameters.count(entry->first) > 1)
+                throw BadRequest("parameter '" + entry->first + "' given more than once");
+        }
+    }
+    std::optional<std::string> text(const char* name) const {
+        const auto entry = parameters_.find(name);
+        return entry == parameters_.end() ? std::nullopt : std::optional<std::string>(entry->second);
+    }
+    std::string text(const char* name, const std::string& otherwise) const { return text(name).value_or(otherwise); }
+    // A whole decimal number in [low, high].
+    std::uint64_t number(const char* name, std::uint64_t low, std::uint64_t high, std::uint64_t otherwise) const {
+        const std::optional<std::string> given = text(name);
+        if (!given)
+            return otherwise;
+        std::uint64_t value = 0;
+        const char* end = given->data() + given->size();
+        const auto [stop, error] = std::from_chars(given->data(), end, value);
+        if (given->empty() || error != std::errc() || stop != end || value < low || value > high)
+            throw BadRequest(std::string(name) + " must be a whole number from " + std::to_string(low) + " to "
+                             + std::to_string(high) + " (got '" + printable(*given, 40) + "')");
+        return value;
+    }
+
+private:
+    const Parameters& parameters_;
+};
+
+// ROWS: the rows top first, '.' empty and '#' filled, joined by '/'.
+moves::Board parse_board(const std::string& text) {
+    std::vector<std::string> rows(1);
+    for (char c : text) {
+        if (c == '/')
+            rows.emplace_back();
+        else if (c == '.' || c == '#')
+            rows.back() += c;
+        else
+            throw BadRequest("board: rows hold '.' (empty) and '#' (filled), joined by '/' (got '"
+                             + printable(std::string(1, c)) + "')");
+        if (rows.size() > std::size_t(MostBoardHeight) || rows.back().size() > std::size_t(MostBoardWidth))
+            throw BadRequest("board: at most " + std::to_string(MostBoardHeight) + " rows of at most "
+                             + std::to_string(MostBoardWidth) + " cells");
+    }
+    const std::size_t width = rows.front().size();
+    if (width < 4)
+        throw BadRequest("board: rows of 4 to " + std::to_string(MostBoardWidth) + " cells (SRS spawns in a well "
+                         "at least 4 wide)");
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        if (rows[r].size() != width)
+            throw BadRequest("board: row " + std::to_string(r + 1) + " has " + std::to_string(rows[r].size())
+                             + " cells, the first " + std::to_string(width));
+    moves::Board board(int(width), int(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        for (std::size_t x = 0; x < width; ++x)
+            if (rows[r][x] == '#')
+                board.fill(int(x), int(rows.size() - 1 - r));
+    return board;
+}
+
+Piece parse_piece(const std::string& text) {
+    for (int p = 0; p < PieceCount; ++p)
+        if (text.size() == 1 && text[0] == piece_letter(Piece(p)))
+            return Piece(p);
+    throw BadRequest("piece must be one of I O T S Z J L (got '" + printable(text, 20) + "')");
+}
+
+constexpr std::pair<const char*, moves::Algorithm> AlgorithmNames[] = {
+    {"harddrop", moves::Algorithm::HardDrop},
+    {"quick", moves::Algorithm::Quick},
+    {"bfs", moves::Algorithm::BreadthFirst},
+    {"convolution", moves::Algorithm::Convolution},
+    {"convolution-seed", moves::Algorithm::ConvolutionSeed},
+};
+
+moves::Algorithm parse_algorithm(const std::string& text) {
+    for (const auto& [name, algorithm] : AlgorithmNames)
+        if (text == name)
+            return algorithm;
+    throw BadRequest("algorithm must be harddrop, quick, bfs, convolution or convolution-seed (got '"
+                     + printable(text, 30) + "')");
+}
+
+const char* spin_name(std::uint8_t reached) {
+    return reached & moves::ReachedFull ? "full" : reached & moves::ReachedMini ? "mini" : "none";
+}
+
+Json location_json(const moves::Location& at) {
+    return {{"x", at.x}, {"y", at.y}, {"rotation", at.rotation}};
+}
+
+template <typename Cells>
+Json cells_json(const Cells& cells) {
+    Json out = Json::array();
+    for (const auto& [x, y] : cells)
+        out.push_back({x, y});
+    return out;
+}
+
+// The board's heights from "h0,h1,...", checked against the table.
+BoardId parse_stack(const StackTable& table, const std::optional<std::string>& text) {
+    const Geometry& geometry = table.geometry();
+    BoardId id = 0;
+    if (text) {
+        try {
+            id = geometry.encode(geometry.parse_heights(*text));
+        } catch (const InputError& error) {
+            throw BadRequest(std::string("heights: ") + error.what());
+        }
+    }
+    if (!table.holds(id))
+        throw BadRequest("the table holds the boards whose height sum mod 4 is in {" + table.info().residues.text()
+                         + "}; this one's height sum is " + std::to_string(geometry.height_sum(id)));
+    return id;
+}
+
+Json heights_json(const Heights& heights, int width) {
+    return Json(std::vector<int>(heights.begin(), heights.begin() + width));
+}
+
+// The real game's pieces and rules, built once: a policy holds the shapes.
+struct TetrisKit {
+    PieceSet set = PieceSet::builtin("tetrominoes");
+    Rules rules{set};
+    tetris::ShapeSet shapes{set};
+};
+const TetrisKit& tetris_kit() {
+    static const TetrisKit kit;
+    return kit;
+}
+
+Json shape_cells(const tetris::Shape& shape, int x, int row) {
+    Json cells = Json::array();
+    for (int dy = 0; dy < shape.height; ++dy)
+        for (int dx = 0; dx < shape.width; ++dx)
+            if (shape.rows[std::size_t(dy)] >> dx & 1)
+                cells.push_back({x + dx, row + dy});
+    return cells;
+}
+
+Json tetris_game(const Query& query) {
+    const TetrisKit& kit = tetris_kit();
+    tetris::TetrisOptions options;
+    options.policy = query.text("policy", "dellacherie");
+    if (options.policy != "dellacherie" && options.policy != "lee" && options.policy != "el-tetris"
+        && options.policy != "seed001")
+        throw BadRequest("policy for the real game must be dellacherie, lee, el-tetris or seed001 (got '"
+                         + printable(options.policy, 30) + "')");
+    options.seed = query.number("seed", 0, std::numeric_limits<std::uint64_t>::max(), 1);
+    options.max_pieces = query.number("pieces", 1, MostTetrisPieces, 200);
+    const tetris::Policy policy(kit.shapes, tetris::parse_tetris_policy(options.policy, 0, 0),
+                                tetris::draw_probabilities(kit.rules));
+    Json turns = Json::array();
+    const auto observe = [&](const tetris::TetrisTurn& turn) {
+        const tetris::Board& board = *turn.before;
+        Json rows = Json::array();
+        for (int y = board.height() - 1; y >= 0; --y) {
+            std::string row;
+            for (int x = 0; x < board.width(); ++x)
+                row += board.filled(x, y) ? '#' : '.';
+            rows.push_back(row);
+        }
+        std::vector<std::pair<tetris::Placement, double>> ranked = *turn.scored;
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        // The choice first (it is a best one; ties keep the policy's pick).
+        const auto chosen = std::find_if(ranked.begin(), ranked.end(), [&](const auto& entry) { return entry.first == turn.chosen; });
+        double score = 0;
+        if (chosen != ranked.end()) {
+            score = chosen->second;
+            std::rotate(ranked.begin(), chosen, chosen + 1);
+        }
+        Json alternatives = Json::array();
+        for (std::size_t i = 0; i < ranked.size() && i < std::size_t(MostAlternatives); ++i) {
+            const tetris::Placement& placement = ranked[i].first;
+            alternatives.push_back({{"cells", shape_cells(kit.shapes.shape(placement.shape), placement.x, placement.row)},
+                                    {"score", ranked[i].second}});
+        }
+        turns.push_back({{"move", turn.number},
+                         {"piece", std::string(1, kit.shapes.letter(turn.known[0]))},
+                         {"rows", std::move(rows)},
+                         {"cells", shape_cells(kit.shapes.shape(turn.chosen.shape), turn.chosen.x, turn.chosen.row)},
+                         {"score", score},
+                         {"alternatives", std::move(alternatives)},
+                         {"lines_cleared", turn.lines_cleared},
+                         {"lines", turn.record->lines},
+                         {"points", turn.record->points}});
+    };
+    const tetris::GameRecord record =
+        tetris::play_tetris_game(options, kit.rules, kit.shapes, policy, nullptr, 0, 1, observe);
+    return {{"game", "tetris"},         {"policy", options.policy}, {"seed", options.seed},
+            {"width", options.width},   {"height", options.height}, {"pieces_placed", record.pieces},
+            {"lines", record.lines},    {"points", record.points},  {"topped_out", record.topped_out},
+            {"turns", std::move(turns)}};
+}
+
+}  // namespace
+
+Api::Api(const std::optional<std::string>& table_path) {
+    if (!table_path)
+        return;
+    TableOpenOptions open_options;
+    open_options.residency = Residency::Automatic;
+    table_ = std::make_unique<StackTable>(StackTable::open(*table_path, open_options));
+    placements_ = std::make_unique<PlacementTable>(table_->geometry(), table_->rules());
+}
+
+Api::Api(StackTable table)
+    : table_(std::make_unique<StackTable>(std::move(table))),
+      placements_(std::make_unique<PlacementTable>(table_->geometry(), table_->rules())) {}
+
+Api::~Api() = default;
+
+const StackTable& Api::loaded_table() const {
+    if (!table_)
+        throw NoTable("no table loaded: start the server with --table FILE");
+    return *table_;
+}
+
+// The placements with the search's events, as JSON text. Events are [kind,
+// x, y, rotation] with the kind an index into event_kinds; a 10x20 search
+// has about 2,000 of them, written here straight to text (as nlohmann
+// values they took most of the answer's time).
+std::string Api::moves(const Parameters& parameters) const {
+    const Query query(parameters, {"board", "piece", "algorithm", "events"});
+    const std::optional<std::string> board_text = query.text("board");
+    if (!board_text)
+        throw BadRequest("board is required: rows top first, '.' empty and '#' filled, joined by '/'");
+    const moves::Board board = parse_board(*board_text);
+    const Piece piece = parse_piece(query.text("piece", "T"));
+    const std::string algorithm_text = query.text("algorithm", "bfs");
+    const moves::Algorithm algorithm = parse_algorithm(algorithm_text);
+    const bool with_events = query.number("events", 0, 1, 1) == 1;
+
+    std::vector<moves::SearchEvent> events;
+    const std::vector<moves::Placement> placements =
+        moves::generate(board, piece, algorithm, {}, with_events ? &events : nullptr);
+    const std::vector<std::string> inputs = moves::shortest_inputs(board, piece, placements);
+    Json placed = Json::array();
+    int minis = 0, fulls = 0;
+    for (std::size_t i = 0; i < placements.size(); ++i) {
+        const moves::Placement& placement = placements[i];
+        minis += (placement.reached & moves::ReachedMini) && !(placement.reached & moves::ReachedFull);
+        fulls += (placement.reached & moves::ReachedFull) != 0;
+        Json item = location_json(placement.location);
+        item["cells"] = cells_json(placement.cells);
+        item["spin"] = spin_name(placement.reached);
+        item["inputs"] = inputs[i];
+        placed.push_back(std::move(item));
+    }
+    const std::optional<moves::Location> spawn = moves::spawn_location(board, piece);
+    Json answer = {{"width", board.width()},
+                   {"height", board.height()},
+                   {"piece", std::string(1, piece_letter(piece))},
+                   {"algorithm", algorithm_text},
+                   {"spawn", spawn ? location_json(*spawn) : Json(nullptr)},
+                   {"placements", std::move(placed)}};
+    Json counts = {{"placements", placements.size()}, {"spins_mini", minis}, {"spins_full", fulls}};
+    std::string text = json_text(answer);
+    text.resize(text.size() - 2);  // the closing "}\n"
+    if (with_events) {
+        std::uint64_t counted[3] = {0, 0, 0};
+        text += ",\"event_kinds\":[\"reached\",\"popped\",\"placeable\"],\"events\":[";
+        char buffer[64];
+        for (std::size_t e = 0; e < events.size(); ++e) {
+            const moves::SearchEvent& event = events[e];
+            ++counted[int(event.kind)];
+            const int length = std::snprintf(buffer, sizeof buffer, "%s[%d,%d,%d,%d]", e ? "," : "", int(event.kind),
+                                             event.at.x, event.at.y, event.at.rotation);
+            text.append(buffer, std::size_t(length));
+        }
+        text += ']';
+        counts["reached"] = counted[0];
+        counts["popped"] = counted[1];
+        counts["placeable"] = counted[2];
+        counts["events"] = events.size();
+    }
+    text += ",\"counts\":" + counts.dump() + "}\n";
+    return text;
+}
+
+Json Api::table() const {
+    if (!table_)
+        return {{"loaded", false}};
+    const std::lock_guard lock(table_mutex_);
+    std::string letters;
+    for (int p = 0; p < table_->rules().piece_count(); ++p)
+        letters += table_->rules().letter(p);
+    return {{"loaded", true},
+            {"path", table_->path()},
+            {"width", table_->info().width},
+            {"height", table_->info().height},
+            {"states", table_->info().states},
+            {"pieces", table_->rules().set().name()},
+            {"piece_letters", letters},
+            {"residues", table_->info().residues.text()},
+            {"value_empty", table_->holds(0) ? Json(table_->value(0)) : Json(nullptr)},
+            {"generator", table_->info().generator}};
+}
+
+Json Api::board(const Parameters& parameters) const {
+    const Query query(parameters, {"heights"});
+    const StackTable& table = loaded_table();
+    const std::lock_guard lock(table_mutex_);
+    const BoardId id = parse_stack(table, query.text("heights"));
+    Json answer = explanation_json(explain_board(*placements_, table, id), table.geometry());
+    answer["width"] = table.geometry().width();
+    answer["height"] = table.geometry().height();
+    return answer;
+}
+
+// The exact distribution is cached per board: the explorer asks again for
+// each board it draws, with other game counts.
+Json Api::lengths(const Parameters& parameters) const {
+    const Query query(parameters, {"heights", "games", "seed"});
+    const StackTable& table = loaded_table();
+    const std::uint64_t games = query.number("games", 1, MostLengthGames, 1000);
+    const std::uint64_t seed = query.number("seed", 0, std::numeric_limits<std::uint64_t>::max(), 1);
+    const std::lock_guard lock(table_mutex_);
+    const BoardId id = parse_stack(table, query.text("heights"));
+    const Geometry& geometry = table.geometry();
+    const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, *placements_, table);
+    Json answer = {{"heights", heights_json(geometry.decode(id), geometry.width())},
+                   {"value", table.value(id)},
+                   {"games", games},
+                   {"seed", seed}};
+    auto cached = exact_cache_.find(id);
+    if (cached == exact_cache_.end()) {
+        Json exact = {{"exact", nullptr}, {"exact_mean", nullptr}};
+        if (geometry.states() > MostExactStates) {
+            exact["why_no_exact"] = "the table has " + std::to_string(geometry.states())
+                                    + " boards; the server computes the exact distribution for at most "
+                                    + std::to_string(MostExactStates) + " (stackplay --check does it for any)";
+        } else {
+            try {
+                const LengthDistribution distribution =
+                    exact_length_distribution(*policy, geometry, id, 1, std::uint64_t(1) << 30);
+                exact = {{"exact", distribution.probability}, {"exact_mean", distribution.mean}};
+            } catch (const DistributionTooLarge& error) {
+                exact["why_no_exact"] = error.what();
+            }
+        }
+        cached = exact_cache_.emplace(id, std::move(exact)).first;
+    }
+    answer.update(cached->second);
+    const RunTotals totals = play_games(*policy, geometry, id, games, seed, 1);
+    answer["observed"] = totals.lengths;
+    answer["observed_mean"] = double(totals.pieces) / double(totals.games);
+    return answer;
+}
+
+// One game turn by turn. The stacking game's turns carry the drawn piece's
+// placements ranked by the table (the table policy's choice first).
+Json Api::game(const Parameters& parameters) const {
+    const Query query(parameters, {"game", "seed", "policy", "heights", "pieces"});
+    const std::string game = query.text("game", "stacking");
+    if (game == "tetris") {
+        if (query.text("heights"))
+            throw BadRequest("heights is for the stacking game; the real game starts empty");
+        return tetris_game(query);
+    }
+    if (game != "stacking")
+        throw BadRequest("game must be stacking or tetris (got '" + printable(game, 30) + "')");
+    if (query.text("pieces"))
+        throw BadRequest("pieces is for the real game (game=tetris)");
+    const StackTable& table = loaded_table();
+    const std::uint64_t seed = query.number("seed", 0, std::numeric_limits<std::uint64_t>::max(), 1);
+    PolicySpec spec;
+    try {
+        spec = parse_policy(query.text("policy", "table"));
+    } catch (const InputError& error) {
+        throw BadRequest(std::string("policy: ") + error.what());
+    }
+    const std::lock_guard lock(table_mutex_);
+    const BoardId start = parse_stack(table, query.text("heights"));
+    const Geometry& geometry = table.geometry();
+    const std::unique_ptr<Policy> policy = make_policy(spec, *placements_, table);
+    const ShownGame shown = show_game(*policy, table, start, seed);
+    Json answer = game_json(shown, geometry);
+    const Rules& rules = table.rules();
+    for (std::size_t t = 0; t < shown.turns.size(); ++t) {
+        const ShownTurn& turn = shown.turns[t];
+        std::vector<std::pair<double, std::pair<int, int>>> ranked;  // value, (orientation, column)
+        const BoardId id = turn.before_id;
+        placements_->for_each_placement(turn.before, [&](int o, int x, BoardId offset) {
+            if (rules.orientation(o).piece == turn.piece)
+                ranked.push_back({table.value(id + offset), {o, x}});
+        });
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+            return a.first > b.first
+                   || (a.first == b.first && placed_before(a.second.first, a.second.second, b.second.first, b.second.second));
+        });
+        Json alternatives = Json::array();
+        for (const auto& [value, where] : ranked)
+            alternatives.push_back({{"orientation", where.first},
+                                    {"rotation", rotation_of(rules, where.first)},
+                                    {"column", where.second},
+                                    {"value", value},
+                                    {"heights_after", heights_json(placements_->after(turn.before, where.first, where.second),
+                                                                   geometry.width())}});
+        answer["turns"][t]["alternatives"] = std::move(alternatives);
+    }
+    answer["game"] = "stacking";
+    answer["policy"] = policy_name(spec);
+    answer["width"] = geometry.width();
+    answer["height"] = geometry.height();
+    return answer;
+}
+
+}  // namespace stack::web

@@ -1,0 +1,259 @@
+// The web viewer's API (play/web/api.h), called directly: the answers
+// against the modules they come from, and every kind of bad parameter
+// refused with BadRequest.
+#include "play_support.h"
+#include "policy.h"
+#include "rules/moves.h"
+#include "web/api.h"
+#include "web/assets.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace stack::web {
+
+namespace {
+
+// The issue's counterexample: an I over a 1-wide hole in a 4-wide shaft.
+std::string shaft_board() {
+    std::string text;
+    for (int row = 0; row < 19; ++row)
+        text += "###....###/";
+    return text + "###.######";
+}
+
+std::string empty_board(int width, int height) {
+    std::string text;
+    for (int row = 0; row < height; ++row)
+        text += (row ? "/" : "") + std::string(std::size_t(width), '.');
+    return text;
+}
+
+Json moves_answer(const Api& api, const Parameters& parameters) {
+    return Json::parse(api.moves(parameters));
+}
+
+}  // namespace
+
+TEST(WebApi, MovesShowTheConvolutionSeedsMisses) {
+    const Api api(std::nullopt);
+    const std::pair<const char*, std::size_t> expected[] = {{"bfs", 17}, {"convolution", 17}, {"convolution-seed", 11}};
+    for (const auto& [algorithm, count] : expected) {
+        const Json answer = moves_answer(api, {{"board", shaft_board()}, {"piece", "I"}, {"algorithm", algorithm}});
+        EXPECT_EQ(answer["placements"].size(), count) << algorithm;
+        EXPECT_EQ(answer["counts"]["placements"].get<std::size_t>(), count) << algorithm;
+    }
+}
+
+// Each placement's cells and inputs are the move generator's; every
+// event lies inside the search space and the counts add up.
+TEST(WebApi, MovesAnswerIsTheGeneratorsOwn) {
+    const Api api(std::nullopt);
+    std::string text = empty_board(10, 20);
+    text.replace(text.size() - 10, 10, "##.#######");  // a T-spin-free floor with one hole
+    moves::Board board(10, 20);
+    for (int x = 0; x < 10; ++x)
+        if (x != 2)
+            board.fill(x, 0);
+    for (const char* letter : {"I", "O", "T", "S", "Z", "J", "L"}) {
+        const Json answer = moves_answer(api, {{"board", text}, {"piece", letter}, {"algorithm", "bfs"}});
+        Piece piece = PieceI;
+        for (int p = 0; p < PieceCount; ++p)
+            if (piece_letter(Piece(p)) == letter[0])
+                piece = Piece(p);
+        const auto placements = moves::generate(board, piece, moves::Algorithm::BreadthFirst);
+        ASSERT_EQ(answer["placements"].size(), placements.size()) << letter;
+        for (std::size_t i = 0; i < placements.size(); ++i) {
+            const Json& placed = answer["placements"][i];
+            moves::Cells cells;
+            for (std::size_t k = 0; k < 4; ++k)
+                cells[k] = {placed["cells"][k][0].get<int>(), placed["cells"][k][1].get<int>()};
+            EXPECT_EQ(cells, placements[i].cells);
+            EXPECT_EQ(placed["inputs"].get<std::string>(), *moves::shortest_inputs(board, piece, placements[i].cells)
+                      ) << letter << " placement " << i;
+            EXPECT_EQ(placed["spin"], "none");
+        }
+        const Json& counts = answer["counts"];
+        EXPECT_EQ(counts["events"].get<std::size_t>(), answer["events"].size());
+        EXPECT_EQ(counts["reached"].get<std::size_t>() + counts["popped"].get<std::size_t>()
+                      + counts["placeable"].get<std::size_t>(),
+                  answer["events"].size());
+        for (const Json& event : answer["events"]) {
+            EXPECT_GE(event[0].get<int>(), 0);
+            EXPECT_LE(event[0].get<int>(), 2);
+            EXPECT_GE(event[1].get<int>(), -3);
+            EXPECT_LT(event[1].get<int>(), 13);
+            EXPECT_GE(event[3].get<int>(), 0);
+            EXPECT_LT(event[3].get<int>(), 4);
+        }
+        const Json quiet = moves_answer(api, {{"board", text}, {"piece", letter}, {"events", "0"}});
+        EXPECT_FALSE(quiet.contains("events"));
+        EXPECT_EQ(quiet["placements"], answer["placements"]);
+    }
+}
+
+TEST(WebApi, MovesMarkATSpin) {
+    const Api api(std::nullopt);
+    // A T-spin double slot (tests/test_moves.cpp TSpinDoubleSlot): rows 0
+    // and 1 full but for the slot, an overhang at (3,2) and (4,2).
+    std::vector<std::string> rows(20, "..........");
+    rows[19] = "##.#######";
+    rows[18] = "#...######";
+    rows[17] = "...##.....";
+    std::string text;
+    for (const std::string& row : rows)
+        text += (text.empty() ? "" : "/") + row;
+    const Json answer = moves_answer(api, {{"board", text}, {"piece", "T"}, {"algorithm", "bfs"}});
+    const Json hard = moves_answer(api, {{"board", text}, {"piece", "T"}, {"algorithm", "harddrop"}});
+    int full = 0;
+    for (const Json& placed : answer["placements"])
+        full += placed["spin"] == "full";
+    EXPECT_GE(full, 1);
+    EXPECT_EQ(answer["counts"]["spins_full"].get<int>(), full);
+    EXPECT_EQ(hard["counts"]["spins_full"].get<int>(), 0);
+    EXPECT_LT(hard["placements"].size(), answer["placements"].size());
+}
+
+TEST(WebApi, BadMovesRequestsAreRefused) {
+    const Api api(std::nullopt);
+    const std::string good = empty_board(10, 20);
+    const std::vector<Parameters> bad = {
+        {},                                                              // no board
+        {{"board", ""}},                                                 // empty
+        {{"board", empty_board(3, 5)}},                                  // too narrow
+        {{"board", empty_board(17, 5)}},                                 // too wide
+        {{"board", empty_board(10, 65)}},                                // too tall
+        {{"board", "..../...."}, {"board", "..../...."}},                // repeated
+        {{"board", "..../..."}},                                         // ragged
+        {{"board", "....//...."}},                                       // an empty row
+        {{"board", "..x."}},                                             // a bad cell
+        {{"board", std::string("..\xff.")}},                             // not text
+        {{"board", good}, {"piece", "X"}},                               // no such piece
+        {{"board", good}, {"piece", "t"}},                               // letters are upper case
+        {{"board", good}, {"piece", "TT"}},
+        {{"board", good}, {"algorithm", "dfs"}},
+        {{"board", good}, {"events", "2"}},
+        {{"board", good}, {"events", "-1"}},
+        {{"board", good}, {"events", "1 "}},
+        {{"board", good}, {"pieces", "T"}},                              // unknown name
+    };
+    for (const Parameters& parameters : bad)
+        EXPECT_THROW(api.moves(parameters), BadRequest) << (parameters.empty() ? "" : parameters.begin()->second);
+}
+
+TEST(WebApi, NoTableIsSaidAndRefused) {
+    const Api api(std::nullopt);
+    EXPECT_EQ(api.table(), (Json{{"loaded", false}}));
+    EXPECT_THROW(api.board({}), NoTable);
+    EXPECT_THROW(api.lengths({}), NoTable);
+    EXPECT_THROW(api.game({}), NoTable);
+    // The real game needs no table.
+    const Json game = api.game({{"game", "tetris"}, {"pieces", "5"}, {"seed", "2"}});
+    EXPECT_EQ(game["turns"].size(), 5u);
+}
+
+TEST(WebApi, BoardAndLengthsReadTheTable) {
+    const Api api(testing::reference_table());
+    const StackTable table = testing::reference_table();
+    const Json meta = api.table();
+    EXPECT_EQ(meta["width"], 4);
+    EXPECT_EQ(meta["value_empty"].get<double>(), table.value(0));
+    const Json board = api.board({{"heights", "1,0,0,0"}});
+    EXPECT_EQ(board["value"].get<double>(), table.value(1));
+    for (const Json& piece : board["pieces"]) {  // best first, each value the successor's
+        double previous = 1e300;
+        for (const Json& placement : piece["placements"]) {
+            EXPECT_LE(placement["value"].get<double>(), previous);
+            previous = placement["value"].get<double>();
+            EXPECT_EQ(previous, table.value(placement["successor_id"].get<BoardId>()));
+        }
+    }
+    const Json lengths = api.lengths({{"heights", "0,0,0,0"}, {"games", "500"}, {"seed", "3"}});
+    double total = 0, mean = 0;
+    const auto exact = lengths["exact"].get<std::vector<double>>();
+    for (std::size_t k = 0; k < exact.size(); ++k)
+        total += exact[k], mean += double(k) * exact[k];
+    EXPECT_NEAR(total, 1.0, 1e-12);
+    EXPECT_NEAR(mean, table.value(0), 1e-9);  // the table policy's exact mean is the table's value
+    std::uint64_t games = 0;
+    for (const Json& count : lengths["observed"])
+        games += count.get<std::uint64_t>();
+    EXPECT_EQ(games, 500u);
+    // The same request again gives the same bits (the exact part is cached).
+    EXPECT_EQ(api.lengths({{"heights", "0,0,0,0"}, {"games", "500"}, {"seed", "3"}}), lengths);
+}
+
+TEST(WebApi, StackingGameTurnsRankTheChoiceFirst) {
+    const Api api(testing::reference_table());
+    const Json game = api.game({{"seed", "5"}});
+    ASSERT_GE(game["turns"].size(), 1u);
+    for (const Json& turn : game["turns"]) {
+        if (!turn["fits"].get<bool>()) {
+            EXPECT_TRUE(turn["alternatives"].empty());
+            continue;
+        }
+        ASSERT_FALSE(turn["alternatives"].empty());
+        const Json& first = turn["alternatives"][0];
+        EXPECT_EQ(first["value"], turn["value_after"]);
+        EXPECT_EQ(first["heights_after"], turn["heights_after"]);
+    }
+}
+
+TEST(WebApi, TetrisGameIsSeededAndItsChoiceIsBest) {
+    const Api api(std::nullopt);
+    const Json one = api.game({{"game", "tetris"}, {"seed", "4"}, {"pieces", "40"}, {"policy", "lee"}});
+    const Json two = api.game({{"game", "tetris"}, {"seed", "4"}, {"pieces", "40"}, {"policy", "lee"}});
+    EXPECT_EQ(one, two);
+    ASSERT_EQ(one["turns"].size(), 40u);
+    for (const Json& turn : one["turns"]) {
+        ASSERT_FALSE(turn["alternatives"].empty());
+        EXPECT_EQ(turn["alternatives"][0]["cells"], turn["cells"]);
+        for (const Json& other : turn["alternatives"])
+            EXPECT_LE(other["score"].get<double>(), turn["score"].get<double>());
+        EXPECT_EQ(turn["rows"].size(), 20u);
+        EXPECT_EQ(turn["cells"].size(), 4u);
+    }
+}
+
+TEST(WebApi, BadTableRequestsAreRefused) {
+    const Api api(testing::reference_table());
+    const std::vector<std::pair<std::string, Parameters>> bad = {
+        {"board", {{"heights", "1,0,0"}}},       // too few columns
+        {"board", {{"heights", "21,0,0,0"}}},    // taller than the well
+        {"board", {{"heights", "a,0,0,0"}}},
+        {"board", {{"id", "3"}}},                // unknown name
+        {"lengths", {{"games", "0"}}},
+        {"lengths", {{"games", "10001"}}},
+        {"lengths", {{"seed", "-1"}}},
+        {"lengths", {{"seed", "99999999999999999999999"}}},
+        {"game", {{"policy", "best"}}},
+        {"game", {{"game", "chess"}}},
+        {"game", {{"game", "tetris"}, {"pieces", "1001"}}},
+        {"game", {{"game", "tetris"}, {"policy", "table"}}},
+        {"game", {{"game", "tetris"}, {"heights", "0,0,0,0"}}},
+        {"game", {{"pieces", "5"}}},             // pieces is the real game's
+    };
+    for (const auto& [endpoint, parameters] : bad) {
+        const auto call = [&, &endpoint = endpoint, &parameters = parameters] {
+            if (endpoint == "board")
+                return api.board(parameters);
+            if (endpoint == "lengths")
+                return api.lengths(parameters);
+            return api.game(parameters);
+        };
+        EXPECT_THROW(call(), BadRequest) << endpoint << " " << parameters.begin()->first;
+    }
+}
+
+TEST(WebAssets, ThePageIsCompiledIn) {
+    ASSERT_NE(find_asset("/"), nullptr);
+    EXPECT_EQ(find_asset("/"), find_asset("/index.html"));
+    EXPECT_NE(find_asset("/index.html")->bytes.find("<html"), std::string_view::npos);
+    EXPECT_EQ(find_asset("/../CMakeLists.txt"), nullptr);
+    EXPECT_EQ(find_asset("/api.cpp"), nullptr);
+    for (std::size_t i = 0; i < asset_count(); ++i)
+        EXPECT_FALSE(asset(i).content_type.empty()) << asset(i).path;
+}
+
+}  // namespace stack::web
