@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <string_view>
 
 namespace stack::web {
 
@@ -117,10 +118,6 @@ moves::Algorithm parse_algorithm(const std::string& text) {
 
 const char* spin_name(std::uint8_t reached) {
     return reached & moves::ReachedFull ? "full" : reached & moves::ReachedMini ? "mini" : "none";
-}
-
-Json location_json(const moves::Location& at) {
-    return {{"x", at.x}, {"y", at.y}, {"rotation", at.rotation}};
 }
 
 template <typename Cells>
@@ -250,10 +247,41 @@ const StackTable& Api::loaded_table() const {
     return *table_;
 }
 
+namespace {
+
+// JSON text written straight to a string: /api/moves answers with a few
+// thousand small numbers, for which nlohmann's values cost several times
+// the search itself. Only numbers and the fixed names and letters below are
+// written, none of which needs escaping.
+class JsonWriter {
+public:
+    JsonWriter& raw(std::string_view text) {
+        out_ += text;
+        return *this;
+    }
+    JsonWriter& number(std::int64_t value) {
+        char buffer[24];
+        const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+        out_.append(buffer, end);
+        return *this;
+    }
+    JsonWriter& key(std::string_view name) { return raw("\"").raw(name).raw("\":"); }
+    JsonWriter& text(std::string_view value) { return raw("\"").raw(value).raw("\""); }
+    std::string take() { return std::move(out_); }
+
+private:
+    std::string out_;
+};
+
+void write_location(JsonWriter& json, const moves::Location& at) {
+    json.key("x").number(at.x).raw(",").key("y").number(at.y).raw(",").key("rotation").number(at.rotation);
+}
+
+}  // namespace
+
 // The placements with the search's events, as JSON text. Events are [kind,
-// x, y, rotation] with the kind an index into event_kinds; a 10x20 search
-// has about 2,000 of them, written here straight to text (as nlohmann
-// values they took most of the answer's time).
+// x, y, rotation] with the kind an index into event_kinds, which keeps a
+// 10x20 answer (about 2,000 events) near 20 KB.
 std::string Api::moves(const Parameters& parameters) const {
     const Query query(parameters, {"board", "piece", "algorithm", "events"});
     const std::optional<std::string> board_text = query.text("board");
@@ -269,47 +297,54 @@ std::string Api::moves(const Parameters& parameters) const {
     const std::vector<moves::Placement> placements =
         moves::generate(board, piece, algorithm, {}, with_events ? &events : nullptr);
     const std::vector<std::string> inputs = moves::shortest_inputs(board, piece, placements);
-    Json placed = Json::array();
+    const std::optional<moves::Location> spawn = moves::spawn_location(board, piece);
+
+    JsonWriter json;
+    json.raw("{").key("width").number(board.width()).raw(",").key("height").number(board.height());
+    const char letter = piece_letter(piece);
+    json.raw(",").key("piece").text(std::string_view(&letter, 1));
+    json.raw(",").key("algorithm").text(algorithm_text).raw(",").key("spawn");
+    if (spawn) {
+        json.raw("{");
+        write_location(json, *spawn);
+        json.raw("}");
+    } else {
+        json.raw("null");
+    }
+    json.raw(",").key("placements").raw("[");
     int minis = 0, fulls = 0;
     for (std::size_t i = 0; i < placements.size(); ++i) {
         const moves::Placement& placement = placements[i];
         minis += (placement.reached & moves::ReachedMini) && !(placement.reached & moves::ReachedFull);
         fulls += (placement.reached & moves::ReachedFull) != 0;
-        Json item = location_json(placement.location);
-        item["cells"] = cells_json(placement.cells);
-        item["spin"] = spin_name(placement.reached);
-        item["inputs"] = inputs[i];
-        placed.push_back(std::move(item));
+        json.raw(i ? ",{" : "{");
+        write_location(json, placement.location);
+        json.raw(",").key("cells").raw("[");
+        for (std::size_t k = 0; k < placement.cells.size(); ++k)
+            json.raw(k ? ",[" : "[").number(placement.cells[k].first).raw(",").number(placement.cells[k].second).raw("]");
+        json.raw("],").key("spin").text(spin_name(placement.reached)).raw(",").key("inputs").text(inputs[i]).raw("}");
     }
-    const std::optional<moves::Location> spawn = moves::spawn_location(board, piece);
-    Json answer = {{"width", board.width()},
-                   {"height", board.height()},
-                   {"piece", std::string(1, piece_letter(piece))},
-                   {"algorithm", algorithm_text},
-                   {"spawn", spawn ? location_json(*spawn) : Json(nullptr)},
-                   {"placements", std::move(placed)}};
-    Json counts = {{"placements", placements.size()}, {"spins_mini", minis}, {"spins_full", fulls}};
-    std::string text = json_text(answer);
-    text.resize(text.size() - 2);  // the closing "}\n"
+    json.raw("]");
+    std::uint64_t counted[3] = {0, 0, 0};
     if (with_events) {
-        std::uint64_t counted[3] = {0, 0, 0};
-        text += ",\"event_kinds\":[\"reached\",\"popped\",\"placeable\"],\"events\":[";
-        char buffer[64];
+        json.raw(",").key("event_kinds").raw("[\"reached\",\"popped\",\"placeable\"],").key("events").raw("[");
         for (std::size_t e = 0; e < events.size(); ++e) {
             const moves::SearchEvent& event = events[e];
             ++counted[int(event.kind)];
-            const int length = std::snprintf(buffer, sizeof buffer, "%s[%d,%d,%d,%d]", e ? "," : "", int(event.kind),
-                                             event.at.x, event.at.y, event.at.rotation);
-            text.append(buffer, std::size_t(length));
+            json.raw(e ? ",[" : "[").number(int(event.kind)).raw(",").number(event.at.x).raw(",");
+            json.number(event.at.y).raw(",").number(event.at.rotation).raw("]");
         }
-        text += ']';
-        counts["reached"] = counted[0];
-        counts["popped"] = counted[1];
-        counts["placeable"] = counted[2];
-        counts["events"] = events.size();
+        json.raw("]");
     }
-    text += ",\"counts\":" + counts.dump() + "}\n";
-    return text;
+    json.raw(",").key("counts").raw("{").key("placements").number(std::int64_t(placements.size()));
+    json.raw(",").key("spins_mini").number(minis).raw(",").key("spins_full").number(fulls);
+    if (with_events) {
+        json.raw(",").key("reached").number(std::int64_t(counted[0])).raw(",").key("popped").number(std::int64_t(counted[1]));
+        json.raw(",").key("placeable").number(std::int64_t(counted[2])).raw(",").key("events");
+        json.number(std::int64_t(events.size()));
+    }
+    json.raw("}}\n");
+    return json.take();
 }
 
 Json Api::table() const {

@@ -51,6 +51,17 @@ httplib::Server::Handler json_endpoint(Endpoint endpoint) {
 
 void configure(httplib::Server& server, const Api& api) {
     server.new_task_queue = [] { return new httplib::ThreadPool(MostConnections); };
+    // httplib's default also sets SO_REUSEPORT, which lets a second server
+    // share a port already in use: only SO_REUSEADDR (a restart need not
+    // wait for the old sockets to time out).
+    server.set_socket_options([](socket_t socket) {
+        const int yes = 1;
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
+    // The headers and the body go out in two writes: without TCP_NODELAY
+    // the body waits for the client's delayed ACK (about 40 ms a request on
+    // a kept-alive connection).
+    server.set_tcp_nodelay(true);
     server.set_read_timeout(ReadTimeoutSeconds);
     server.set_write_timeout(ReadTimeoutSeconds);
     server.set_keep_alive_timeout(ReadTimeoutSeconds);

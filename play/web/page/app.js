@@ -1,0 +1,52 @@
+// app.js — the page's entry: the three tabs (move generation, table explorer,
+// replay), the view named in the address's #fragment, and a last-resort
+// catch that shows an unexpected error on the page instead of throwing.
+import * as moves from './moves.js';
+import * as explorer from './explorer.js';
+import * as replay from './replay.js';
+
+const VIEWS = ['moves', 'explorer', 'replay'];
+
+function showPageError(message) {
+  const box = document.getElementById('page-error');
+  box.textContent = `unexpected error: ${message}`;
+  box.hidden = false;
+}
+
+// (Still logged to the console: these are bugs, not the server's errors.)
+window.addEventListener('unhandledrejection', (e) => {
+  showPageError(e.reason && e.reason.message ? e.reason.message : String(e.reason));
+});
+window.addEventListener('error', (e) => {
+  showPageError(e.message || 'script error');
+});
+
+function select(view) {
+  if (!VIEWS.includes(view)) view = 'moves';
+  for (const name of VIEWS) {
+    const active = name === view;
+    document.getElementById(`view-${name}`).hidden = !active;
+    const tab = document.getElementById(`tab-${name}`);
+    tab.classList.toggle('active', active);
+    tab.setAttribute('aria-selected', String(active));
+  }
+  if (location.hash !== `#${view}`) history.replaceState(null, '', `#${view}`);
+  if (view === 'explorer') explorer.show();
+}
+
+function start() {
+  moves.init();
+  explorer.init();
+  replay.init();
+  for (const name of VIEWS) {
+    document.getElementById(`tab-${name}`).addEventListener('click', () => select(name));
+  }
+  window.addEventListener('hashchange', () => select(location.hash.slice(1)));
+  select(location.hash.slice(1));
+}
+
+try {
+  start();
+} catch (e) {
+  showPageError(e && e.message ? e.message : String(e));
+}

@@ -1,0 +1,426 @@
+// moves.js — the move-generation view: a board to draw on, /api/moves for the
+// drawn board, and the search's events animated (reached, popped, placeable),
+// then the placements coloured by spin, each clickable for its inputs.
+import { getJSON, Latest } from './api.js';
+import { buildCompare, clearCompare, markCurrent, refreshCompare } from './compare.js';
+import { makeGrid } from './grid.js';
+import { locationCells, rotationName, spellInputs } from './shapes.js';
+
+// A cell's tint: the most telling thing seen there so far.
+const TINTS = ['', 't-r', 't-p', 't-ok', 't-mini', 't-full'];
+const CURRENT = ['', 'cur-r', 'cur-p', 'cur-ok', 'cur-mini', 'cur-full'];
+const KIND_CODE = { reached: 1, popped: 2, placeable: 3 };
+const SPIN_RANK = { none: 0, mini: 1, full: 2 };
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  width: 10,
+  height: 20,
+  extra: 2,        // rows drawn above the board, where pieces spawn
+  filled: [],      // filled[y][x], y from the floor
+  grid: null,
+  marks: [],       // marks[y][x] = {tint, cur, fin, sel} over the drawn rows
+  run: null,       // the answer being animated and how far it got
+  mode: 'ready',   // ready | loading | playing | paused | done | error
+  selected: -1,
+  current: [],     // cells of the current event's location
+  frame: 0,        // requestAnimationFrame id
+};
+const loads = new Latest();
+
+// ---------- the board ----------
+
+function newBoard(width, height) {
+  state.width = width;
+  state.height = height;
+  state.filled = Array.from({ length: height }, () => new Array(width).fill(false));
+  buildGrid();
+}
+
+function buildGrid() {
+  state.grid = makeGrid($('moves-board'), state.width, state.height,
+    { extra: state.extra, maxHeight: 600, maxWidth: 420 });
+  state.marks = Array.from({ length: state.grid.total },
+    () => Array.from({ length: state.width }, () => ({ tint: 0, cur: 0, fin: '', sel: false })));
+  state.current = [];
+  renderAll();
+}
+
+function render(x, y) {
+  const el = state.grid.at(x, y);
+  if (!el) return;
+  const m = state.marks[y][x];
+  let cls = y < state.height ? 'cell' : 'buffer';
+  if (y < state.height && state.filled[y][x]) cls += ' filled';
+  else if (m.fin) cls += ` f-${m.fin}`;
+  else if (m.tint) cls += ` ${TINTS[m.tint]}`;
+  if (m.cur) cls += ` cur ${CURRENT[m.cur]}`;
+  if (m.sel) cls += ' sel';
+  el.className = cls;
+}
+
+function renderAll() {
+  for (let y = 0; y < state.grid.total; y++) for (let x = 0; x < state.width; x++) render(x, y);
+}
+
+function onBoard(x, y) {
+  return x >= 0 && x < state.width && y >= 0 && y < state.grid.total;
+}
+
+// Rows top first, '.' empty and '#' filled, joined by '/'.
+function boardText() {
+  const rows = [];
+  for (let y = state.height - 1; y >= 0; y--) rows.push(state.filled[y].map((f) => (f ? '#' : '.')).join(''));
+  return rows.join('/');
+}
+
+function setFilled(x, y, value) {
+  if (y >= state.height || state.filled[y][x] === value) return;
+  state.filled[y][x] = value;
+  render(x, y);
+}
+
+// Click toggles a cell; pressing and dragging paints (or erases) a stroke.
+function wireBoard() {
+  const board = $('moves-board');
+  let stroke = null; // {value, painted}
+  let dragged = false;
+  const cellOf = (target) => {
+    const el = target.closest && target.closest('#moves-board .cell');
+    return el ? [Number(el.dataset.x), Number(el.dataset.y)] : null;
+  };
+  board.addEventListener('pointerdown', (e) => {
+    const at = cellOf(e.target);
+    dragged = false;
+    stroke = at ? { value: !state.filled[at[1]][at[0]], start: at } : null;
+  });
+  board.addEventListener('pointerover', (e) => {
+    if (!stroke || !(e.buttons & 1)) return;
+    const at = cellOf(e.target);
+    if (!at || (at[0] === stroke.start[0] && at[1] === stroke.start[1] && !dragged)) return;
+    if (!dragged) { invalidate(); setFilled(stroke.start[0], stroke.start[1], stroke.value); }
+    dragged = true;
+    setFilled(at[0], at[1], stroke.value);
+  });
+  window.addEventListener('pointerup', () => { stroke = null; });
+  board.addEventListener('click', (e) => {
+    if (dragged) { dragged = false; return; }
+    const at = cellOf(e.target);
+    if (!at) return;
+    invalidate();
+    setFilled(at[0], at[1], !state.filled[at[1]][at[0]]);
+  });
+}
+
+// ---------- status ----------
+
+function setMode(mode) {
+  state.mode = mode;
+  $('moves-status').textContent = mode;
+  $('moves-play').disabled = mode === 'playing' || mode === 'loading';
+  $('moves-pause').disabled = mode !== 'playing';
+}
+
+function showError(text) {
+  $('moves-error').textContent = text || '';
+}
+
+// Anything the answer was for changed: stop and forget the run (and, when
+// the board or piece changed, the comparison).
+function invalidate(boardChanged = true) {
+  loads.take();
+  if (boardChanged) clearCompare($('moves-compare'));
+  stopLoop();
+  state.run = null;
+  state.selected = -1;
+  for (const row of state.marks) for (const m of row) { m.tint = 0; m.cur = 0; m.fin = ''; m.sel = false; }
+  state.current = [];
+  renderAll();
+  $('moves-count').textContent = '—';
+  $('moves-progress').textContent = '';
+  $('moves-placements').replaceChildren();
+  $('moves-inputs').textContent = 'Click a placement to see its inputs.';
+  showError('');
+  setMode('ready');
+}
+
+// ---------- one answer ----------
+
+async function load() {
+  const ticket = loads.take();
+  stopLoop();
+  showError('');
+  setMode('loading');
+  const piece = $('moves-piece').value;
+  const { data, error } = await getJSON('/api/moves',
+    { board: boardText(), piece, algorithm: $('moves-algorithm').value });
+  if (!loads.is(ticket)) return false;
+  if (error) {
+    showError(error);
+    setMode('error');
+    return false;
+  }
+  startRun(data, piece);
+  return true;
+}
+
+function startRun(data, piece) {
+  const placements = Array.isArray(data.placements) ? data.placements : [];
+  const events = Array.isArray(data.events) ? data.events : [];
+  const kinds = (data.event_kinds || ['reached', 'popped', 'placeable']).map((k) => KIND_CODE[k] || 1);
+  const spinAt = new Map();
+  for (const p of placements) {
+    const key = `${p.x},${p.y},${p.rotation}`;
+    const old = spinAt.get(key);
+    if (!old || SPIN_RANK[p.spin] > SPIN_RANK[old]) spinAt.set(key, p.spin);
+  }
+  // Make room above the board for the highest location drawn.
+  let top = state.height - 1;
+  const see = (cells) => { for (const [, y] of cells) top = Math.max(top, y); };
+  for (const e of events) see(locationCells(piece, e[1], e[2], e[3]));
+  for (const p of placements) see(p.cells || []);
+  const extra = Math.min(8, Math.max(2, top - state.height + 1));
+  if (extra !== state.extra) { state.extra = extra; buildGrid(); }
+
+  for (const row of state.marks) for (const m of row) { m.tint = 0; m.cur = 0; m.fin = ''; m.sel = false; }
+  state.current = [];
+  state.selected = -1;
+  renderAll();
+  state.run = { data, piece, placements, events, kinds, spinAt, pos: 0, seen: [0, 0, 0, 0], budget: 0 };
+  const count = data.counts && Number.isFinite(data.counts.placements) ? data.counts.placements : placements.length;
+  $('moves-count').textContent = String(count);
+  listPlacements(placements);
+  progress();
+}
+
+// Applies one event to the tints; returns its code and cells.
+function apply(event) {
+  const run = state.run;
+  const [k, x, y, rotation] = event;
+  let code = run.kinds[k] || 1;
+  run.seen[code] += 1;
+  if (code === 3) {
+    const spin = run.spinAt.get(`${x},${y},${rotation}`);
+    if (spin === 'mini') code = 4;
+    if (spin === 'full') code = 5;
+  }
+  const cells = locationCells(run.piece, x, y, rotation);
+  for (const [cx, cy] of cells) {
+    if (!onBoard(cx, cy)) continue;
+    const m = state.marks[cy][cx];
+    if (m.tint < code) { m.tint = code; render(cx, cy); }
+  }
+  return { code, cells };
+}
+
+function setCurrent(cells, code) {
+  for (const [x, y] of state.current) { state.marks[y][x].cur = 0; render(x, y); }
+  state.current = cells.filter(([x, y]) => onBoard(x, y));
+  for (const [x, y] of state.current) { state.marks[y][x].cur = code; render(x, y); }
+}
+
+function progress() {
+  const run = state.run;
+  if (!run) return;
+  const [, r, p, ok] = run.seen;
+  $('moves-progress').textContent =
+    `${run.pos} of ${run.events.length} (reached ${r}, popped ${p}, placeable ${ok})`;
+}
+
+// The end: the placements drawn, each cell in its best spin's colour.
+function finish() {
+  stopLoop();
+  const run = state.run;
+  setCurrent([], 0);
+  for (const p of run.placements) {
+    for (const [x, y] of p.cells || []) {
+      if (!onBoard(x, y)) continue;
+      const m = state.marks[y][x];
+      if (!m.fin || SPIN_RANK[p.spin] > SPIN_RANK[m.fin]) m.fin = SPIN_RANK[p.spin] === undefined ? 'none' : p.spin;
+    }
+  }
+  renderAll();
+  progress();
+  setMode('done');
+}
+
+// Advances n events (drawing the last one as the current location).
+function advance(n) {
+  const run = state.run;
+  let last = null;
+  for (let i = 0; i < n && run.pos < run.events.length; i++) last = apply(run.events[run.pos++]);
+  if (last) setCurrent(last.cells, last.code);
+  progress();
+  if (run.pos >= run.events.length) finish();
+}
+
+// ---------- the animation loop ----------
+
+function eventsPerSecond() {
+  return Math.max(1, Math.round(10 ** (Number($('moves-speed').value) / 25)));
+}
+
+function showSpeed() {
+  $('moves-speed-label').textContent = `${eventsPerSecond()} events/s`;
+}
+
+function startLoop() {
+  stopLoop();
+  let last = performance.now();
+  const tick = (now) => {
+    if (state.mode !== 'playing' || !state.run) return;
+    const run = state.run;
+    run.budget += (Math.min(now - last, 250) / 1000) * eventsPerSecond();
+    last = now;
+    const n = Math.floor(run.budget);
+    run.budget -= n;
+    if (n > 0) advance(n);
+    if (state.mode === 'playing') state.frame = requestAnimationFrame(tick);
+  };
+  if (state.run.pos >= state.run.events.length) { finish(); return; }
+  state.frame = requestAnimationFrame(tick);
+}
+
+function stopLoop() {
+  if (state.frame) cancelAnimationFrame(state.frame);
+  state.frame = 0;
+}
+
+function compareAll() {
+  refreshCompare($('moves-compare'), boardText(), $('moves-piece').value, (error) => {
+    if (!$('moves-error').textContent) showError(error);
+  });
+}
+
+async function play() {
+  compareAll();
+  if (state.run && state.mode === 'paused' && state.run.pos < state.run.events.length) {
+    setMode('playing');
+    startLoop();
+    return;
+  }
+  if (await load()) {
+    setMode('playing');
+    startLoop();
+  }
+}
+
+function pause() {
+  if (state.mode !== 'playing') return;
+  stopLoop();
+  setMode('paused');
+}
+
+async function step() {
+  if (state.mode === 'loading') return;
+  if (state.mode === 'playing') { pause(); return; }
+  if (!state.run || state.mode === 'done' || state.mode === 'error') {
+    if (!(await load())) return;
+    setMode('paused');
+  }
+  advance(1);
+  if (state.mode !== 'done') setMode('paused');
+}
+
+// ---------- placements ----------
+
+function listPlacements(placements) {
+  const list = $('moves-placements');
+  list.replaceChildren(...placements.map((p, i) => {
+    const li = document.createElement('li');
+    li.dataset.index = i;
+    li.className = `spin-${p.spin}`;
+    const swatch = document.createElement('span');
+    swatch.className = `swatch f-${p.spin}`;
+    const spin = p.spin === 'none' ? '' : ` T-spin ${p.spin}`;
+    li.append(swatch, `rot ${rotationName(p.rotation)} at x ${p.x}, y ${p.y}${spin} `);
+    const code = document.createElement('code');
+    code.textContent = p.inputs ?? '';
+    li.append(code);
+    return li;
+  }));
+}
+
+function select(index) {
+  const run = state.run;
+  if (!run) return;
+  for (const row of state.marks) for (const m of row) m.sel = false;
+  const chosen = index === state.selected ? -1 : index;
+  state.selected = chosen;
+  for (const li of $('moves-placements').children) li.classList.toggle('selected', Number(li.dataset.index) === chosen);
+  const box = $('moves-inputs');
+  if (chosen < 0) {
+    box.textContent = 'Click a placement to see its inputs.';
+  } else {
+    const p = run.placements[chosen];
+    for (const [x, y] of p.cells || []) if (onBoard(x, y)) state.marks[y][x].sel = true;
+    box.replaceChildren();
+    const words = document.createElement('span');
+    words.className = 'words';
+    words.textContent = p.inputs ? spellInputs(p.inputs) : 'no inputs given';
+    const raw = document.createElement('code');
+    raw.textContent = p.inputs ?? '';
+    box.append(`#${chosen + 1} (${p.spin === 'none' ? 'no spin' : `T-spin ${p.spin}`}): `, words, ' ', raw);
+  }
+  renderAll();
+}
+
+// ---------- controls ----------
+
+function readSize() {
+  const clamp = (input, lo, hi, fallback) => {
+    const n = Math.round(Number(input.value));
+    const v = Number.isFinite(n) && input.value !== '' ? Math.min(hi, Math.max(lo, n)) : fallback;
+    input.value = v;
+    return v;
+  };
+  return [clamp($('moves-width'), 4, 16, 10), clamp($('moves-height'), 1, 64, 20)];
+}
+
+// The counterexample: an I over a 4-wide shaft above a 1-wide hole.
+function presetShaft() {
+  $('moves-width').value = 10;
+  $('moves-height').value = 20;
+  $('moves-piece').value = 'I';
+  invalidate();
+  newBoard(10, 20);
+  for (let y = 0; y < 20; y++) {
+    const row = y === 0 ? '###.######' : '###....###';
+    for (let x = 0; x < 10; x++) state.filled[y][x] = row[x] === '#';
+  }
+  renderAll();
+}
+
+export function init() {
+  newBoard(10, 20);
+  wireBoard();
+  buildCompare($('moves-compare'));
+  markCurrent($('moves-compare'), $('moves-algorithm').value);
+  showSpeed();
+  setMode('ready');
+  $('moves-resize').addEventListener('click', () => {
+    const [w, h] = readSize();
+    invalidate();
+    newBoard(w, h);
+  });
+  $('moves-clear').addEventListener('click', () => {
+    invalidate();
+    for (const row of state.filled) row.fill(false);
+    renderAll();
+  });
+  $('moves-preset-shaft').addEventListener('click', presetShaft);
+  $('moves-piece').addEventListener('change', () => invalidate());
+  $('moves-algorithm').addEventListener('change', () => {
+    invalidate(false);
+    markCurrent($('moves-compare'), $('moves-algorithm').value);
+  });
+  $('moves-play').addEventListener('click', play);
+  $('moves-pause').addEventListener('click', pause);
+  $('moves-step').addEventListener('click', step);
+  $('moves-speed').addEventListener('input', showSpeed);
+  $('moves-placements').addEventListener('click', (e) => {
+    const li = e.target.closest('li[data-index]');
+    if (li) select(Number(li.dataset.index));
+  });
+}

@@ -1,0 +1,178 @@
+// replay.js — the replay view: one seeded game from /api/game (the stacking
+// game on the table, or real tetris), stepped frame by frame with the chosen
+// placement highlighted and the alternatives the policy weighed.
+import { getJSON, Latest } from './api.js';
+import { addedCells, clearMarks, makeGrid, markCells, paintRows, rowsFromHeights } from './grid.js';
+import { pieceColour, rotationName } from './shapes.js';
+
+const $ = (id) => document.getElementById(id);
+const POLICIES = {
+  stacking: ['table', 'heuristic', 'random', 'seed001'],
+  tetris: ['dellacherie', 'lee', 'el-tetris', 'seed001'],
+};
+
+const state = { game: null, frame: 0, grid: null, gridSize: '' };
+const loads = new Latest();
+
+function showError(text) {
+  $('replay-error').textContent = text || '';
+}
+
+function fillPolicies() {
+  const select = $('replay-policy');
+  const names = POLICIES[$('replay-game').value] || [];
+  select.replaceChildren(...names.map((name) => new Option(name, name)));
+}
+
+async function load() {
+  const ticket = loads.take();
+  showError('');
+  const game = $('replay-game').value;
+  const seed = $('replay-seed').value.trim() || '1';
+  $('replay-status').textContent = 'loading…';
+  $('replay-load').disabled = true;
+  const { data, error } = await getJSON('/api/game', { game, seed, policy: $('replay-policy').value });
+  if (!loads.is(ticket)) return;
+  $('replay-load').disabled = false;
+  if (error) {
+    showError(error);
+    $('replay-status').textContent = 'no game loaded';
+    return;
+  }
+  if (!Array.isArray(data.turns) || data.turns.length === 0) {
+    showError('the game has no turns');
+    return;
+  }
+  state.game = data;
+  state.frame = 0;
+  const size = `${data.width}x${data.height}`;
+  if (!state.grid || state.gridSize !== size) {
+    state.grid = makeGrid($('replay-well'), data.width, data.height, { maxHeight: 600, maxWidth: 320 });
+    state.gridSize = size;
+  }
+  const slider = $('replay-slider');
+  slider.max = data.turns.length - 1;
+  slider.disabled = false;
+  $('replay-status').textContent = summary(data);
+  show();
+}
+
+function summary(g) {
+  if (g.game === 'tetris') {
+    return `tetris, ${g.policy}, seed ${g.seed}: ${g.pieces_placed} pieces, ${g.lines} lines, ` +
+      `${g.points} points${g.topped_out ? ', topped out' : ''}`;
+  }
+  return `stacking on the table, ${g.policy}, seed ${g.seed}: ${g.pieces_placed} pieces placed`;
+}
+
+function go(frame) {
+  if (!state.game) return;
+  const last = state.game.turns.length - 1;
+  state.frame = Math.max(0, Math.min(last, frame));
+  show();
+}
+
+// The well after the turn's piece, its cells highlighted, and the list.
+function show() {
+  const g = state.game;
+  const turn = g.turns[state.frame];
+  const n = g.turns.length;
+  $('replay-frame').textContent = `move ${turn.move ?? state.frame + 1} of ${n}`;
+  $('replay-prev').disabled = state.frame === 0;
+  $('replay-next').disabled = state.frame === n - 1;
+  $('replay-slider').value = state.frame;
+  const grid = state.grid;
+  const colour = pieceColour(turn.piece);
+  let chosen = [];
+  let alternatives = [];
+  const facts = [];
+  if (g.game === 'tetris') {
+    paintRows(grid, turn.rows || []);
+    chosen = turn.cells || [];
+    alternatives = (turn.alternatives || []).map((a) => ({
+      cells: a.cells || [], text: `score ${fmt(a.score, 3)}`, where: span(a.cells || []) }));
+    facts.push(`score ${fmt(turn.score, 3)}`, `lines cleared ${turn.lines_cleared ?? 0}`,
+      `lines ${turn.lines ?? 0}`, `points ${turn.points ?? 0}`);
+  } else if (turn.fits === false) {
+    paintRows(grid, turn.well || rowsFromHeights(turn.heights_before || [], g.height));
+    facts.push(`does not fit: the game ends after ${g.pieces_placed} pieces`);
+    if (Number.isFinite(turn.value_before)) facts.push(`value before ${fmt(turn.value_before, 6)}`);
+  } else {
+    const before = turn.heights_before || [];
+    paintRows(grid, turn.well || rowsFromHeights(turn.heights_after || [], g.height));
+    chosen = addedCells(before, turn.heights_after || []);
+    alternatives = (turn.alternatives || []).map((a) => ({
+      cells: addedCells(before, a.heights_after || []),
+      text: `value ${fmt(a.value, 6)}`,
+      where: `rot ${rotationName(a.rotation)}, column ${a.column}`,
+    }));
+    facts.push(`rot ${rotationName(turn.rotation)}, column ${turn.column}`,
+      `value ${fmt(turn.value_before, 6)} → ${fmt(turn.value_after, 6)}`);
+  }
+  markCells(grid, chosen, 'chosen', colour);
+  describe(turn, facts);
+  listAlternatives(alternatives, colour);
+}
+
+function describe(turn, facts) {
+  const box = $('replay-turn');
+  const head = document.createElement('h3');
+  const chip = document.createElement('span');
+  chip.className = 'chip';
+  chip.style.background = pieceColour(turn.piece);
+  head.append(chip, `piece ${turn.piece}`);
+  const p = document.createElement('p');
+  p.textContent = facts.join(' · ');
+  box.replaceChildren(head, p);
+}
+
+function listAlternatives(alternatives, colour) {
+  const list = $('replay-alternatives');
+  if (alternatives.length === 0) {
+    list.replaceChildren(Object.assign(document.createElement('li'), { className: 'muted', textContent: 'no placements' }));
+    return;
+  }
+  list.replaceChildren(...alternatives.map((a, i) => {
+    const li = document.createElement('li');
+    li.className = i === 0 ? 'choice' : '';
+    li.dataset.index = i;
+    const value = document.createElement('span');
+    value.className = 'value';
+    value.textContent = a.text;
+    li.append(value, ` ${a.where}`, i === 0 ? ' (the choice)' : '');
+    li.addEventListener('mouseenter', () => markCells(state.grid, a.cells, 'preview', colour));
+    li.addEventListener('mouseleave', () => clearMarks(state.grid, 'preview'));
+    return li;
+  }));
+}
+
+function span(cells) {
+  if (cells.length === 0) return '';
+  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+  const range = (v) => (Math.min(...v) === Math.max(...v) ? `${Math.min(...v)}` : `${Math.min(...v)}–${Math.max(...v)}`);
+  return `columns ${range(xs)}, rows ${range(ys)}`;
+}
+
+function fmt(x, digits) {
+  return Number.isFinite(x) ? x.toFixed(digits) : '—';
+}
+
+// Arrow keys step while this view is shown (not while typing in a field).
+function onKey(e) {
+  if ($('view-replay').hidden || !state.game) return;
+  if (e.target.closest && e.target.closest('input, select, textarea')) return;
+  if (e.key === 'ArrowLeft') { go(state.frame - 1); e.preventDefault(); }
+  if (e.key === 'ArrowRight') { go(state.frame + 1); e.preventDefault(); }
+  if (e.key === 'Home') { go(0); e.preventDefault(); }
+  if (e.key === 'End') { go(state.game.turns.length - 1); e.preventDefault(); }
+}
+
+export function init() {
+  fillPolicies();
+  $('replay-game').addEventListener('change', fillPolicies);
+  $('replay-load').addEventListener('click', load);
+  $('replay-prev').addEventListener('click', () => go(state.frame - 1));
+  $('replay-next').addEventListener('click', () => go(state.frame + 1));
+  $('replay-slider').addEventListener('input', (e) => go(Number(e.target.value)));
+  document.addEventListener('keydown', onKey);
+}

@@ -1,0 +1,59 @@
+// shapes.js — the SRS tetrominoes (cells of each rotation), the pieces'
+// colours, and spelling out input strings ("lcH" -> "left rotate-cw hard-drop").
+
+// Rotation 0 (spawn) cells in the piece's box, x right and y UP.
+const SPAWN = {
+  I: { box: 4, cells: [[0, 2], [1, 2], [2, 2], [3, 2]] },
+  T: { box: 3, cells: [[0, 1], [1, 1], [2, 1], [1, 2]] },
+  O: { box: 2, cells: [[0, 0], [1, 0], [0, 1], [1, 1]] },
+  S: { box: 3, cells: [[0, 1], [1, 1], [1, 2], [2, 2]] },
+  Z: { box: 3, cells: [[0, 2], [1, 2], [1, 1], [2, 1]] },
+  L: { box: 3, cells: [[2, 2], [0, 1], [1, 1], [2, 1]] },
+  J: { box: 3, cells: [[0, 2], [0, 1], [1, 1], [2, 1]] },
+};
+
+export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'J', 'L'];
+export const ROTATION_NAMES = ['0', 'R', '2', 'L'];
+
+// SHAPES[piece][rotation]: the cells in the box; a clockwise turn maps
+// (x, y) to (y, box-1-x).
+const SHAPES = {};
+for (const [piece, { box, cells }] of Object.entries(SPAWN)) {
+  const turns = [cells];
+  for (let r = 1; r < 4; r++) turns.push(turns[r - 1].map(([x, y]) => [y, box - 1 - x]));
+  SHAPES[piece] = turns;
+}
+
+// The board cells a location covers: the piece in that rotation with its
+// box's bottom-left corner at (x, y).
+export function locationCells(piece, x, y, rotation) {
+  const turns = SHAPES[piece];
+  if (!turns) return [];
+  return turns[((rotation % 4) + 4) % 4].map(([cx, cy]) => [x + cx, y + cy]);
+}
+
+export function rotationName(rotation) {
+  return ROTATION_NAMES[rotation] ?? String(rotation);
+}
+
+// Colours of the pieces in a well (muted, distinguishable on white).
+export const PIECE_COLOURS = {
+  I: '#5bc0de', O: '#e8c547', T: '#a26dc2', S: '#6bbf59',
+  Z: '#e06666', J: '#4a78c9', L: '#ee9a3a',
+};
+export const FILLED_COLOUR = '#8a919e';
+
+export function pieceColour(letter) {
+  return PIECE_COLOURS[String(letter).toUpperCase()] ?? FILLED_COLOUR;
+}
+
+const INPUT_WORDS = {
+  l: 'left', r: 'right', c: 'rotate-cw', w: 'rotate-ccw',
+  d: 'soft-drop', D: 'soft-drop-to-bottom', H: 'hard-drop',
+};
+
+// "lllcH" -> "left left left rotate-cw hard-drop" (unknown letters kept as ?x).
+export function spellInputs(inputs) {
+  if (inputs === null || inputs === undefined) return '';
+  return [...String(inputs)].map((ch) => INPUT_WORDS[ch] ?? `?${ch}`).join(' ');
+}

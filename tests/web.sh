@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The web viewer's server (stackplay --serve) over HTTP, one subcommand each.
+#   web.sh options TABLE   --serve's options: bad ones refused with one line, exit 2
+#   web.sh http TABLE      statuses and JSON errors of hostile requests; the
+#                          answers against the command line's; still answering after
+# Environment: BIN (build dir)
+source "$(dirname "$0")/lib.sh"
+command=$1; table=$2; shift 2
+
+# start_server ARGS...: starts stackplay --serve on a free loopback port;
+# sets $url and $server (its pid), stopped when the script exits.
+start_server() {
+    "$stackplay" --serve --port 0 "$@" 2> "$work/server.err" &
+    server=$!
+    trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+    for _ in $(seq 100); do
+        url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/server.err" | head -n 1)
+        [ -n "$url" ] && return 0
+        sleep 0.1
+    done
+    echo "FAIL: the server did not start"; cat "$work/server.err"; exit 1
+}
+
+# expect_status CODE PATH [CURL ARGS...]: the answer's status, and a JSON
+# body with an "error" for every 4xx.
+expect_status() {
+    local expected=$1 path=$2; shift 2
+    local status
+    status=$(curl -s -o "$work/body" -w '%{http_code}' "$@" "$url$path")
+    if [ "$status" != "$expected" ]; then
+        fail "$path -> $status (expected $expected): $(head -c 200 "$work/body")"
+    elif [ "${expected:0:1}" = 4 ] && ! "$python" -c "import json; d = json.load(open('$work/body')); assert d['error']" 2>/dev/null; then
+        fail "$path -> $status without a JSON error: $(head -c 200 "$work/body")"
+    else
+        pass
+    fi
+}
+
+case "$command" in
+options)
+    expect_error 2 "^stackplay: error: --port must be" "$stackplay" --serve --port 65536
+    expect_error 2 "^stackplay: error: --port must be" "$stackplay" --serve --port -1
+    expect_error 2 "^stackplay: error: --port must be" "$stackplay" --serve --port 80x
+    expect_error 2 "^stackplay: error: --runs is not for --serve" "$stackplay" --serve --runs 5
+    expect_error 2 "^stackplay: error: --game is not for --serve" "$stackplay" --serve --game tetris
+    expect_error 2 "^stackplay: error: --port is for --serve$" "$stackplay" --port 8080
+    expect_error 2 "^stackplay: error: --bind is for --serve$" "$stackplay" --bind 0.0.0.0
+    expect_error 2 "^stackplay: error: --bind must name an address" "$stackplay" --serve --bind ""
+    expect_error 2 "^stackplay: error: cannot listen on 192.0.2.1 port 0" timeout 10 "$stackplay" --serve --port 0 --bind 192.0.2.1
+    expect_error 2 "^stackplay: error: cannot listen on nowhere.invalid port 0" timeout 10 "$stackplay" --serve --port 0 --bind nowhere.invalid
+    expect_error 2 "^stackplay: error: .*FILE" "$stackplay" --serve --table "$work/missing.h5"
+    # A port in use is refused, not shared.
+    start_server
+    port=${url##*:}
+    expect_error 2 "^stackplay: error: cannot listen on 127.0.0.1 port $port" timeout 10 "$stackplay" --serve --port "$port"
+    "$stackplay" --help | grep -q -- "--bind" && pass || fail "--help does not tell --bind"
+    "$stackplay" --help | grep -q "must be asked for" && pass || fail "--help does not say other addresses must be asked for"
+    ;;
+http)
+    start_server --table "$table"
+    grep -q "^stackplay: serving on http://127.0.0.1:[0-9]*/ with table" "$work/server.err" && pass || fail "no serving line"
+    expect_status 200 "/"
+    expect_status 200 "/index.html"
+    expect_status 200 "/app.js"
+    expect_status 404 "/../CMakeLists.txt" --path-as-is
+    expect_status 404 "/%2e%2e/CMakeLists.txt" --path-as-is
+    expect_status 404 "/api/nothing"
+    expect_status 404 "/etc/passwd"
+    expect_status 405 "/api/moves" -X POST -d board=x
+    expect_status 405 "/" -X DELETE
+    expect_status 400 "/api/moves"
+    expect_status 400 "/api/moves?board=....%2F..."
+    expect_status 400 "/api/moves?board=%FF%FE..%2F...."
+    expect_status 400 "/api/moves?board=..........&piece=Q"
+    expect_status 400 "/api/moves?board=..........&algorithm=dfs"
+    expect_status 400 "/api/moves?board=..........&board=%23........."
+    expect_status 400 "/api/moves?board=..........&events=yes"
+    expect_status 400 "/api/moves?board=$(printf '.%.0s' $(seq 17))"
+    expect_status 400 "/api/moves?board=$(printf '....%%2F%.0s' $(seq 64))...."
+    expect_status 400 "/api/board?heights=1,0,0"
+    expect_status 400 "/api/board?heights=99999999999999999999,0,0,0"
+    expect_status 400 "/api/lengths?games=1000000"
+    expect_status 400 "/api/game?policy=%00"
+    expect_status 400 "/api/game?game=tetris&pieces=100000"
+    expect_status 400 "/api/table?x=1"
+    long=$(head -c 9000 /dev/zero | tr '\0' '.')
+    status=$(curl -s -o /dev/null -w '%{http_code}' "$url/api/moves?board=$long")
+    [ "$status" = 414 ] || [ "$status" = 400 ] && pass || fail "a 9 KB URI -> $status"
+    # Not HTTP at all, and a request cut short: the server goes on.
+    port=${url##*:}
+    printf 'garbage\r\n\r\n' | timeout 5 "$python" -c "
+import socket, sys
+s = socket.create_connection(('127.0.0.1', $port)); s.sendall(sys.stdin.buffer.read()); s.settimeout(5)
+print(s.recv(100)[:12])" > "$work/raw" 2>&1; grep -q "400" "$work/raw" && pass || fail "garbage: $(cat "$work/raw")"
+    timeout 5 "$python" -c "
+import socket
+s = socket.create_connection(('127.0.0.1', $port)); s.sendall(b'GET /api/moves?bo'); s.close()"
+    # The answers are the command line's: the table's value and the board's placements.
+    curl -s "$url/api/board?heights=1,0,0,0" > "$work/board.json"
+    "$stackplay" --table "$table" --explain --board 1,0,0,0 --json > "$work/explain.json"
+    "$python" -c "
+import json
+web = json.load(open('$work/board.json')); cli = json.load(open('$work/explain.json'))['board']
+assert web['value'] == cli['value'], (web['value'], cli['value'])
+assert web['pieces'] == cli['pieces']" && pass || fail "/api/board differs from --explain --json"
+    shaft=$(for _ in $(seq 19); do printf '%%23%%23%%23....%%23%%23%%23%%2F'; done; printf '%%23%%23%%23.%%23%%23%%23%%23%%23%%23')
+    for pair in bfs:17 convolution:17 convolution-seed:11 harddrop:; do
+        algorithm=${pair%%:*} expected=${pair##*:}
+        count=$(curl -s "$url/api/moves?board=$shaft&piece=I&algorithm=$algorithm&events=0" \
+                | "$python" -c "import json, sys; print(json.load(sys.stdin)['counts']['placements'])")
+        [ -z "$expected" ] || [ "$count" = "$expected" ] && pass || fail "$algorithm on the shaft: $count placements, expected $expected"
+    done
+    kill -0 "$server" && pass || fail "the server died"
+    ;;
+esac
+finish
