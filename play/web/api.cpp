@@ -408,6 +408,8 @@ Json Api::lengths(const Parameters& parameters) const {
                 exact["why_no_exact"] = error.what();
             }
         }
+        if (exact_cache_.size() >= MostCachedDistributions)
+            exact_cache_.clear();  // a client walking many boards holds bounded memory
         cached = exact_cache_.emplace(id, std::move(exact)).first;
     }
     answer.update(cached->second);

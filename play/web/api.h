@@ -53,6 +53,7 @@ constexpr int MostAlternatives = 8;  // per turn of a replayed real game
 // The exact distribution is computed for tables of at most this many boards
 // (its pass can visit every board of the table).
 constexpr std::uint64_t MostExactStates = std::uint64_t(1) << 24;
+constexpr std::size_t MostCachedDistributions = 1024;
 
 class Api {
 public:
