@@ -3,6 +3,7 @@
 // same ones), each of the 7 tetrominoes. Reports placements found per
 // second and (pieces) generations per second; scripts/moves-bench turns the
 // JSON into results/moves.md.
+#include "bench_boards.h"
 #include "rules/moves.h"
 
 #include <benchmark/benchmark.h>
@@ -15,26 +16,7 @@ namespace {
 
 using namespace stack::moves;
 
-const std::vector<Board>& boards() {
-    static const std::vector<Board> boards = [] {
-        std::mt19937_64 random(404);
-        std::vector<Board> made;
-        for (int b = 0; b < 64; ++b) {
-            Board board(10, 20);
-            std::uniform_int_distribution<int> column_height(0, 12);
-            std::bernoulli_distribution hole(b % 2 ? 0.25 : 0.0);
-            for (int x = 0; x < 10; ++x) {
-                const int top = column_height(random);
-                for (int y = 0; y < top; ++y)
-                    if (!hole(random))
-                        board.fill(x, y);
-            }
-            made.push_back(board);
-        }
-        return made;
-    }();
-    return boards;
-}
+const std::vector<Board>& boards() { return stack::bench::move_boards(); }
 
 void BM_MoveGeneration(benchmark::State& state) {
     const Algorithm algorithm = Algorithm(state.range(0));

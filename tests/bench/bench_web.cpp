@@ -2,12 +2,12 @@
 // the move benchmark's kind of 10x20 boards: 64 seeded boards with holes
 // and overhangs, each of the 7 tetrominoes, BFS with events. The load test
 // (scripts/web-load) measures the same answer through HTTP.
+#include "bench_boards.h"
 #include "rules/moves.h"
 #include "web/api.h"
 
 #include <benchmark/benchmark.h>
 
-#include <random>
 #include <string>
 
 namespace {
@@ -17,21 +17,14 @@ using namespace stack;
 // The boards as /api/moves reads them: rows top first, joined by '/'.
 const std::vector<std::string>& board_texts() {
     static const std::vector<std::string> texts = [] {
-        std::mt19937_64 random(404);
         std::vector<std::string> made;
-        for (int b = 0; b < 64; ++b) {
-            std::vector<std::string> rows(20, std::string(10, '.'));
-            std::uniform_int_distribution<int> column_height(0, 12);
-            std::bernoulli_distribution hole(b % 2 ? 0.25 : 0.0);
-            for (int x = 0; x < 10; ++x) {
-                const int top = column_height(random);
-                for (int y = 0; y < top; ++y)
-                    if (!hole(random))
-                        rows[std::size_t(19 - y)][std::size_t(x)] = '#';
-            }
+        for (const moves::Board& board : bench::move_boards()) {
             std::string text;
-            for (const std::string& row : rows)
-                text += (text.empty() ? "" : "/") + row;
+            for (int y = board.height() - 1; y >= 0; --y) {
+                for (int x = 0; x < board.width(); ++x)
+                    text += board.filled(x, y) ? '#' : '.';
+                text += y ? "/" : "";
+            }
             made.push_back(text);
         }
         return made;
@@ -60,15 +53,7 @@ BENCHMARK(BM_MovesAnswer)->Unit(benchmark::kMillisecond);
 void BM_MovesParts(benchmark::State& state) {
     const bool inputs = state.range(0) == 1;
     state.SetLabel(inputs ? "shortest inputs" : "bfs with trace");
-    std::vector<moves::Board> boards;
-    for (const std::string& text : board_texts()) {
-        moves::Board board(10, 20);
-        for (int y = 0; y < 20; ++y)
-            for (int x = 0; x < 10; ++x)
-                if (text[std::size_t((19 - y) * 11 + x)] == '#')
-                    board.fill(x, y);
-        boards.push_back(board);
-    }
+    const std::vector<moves::Board>& boards = bench::move_boards();
     std::int64_t answers = 0;
     std::vector<moves::SearchEvent> events;
     for (auto _ : state)
