@@ -1,7 +1,7 @@
 #include "distribution.h"
 
 #include "rules/compositions.h"
-#include "parallel.h"
+#include "support/parallel.h"
 
 #include <algorithm>
 #include <numeric>

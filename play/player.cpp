@@ -1,6 +1,6 @@
 #include "player.h"
 
-#include "parallel.h"
+#include "support/parallel.h"
 #include "statistics.h"
 
 #include <algorithm>

@@ -144,6 +144,7 @@ public:
 private:
     struct Listed {
         BoardId successor;
+        std::uint64_t position;  // of its value in the table
         std::uint16_t orientation;
         std::uint8_t column;
     };
@@ -154,22 +155,30 @@ private:
         std::size_t boards = 0;
     };
 
+    // A table stored by rounds (version 2, what stackgen writes) places a
+    // successor's value by its heights: the board's heights with the
+    // placement's cells added, ranked, which costs a few lookups in small
+    // tables against the miss the prefetch hides.
     void list(std::span<const BoardId> ids, const Geometry& geometry, ListedBatch& batch) const {
         std::uint32_t count = 0;
         batch.boards = ids.size();
+        const bool id_ordered = table_.id_ordered();
         for (std::size_t i = 0; i < ids.size(); ++i) {
             const BoardId id = ids[i];
             batch.starts[i] = count;
             batch.heights[i] = geometry.decode(id);
             placements_.for_each_placement(batch.heights[i], [&](int o, int x, BoardId offset) {
-                table_.prefetch(id + offset);
-                batch.placements[count++] = {id + offset, std::uint16_t(o), std::uint8_t(x)};
+                const std::uint64_t position =
+                    id_ordered ? id + offset : table_.position_of(placements_.after(batch.heights[i], o, x));
+                id_ordered ? table_.prefetch(position) : table_.prefetch_at(position);
+                batch.placements[count++] = {id + offset, position, std::uint16_t(o), std::uint8_t(x)};
             });
         }
         batch.starts[ids.size()] = count;
     }
 
     void decide(const ListedBatch& batch, std::size_t first_index, const BoardMoves& moves_of) const {
+        const bool id_ordered = table_.id_ordered();
         for (std::size_t i = 0; i < batch.boards; ++i) {
             PieceMoves best;
             std::array<double, MostPieces> best_value;
@@ -177,7 +186,8 @@ private:
             for (std::uint32_t j = batch.starts[i]; j < batch.starts[i + 1]; ++j) {
                 const Listed& placement = batch.placements[j];
                 const std::size_t piece = std::size_t(rules().orientation(placement.orientation).piece);
-                consider(best[piece], best_value[piece], placement.orientation, placement.column, placement.successor);
+                consider(best[piece], best_value[piece], placement.orientation, placement.column, placement.successor,
+                         id_ordered ? table_.value(placement.successor) : table_.value_at(placement.position));
             }
             moves_of(first_index + i, batch.heights[i], best);
         }
@@ -185,7 +195,9 @@ private:
 
     // The one rule: the higher successor value wins, ties go to the earlier placement.
     void consider(Move& best, double& best_value, int o, int x, BoardId successor) const {
-        const double value = table_.value(successor);
+        consider(best, best_value, o, x, successor, table_.value(successor));
+    }
+    void consider(Move& best, double& best_value, int o, int x, BoardId successor, double value) const {
         if (value > best_value || (value == best_value && earlier(o, x, best))) {
             best_value = value;
             best = {o, x, successor};

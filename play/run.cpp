@@ -353,6 +353,10 @@ int run_stackplay(const PlayOptions& options) {
     TableOpenOptions open_options;
     open_options.residency = options.mode == PlayMode::Play ? Residency::Automatic : Residency::Lazy;
     open_options.memory_limit = options.memory_limit;
+    // The exact distribution of a run looks up every successor of every
+    // board it reaches: in id order that is one load each.
+    open_options.id_order = options.mode == PlayMode::Play;
+    open_options.threads = threads;
     const auto load_start = std::chrono::steady_clock::now();
     const StackTable table = StackTable::open(path, open_options);
     const double load_seconds = seconds_since(load_start);

@@ -126,6 +126,25 @@ TEST(CompositionCodec, RanksEachSumDenselyInIdOrderAndUnranks) {
     }
 }
 
+// first() and next() walk each sum's vectors in rank order, as unrank
+// numbers them, and next() says when the last is passed.
+TEST(CompositionCodec, FirstAndNextWalkTheRanksInOrder) {
+    for (auto [width, height] : {std::pair{1, 5}, {2, 3}, {3, 4}, {4, 6}, {6, 3}, {7, 20}}) {
+        const CompositionCodec codec(width, height);
+        for (int sum = 0; sum <= codec.max_sum(); sum += width == 7 ? 29 : 1) {
+            Heights walked{}, ranked{};
+            codec.first(sum, walked.data());
+            std::uint64_t rank = 0;
+            do {
+                codec.unrank(sum, rank, ranked.data());
+                ASSERT_EQ(walked, ranked) << width << "x" << height << " sum " << sum << " rank " << rank;
+                ++rank;
+            } while (codec.next(walked.data()));
+            EXPECT_EQ(rank, codec.count(sum)) << width << "x" << height << " sum " << sum;
+        }
+    }
+}
+
 // A tall well costs tables of O(W^2 H), not O(W^2 H^2): the codec of two
 // columns a million high is built at once, and its ranks are still dense.
 TEST(CompositionCodec, TallWellsAreCheap) {

@@ -1,5 +1,6 @@
 #include "rules/compositions.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -53,6 +54,37 @@ void CompositionCodec::unrank(int sum, std::uint64_t rank, int* heights) const {
     }
     if (columns_ > 0)
         heights[0] = sum;
+}
+
+namespace {
+
+// `sum` packed into heights[0..columns-1], lowest columns first.
+void pack(int sum, int* heights, int columns, int height) {
+    for (int column = 0; column < columns; ++column) {
+        heights[column] = std::min(sum, height);
+        sum -= heights[column];
+    }
+}
+
+}  // namespace
+
+void CompositionCodec::first(int sum, int* heights) const { pack(sum, heights, columns_, height_); }
+
+// The next vector in id order (column 0 the least significant digit) with
+// the same sum: raise the lowest column j that can take one more and has
+// something below it to give, then pack what is below, less one, into the
+// lowest columns again.
+bool CompositionCodec::next(int* heights) const {
+    int below = 0;
+    for (int column = 0; column < columns_; ++column) {
+        if (below > 0 && heights[column] < height_) {
+            ++heights[column];
+            pack(below - 1, heights, column, height_);
+            return true;
+        }
+        below += heights[column];
+    }
+    return false;
 }
 
 }  // namespace stack

@@ -66,6 +66,12 @@ public:
     }
     // The vector of sum `sum` with rank `rank` (< count(sum)), into heights.
     void unrank(int sum, std::uint64_t rank, int* heights) const;
+    // Walking the vectors of a sum in board-id order in O(columns) a step
+    // (unrank costs O(columns x height)): first() writes rank 0, the sum
+    // packed into the lowest columns; next() turns heights into the vector
+    // of the next rank, false when it was the last.
+    void first(int sum, int* heights) const;
+    bool next(int* heights) const;
 
     // Bytes the tables take for `columns` columns of height `height`.
     static std::uint64_t table_bytes(int columns, int height);

@@ -1,5 +1,8 @@
 #include "table/stack_table.h"
 
+#include "rules/compositions.h"
+#include "support/parallel.h"
+
 #include "support/cli.h"
 #include "support/errors.h"
 #include "table/block_cache.h"
@@ -13,6 +16,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
+#include <thread>
 
 namespace stack {
 
@@ -116,9 +121,13 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
     check_values_storage(dataset, path, stored.stored_states, size, file_bytes);
     const std::uint64_t limit = effective_memory_limit(options.memory_limit);
     const std::uint64_t held = stored.stored_states * (MappedValues::mappable(dataset) ? size : sizeof(double));
-    if (options.residency == Residency::Resident || (options.residency == Residency::Automatic && held <= limit))
-        table.hold_resident(dataset);
-    else
+    const int threads = options.threads > 0 ? options.threads : std::max(1, int(std::thread::hardware_concurrency()));
+    if (options.residency == Residency::Resident || (options.residency == Residency::Automatic && held <= limit)) {
+        table.hold_resident(dataset, threads);
+        const std::uint64_t copy = table.geometry_.states() * sizeof(double);
+        if (options.id_order && table.layout_ && stored.stored_states == table.geometry_.states() && held + copy <= limit)
+            table.copy_to_id_order(threads);
+    } else
         table.lazy_ = std::make_unique<BlockCache>(std::move(file), std::move(dataset), path, table.info_, table.layout_,
                                                    table.checksums_, limit);
     return table;
@@ -139,21 +148,28 @@ void StackTable::read_round_metadata(hid_t file) {
 }
 
 // Mapped from the file when it can be, else read in pieces straight into
-// the float64 array; every block checked before it is used.
-void StackTable::hold_resident(hid_t dataset) {
+// the float64 array; every block checked before it is used. The checks of
+// a mapped table run on `threads`, each over a range of blocks, then of
+// values: a damaged table names the same first bad block or value as on
+// one thread (parallel_ranges rethrows the lowest range's error).
+void StackTable::hold_resident(hid_t dataset, int threads) {
     const std::uint64_t count = info_.stored_states;
     const std::size_t size = value_bytes(info_.precision);
     mapped_ = MappedValues::map(dataset, path_, count * size);
     if (mapped_) {
         const char* stored = static_cast<const char*>(mapped_->values());
         if (layout_)
-            for (std::uint64_t index = 0; index < layout_->checksum_blocks(); ++index) {
-                const RoundLayout::Block block = layout_->block(index);
-                if (crc32_of(stored + block.first * size, block.count * size) != checksums_[index])
-                    throw InputError(damaged_block(path_, *layout_, index));
-            }
-        convert_and_check(stored, info_.precision, count, nullptr, info_, path_,
-                          [&](std::uint64_t i) { return board_at(i); });
+            parallel_ranges(threads, layout_->checksum_blocks(), [&](int, std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t index = begin; index < end; ++index) {
+                    const RoundLayout::Block block = layout_->block(index);
+                    if (crc32_of(stored + block.first * size, block.count * size) != checksums_[index])
+                        throw InputError(damaged_block(path_, *layout_, index));
+                }
+            });
+        parallel_ranges(threads, count, [&](int, std::uint64_t begin, std::uint64_t end) {
+            convert_and_check(stored + begin * size, info_.precision, end - begin, nullptr, info_, path_,
+                              [&](std::uint64_t i) { return board_at(begin + i); });
+        });
         stored_ = stored;
         if (!layout_)
             dense_ = static_cast<const double*>(stored_);
@@ -222,18 +238,53 @@ StackTable StackTable::in_memory(const Geometry& geometry, HugeVector<double> va
 std::uint64_t StackTable::memory_bytes() const {
     if (!resident_)
         return lazy_->memory_bytes();
+    if (!id_order_.empty())
+        return id_order_.size() * sizeof(double);
     return info_.stored_states * value_bytes(held_precision_);
 }
 
 double StackTable::value_elsewhere(BoardId id) const { return value_at(position_of(id)); }
 
-double StackTable::value_at(std::uint64_t position) const {
-    if (dense_)
-        return dense_[position];
+double StackTable::value_held(std::uint64_t position) const {
     if (stored_)
         return held_precision_ == Precision::Float64 ? static_cast<const double*>(stored_)[position]
                                                      : double(static_cast<const float*>(stored_)[position]);
+    if (dense_)  // version 1 in memory, or copied into id order
+        return dense_[layout_ ? geometry_.encode(layout_->board_at(position)) : position];
     return lazy_->value(position);
+}
+
+// Each row of a version-2 file (a round's row: columns 1..W-1 fixed, its
+// values one per h0 of the stored classes) is, with every class stored, a
+// run of H+1 consecutive ids. Rows are split over the threads, each walking
+// its rows in file order (CompositionCodec::next); then the mapping is let
+// go, so the memory held stays one copy of the values.
+void StackTable::copy_to_id_order(int threads) {
+    const RoundLayout& layout = *layout_;
+    const int width = geometry_.width(), length = geometry_.height() + 1;
+    const CompositionCodec rows(width - 1, geometry_.height());
+    id_order_.resize(geometry_.states());
+    parallel_ranges(threads, layout.stored_states() / std::uint64_t(length),
+                    [&](int, std::uint64_t begin, std::uint64_t end) {
+                        std::uint64_t position = begin * std::uint64_t(length);
+                        Heights heights = layout.board_at(position);
+                        heights[0] = 0;
+                        int sum = 0;
+                        for (int column = 1; column < width; ++column)
+                            sum += heights[column];
+                        for (std::uint64_t row = begin; row < end; ++row, position += std::uint64_t(length)) {
+                            const BoardId first = geometry_.encode(heights);
+                            const int* index = layout.row_indices(sum);
+                            for (int h0 = 0; h0 < length; ++h0)
+                                id_order_[first + std::uint64_t(h0)] = value_at(position + std::uint64_t(index[h0]));
+                            if (!rows.next(heights.data() + 1))
+                                rows.first(++sum, heights.data() + 1);
+                        }
+                    });
+    dense_ = id_order_.data();
+    stored_ = nullptr;
+    mapped_.reset();
+    values_ = HugeVector<double>();
 }
 
 }  // namespace stack

@@ -46,6 +46,12 @@ enum class Residency : std::uint8_t { Automatic, Resident, Lazy };
 struct TableOpenOptions {
     Residency residency = Residency::Automatic;  // Automatic: resident when the values fit the memory limit
     std::uint64_t memory_limit = 0;              // bytes; 0: three quarters of the available memory
+    // A resident version-2 table holding every class is copied into id
+    // order when the copy fits the limit too: value(id) is then one load,
+    // with no codec (stackplay's exact distribution looks up every
+    // successor of millions of boards).
+    bool id_order = false;
+    int threads = 0;  // for the checks and the copy; 0: all hardware threads
 };
 
 class StackTable {
@@ -96,7 +102,11 @@ public:
     }
     // The value at a position of /values (version 1: the board id), for
     // tools that walk the file in its own order.
-    double value_at(std::uint64_t position) const;
+    double value_at(std::uint64_t position) const {
+        if (stored_ && held_precision_ == Precision::Float64) [[likely]]
+            return static_cast<const double*>(stored_)[position];
+        return value_held(position);
+    }
     // A hint that value(id) will be asked soon: a resident version-1 table
     // starts loading its cache line (callers that look up many scattered
     // boards prefetch a batch, then read it).
@@ -104,14 +114,31 @@ public:
         if (dense_)
             __builtin_prefetch(dense_ + id);
     }
+    // Reading many scattered boards of a version-2 table in batches: the
+    // position of each board's value from its heights (no id to decode),
+    // a prefetch of it, then value_at(). In a table stored in id order
+    // (version 1, in memory) the position is the id.
+    bool id_ordered() const { return dense_ != nullptr; }
+    std::uint64_t position_of(const Heights& heights) const {
+        return layout_ ? layout_->position(heights) : geometry_.encode(heights);
+    }
+    void prefetch_at(std::uint64_t position) const {
+        if (dense_)
+            __builtin_prefetch(dense_ + position);
+        else if (stored_)
+            __builtin_prefetch(static_cast<const char*>(stored_)
+                               + position * (held_precision_ == Precision::Float64 ? sizeof(double) : sizeof(float)));
+    }
 
 private:
     class MappedValues;
     StackTable(std::string path, TableInfo info);
     void read_round_metadata(hid_t file);
-    void hold_resident(hid_t dataset);
+    void hold_resident(hid_t dataset, int threads);
+    void copy_to_id_order(int threads);
     void read_resident(hid_t dataset);
     double value_elsewhere(BoardId id) const;
+    double value_held(std::uint64_t position) const;  // value_at() of float32 and lazy tables
     BoardId board_at(std::uint64_t position) const {
         return layout_ ? geometry_.encode(layout_->board_at(position)) : position;
     }
@@ -125,10 +152,11 @@ private:
     Geometry geometry_;
     std::optional<RoundLayout> layout_;
     bool resident_ = false;
-    const double* dense_ = nullptr;            // resident float64 values in id order (version 1)
+    const double* dense_ = nullptr;            // resident float64 values in id order (version 1, or id_order_)
     const void* stored_ = nullptr;             // resident values in file order (version 2), of held_precision_
     Precision held_precision_ = Precision::Float64;
     HugeVector<double> values_;                // values read into memory (in_memory, or a non-contiguous file)
+    HugeVector<double> id_order_;              // a version-2 table's values copied into id order (id_order)
     std::unique_ptr<MappedValues> mapped_;     // or mapped from the file
     std::unique_ptr<BlockCache> lazy_;
     std::vector<std::uint32_t> checksums_;     // version 2: [block] -> CRC-32

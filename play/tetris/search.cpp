@@ -1,6 +1,6 @@
 #include "tetris/search.h"
 
-#include "parallel.h"
+#include "support/parallel.h"
 #include "rules/moves.h"
 #include "support/errors.h"
 #include "tetris/features.h"

@@ -9,6 +9,8 @@
 #include "solver.h"
 
 #include <benchmark/benchmark.h>
+
+#include <cstdlib>
 #include <mpi.h>
 
 namespace stack {
@@ -170,6 +172,27 @@ void BM_ExactDistribution(benchmark::State& state) {
     state.SetItemsProcessed(std::int64_t(boards));
 }
 BENCHMARK(BM_ExactDistribution)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same pass as stackplay --check runs it: over a 6x20 table opened from
+// the file stackgen wrote (version 2, values by rounds, held as the tool
+// holds it), named by STACK_BENCH_TABLE (scripts/bench and
+// scripts/front-door set it). BM_ExactDistribution, in id order in
+// memory, is the floor.
+void BM_ExactDistributionFile(benchmark::State& state) {
+    const char* path = std::getenv("STACK_BENCH_TABLE");
+    if (!path || !*path) {
+        state.SkipWithError("set STACK_BENCH_TABLE to a 6x20 table written by stackgen");
+        return;
+    }
+    static const StackTable table = StackTable::open(path);
+    const PlacementTable placements(table.geometry(), table.rules());
+    const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table);
+    std::uint64_t boards = 0;
+    for (auto _ : state)
+        boards += exact_length_distribution(*policy, table.geometry(), 0, int(state.range(0))).boards;
+    state.SetItemsProcessed(std::int64_t(boards));
+}
+BENCHMARK(BM_ExactDistributionFile)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace stack

@@ -1,7 +1,8 @@
-// Work split over threads, for the player: games and the exact length
-// distribution. Each thread takes one contiguous range of [0, count), so a
-// caller that writes per-range results and combines them in range order
-// gets the same answer for any number of threads. An exception thrown on a
+// Work split over threads: the player's games and exact length
+// distribution, the checks of a table's values as it opens. Each thread
+// takes one contiguous range of [0, count), so a caller that writes
+// per-range results and combines them in range order gets the same answer
+// for any number of threads. An exception thrown on a
 // worker (a damaged block of a lazily read table, say) is rethrown in the
 // caller after every worker has stopped.
 #pragma once
