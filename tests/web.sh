@@ -53,8 +53,9 @@ options)
     start_server
     port=${url##*:}
     expect_error 2 "^stackplay: error: cannot listen on 127.0.0.1 port $port" timeout 10 "$stackplay" --serve --port "$port"
-    "$stackplay" --help | grep -q -- "--bind" && pass || fail "--help does not tell --bind"
-    "$stackplay" --help | grep -q "must be asked for" && pass || fail "--help does not say other addresses must be asked for"
+    "$stackplay" --help > "$work/help"  # whole, not piped into grep -q (which may stop reading early)
+    grep -q -- "--bind" "$work/help" && pass || fail "--help does not tell --bind"
+    grep -q "must be asked for" "$work/help" && pass || fail "--help does not say other addresses must be asked for"
     ;;
 http)
     start_server --table "$table"
