@@ -123,9 +123,10 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
     const std::uint64_t held = stored.stored_states * (MappedValues::mappable(dataset) ? size : sizeof(double));
     const int threads = options.threads > 0 ? options.threads : std::max(1, int(std::thread::hardware_concurrency()));
     if (options.residency == Residency::Resident || (options.residency == Residency::Automatic && held <= limit)) {
-        table.hold_resident(dataset, threads);
-        const std::uint64_t copy = table.geometry_.states() * sizeof(double);
-        if (options.id_order && table.layout_ && stored.stored_states == table.geometry_.states() && held + copy <= limit)
+        const bool copy = options.id_order && table.layout_ && stored.stored_states == table.geometry_.states()
+                          && held + table.geometry_.states() * sizeof(double) <= limit;
+        table.hold_resident(dataset, threads, !copy);
+        if (copy)
             table.copy_to_id_order(threads);
     } else
         table.lazy_ = std::make_unique<BlockCache>(std::move(file), std::move(dataset), path, table.info_, table.layout_,
@@ -151,8 +152,10 @@ void StackTable::read_round_metadata(hid_t file) {
 // the float64 array; every block checked before it is used. The checks of
 // a mapped table run on `threads`, each over a range of blocks, then of
 // values: a damaged table names the same first bad block or value as on
-// one thread (parallel_ranges rethrows the lowest range's error).
-void StackTable::hold_resident(hid_t dataset, int threads) {
+// one thread (parallel_ranges rethrows the lowest range's error). A table
+// about to be copied into id order has its values checked by the copy
+// (`check_values` false), which reads each of them anyway.
+void StackTable::hold_resident(hid_t dataset, int threads, bool check_values) {
     const std::uint64_t count = info_.stored_states;
     const std::size_t size = value_bytes(info_.precision);
     mapped_ = MappedValues::map(dataset, path_, count * size);
@@ -166,10 +169,8 @@ void StackTable::hold_resident(hid_t dataset, int threads) {
                         throw InputError(damaged_block(path_, *layout_, index));
                 }
             });
-        parallel_ranges(threads, count, [&](int, std::uint64_t begin, std::uint64_t end) {
-            convert_and_check(stored + begin * size, info_.precision, end - begin, nullptr, info_, path_,
-                              [&](std::uint64_t i) { return board_at(begin + i); });
-        });
+        if (check_values)
+            check_stored_values(threads);
         stored_ = stored;
         if (!layout_)
             dense_ = static_cast<const double*>(stored_);
@@ -243,6 +244,17 @@ std::uint64_t StackTable::memory_bytes() const {
     return info_.stored_states * value_bytes(held_precision_);
 }
 
+// Every stored value a number of pieces a game can place, checked over
+// the mapping on `threads`; throws InputError naming the first that is not.
+void StackTable::check_stored_values(int threads) const {
+    const char* stored = static_cast<const char*>(mapped_->values());
+    const std::size_t size = value_bytes(info_.precision);
+    parallel_ranges(threads, info_.stored_states, [&](int, std::uint64_t begin, std::uint64_t end) {
+        convert_and_check(stored + begin * size, info_.precision, end - begin, nullptr, info_, path_,
+                          [&](std::uint64_t i) { return board_at(begin + i); });
+    });
+}
+
 double StackTable::value_elsewhere(BoardId id) const { return value_at(position_of(id)); }
 
 double StackTable::value_held(std::uint64_t position) const {
@@ -263,9 +275,12 @@ void StackTable::copy_to_id_order(int threads) {
     const RoundLayout& layout = *layout_;
     const int width = geometry_.width(), length = geometry_.height() + 1;
     const CompositionCodec rows(width - 1, geometry_.height());
+    const double largest = largest_possible_value(geometry_, info_.pieces);
+    std::vector<char> good(std::size_t(threads), 1);
     id_order_.resize(geometry_.states());
     parallel_ranges(threads, layout.stored_states() / std::uint64_t(length),
-                    [&](int, std::uint64_t begin, std::uint64_t end) {
+                    [&](int part, std::uint64_t begin, std::uint64_t end) {
+                        bool all_good = true;
                         std::uint64_t position = begin * std::uint64_t(length);
                         Heights heights = layout.board_at(position);
                         heights[0] = 0;
@@ -275,12 +290,18 @@ void StackTable::copy_to_id_order(int threads) {
                         for (std::uint64_t row = begin; row < end; ++row, position += std::uint64_t(length)) {
                             const BoardId first = geometry_.encode(heights);
                             const int* index = layout.row_indices(sum);
-                            for (int h0 = 0; h0 < length; ++h0)
-                                id_order_[first + std::uint64_t(h0)] = value_at(position + std::uint64_t(index[h0]));
+                            for (int h0 = 0; h0 < length; ++h0) {
+                                const double value = value_at(position + std::uint64_t(index[h0]));
+                                id_order_[first + std::uint64_t(h0)] = value;
+                                all_good &= value >= 0.0 && value <= largest;  // false for NaN
+                            }
                             if (!rows.next(heights.data() + 1))
                                 rows.first(++sum, heights.data() + 1);
                         }
+                        good[std::size_t(part)] = all_good;
                     });
+    if (mapped_ && std::find(good.begin(), good.end(), 0) != good.end())
+        check_stored_values(threads);  // names the first bad value in file order (read values were checked)
     dense_ = id_order_.data();
     stored_ = nullptr;
     mapped_.reset();

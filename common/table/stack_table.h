@@ -134,7 +134,8 @@ private:
     class MappedValues;
     StackTable(std::string path, TableInfo info);
     void read_round_metadata(hid_t file);
-    void hold_resident(hid_t dataset, int threads);
+    void hold_resident(hid_t dataset, int threads, bool check_values);
+    void check_stored_values(int threads) const;
     void copy_to_id_order(int threads);
     void read_resident(hid_t dataset);
     double value_elsewhere(BoardId id) const;
