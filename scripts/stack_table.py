@@ -5,6 +5,9 @@
     table.values([0, 1, 12345])           # float64 array, NaN where the table does not hold the board
     table.values_of([[0, 0, 0, 0, 0, 0]])  # the same by column heights
     table.holds(ids), table.heights(ids), table.board_id(heights)
+    for ids, values in table.iter_blocks():  # the whole table in file order, block by block
+        ...
+    everything = table.to_numpy()         # the whole table in board-id order, NaN where not held
 
 Version 2 tables store their values round by round (the row sum S is the
 height sum of columns 1..W-1), rows in board-id order, each row the
@@ -13,6 +16,31 @@ the gcd of the piece set's sizes, 4 for the tetrominoes; table.modulus):
 position = round_offsets[S] + rank(h_1..h_{W-1}) * n(S) + index(S, h0), the
 same codec as common/table/table_format.h, computed here with counting tables of
 compositions. Version 1 tables store every board in id order.
+
+Bulk reads (scripts/reader-bench measures them: results/reader.md):
+- values(ids) maps all the ids at once with numpy, a step of STEP ids at a
+  time and no loop per id: the id's digits split in two groups (columns
+  0..k and k+1..W-1), whose lookup tables give the rank's two parts, the
+  row sum and the place in the row. It reads each run of the checksummed
+  blocks the ids fall in with one hyperslab, checks each block's CRC-32
+  (zlib's, on the block's bytes) against /checksums, and gathers.
+  Requests of fewer than FAST_FROM ids go column by column instead.
+- iter_blocks(blocks=SCAN_BLOCKS) scans the whole table in file order in
+  bounded memory: (ids, values) for `blocks` checksummed blocks (of
+  CHECKSUM_VALUES values, a round's last one shorter) at a time; ids int64,
+  values float64, fresh arrays each step. Version 2 yields only the boards
+  the table holds: the ids of the step's positions, by the inverse codec
+  (round S's rows in id order, from the rows of its low columns sorted by
+  height sum). Version 1 yields every id in order.
+- to_numpy(memory_limit=None): the whole table as one float64 array of
+  (H+1)^W values in board-id order, NaN for boards the table does not hold.
+  Refused with a TableError naming the sizes when it would need more than
+  memory_limit bytes (default three quarters of MemAvailable); a table
+  that does not fit is read with iter_blocks().
+Every read checks what it reads: a block whose CRC-32 does not match
+(version 2), or a value that is not a number of pieces (negative, NaN,
+infinite), is refused with a TableError naming the values and the block.
+check_all() (--check) reads every block so.
 
 Run with Debian's /usr/bin/python3 (it has numpy and h5py).
 """
@@ -37,6 +65,13 @@ TETROMINOES = ("i: ([0,0,0],[1,1,1,1]) ([],[4])\n"
                "lr: ([1,0],[2,1,1]) ([-2],[1,3]) ([0,0],[1,1,2]) ([0],[3,1])\n"
                "ll: ([0,-1],[1,1,2]) ([0],[1,3]) ([0,0],[2,1,1]) ([2],[3,1])\n")
 CHECKSUM_VALUES = 4096  # values per checksummed block; blocks start at each round's first value
+BLOCK_SHIFT = 12        # CHECKSUM_VALUES == 1 << BLOCK_SHIFT
+NOT_HELD = -(1 << 62)   # the virtual position of a board the table does not hold
+STEP = 1 << 16          # ids per step of the vectorised codec: its temporaries stay in the caches
+FAST_FROM = 1 << 14     # requests of this many ids build the codec's lookup tables
+FAST_ENTRIES = 1 << 25  # the most entries those tables may have (past it: column by column)
+READ_BUDGET = 1 << 30   # bytes of blocks values() holds at once (past it: the ids in groups)
+SCAN_BLOCKS = 256       # checksummed blocks per step of iter_blocks(): 1 Mi values
 
 
 class TableError(Exception):
@@ -84,6 +119,26 @@ def regular_file_size(path):
     except OSError as error:
         raise TableError("cannot read table '%s': %s" % (path, error.strerror))
     return status.st_size
+
+
+def memory_available():
+    """MemAvailable from /proc/meminfo in bytes (0 when unknown)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def size_text(size):
+    """A byte count for a message: '686.2 MB (686,221,952 bytes)'."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return "%.1f %s (%s bytes)" % (size / scale, unit, format(size, ","))
+    return "%d bytes" % size
 
 
 def metadata_seconds():
@@ -186,6 +241,7 @@ class StackTable:
             if self.dataset.shape != (self.states,):
                 raise TableError("%s: /values does not hold %d values in one dimension" % (path, self.states))
             self._check_storage(self.states)
+            self._prepare_blocks()
             return
         residues = np.asarray(attributes["residue_classes"])
         classes = self.modulus
@@ -217,6 +273,7 @@ class StackTable:
         self.checksums = np.asarray(self.file["checksums"][...], dtype=np.uint32)
         if self.checksums.shape != (int(self.block_offsets[-1]),):
             raise TableError("%s: /checksums does not hold one checksum per block" % path)
+        self._prepare_blocks()
 
     def _string(self, name):
         """A string attribute."""
@@ -293,14 +350,6 @@ class StackTable:
             raise TableError("%s: attribute '%s' is not an integer" % (self.path, name))
         return int(value)
 
-    def check_all(self):
-        """Reads every value, checking every block against its checksum
-        (version 2) and every value for being a number of pieces."""
-        total = int(self.dataset.shape[0])
-        step = CHECKSUM_VALUES * 256
-        for first in range(0, total, step):
-            self._read(np.arange(first, min(first + step, total), dtype=np.int64))
-
     def _build_layout(self):
         """The counting tables of the version-2 codec (common/rules/compositions.h):
         count[j][s], the vectors of j columns in [0, H] summing to s, and
@@ -333,12 +382,7 @@ class StackTable:
     def heights(self, ids):
         """Column heights of board ids: an (n, W) array."""
         ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
-        result = np.zeros((ids.size, self.width), dtype=np.int64)
-        rest = ids.copy()
-        for column in range(self.width):
-            result[:, column] = (rest % np.uint64(self.base)).astype(np.int64)
-            rest //= np.uint64(self.base)
-        return result
+        return self._heights_of(ids.view(np.int64) if ids.size == 0 or ids.max() < np.uint64(1 << 63) else ids)
 
     def board_id(self, heights):
         heights = np.asarray(heights, dtype=np.uint64).reshape(-1, self.width)
@@ -347,76 +391,443 @@ class StackTable:
             ids = ids * np.uint64(self.base) + heights[:, column]
         return ids
 
+    def _prepare_blocks(self):
+        """The blocks reads go by: version 2's checksummed blocks (each
+        round's start at a block's start), version 1's runs of
+        CHECKSUM_VALUES from 0. A value's virtual position is its position
+        with each round moved to start at a block boundary
+        (round_virtual[S] = first block of round S * CHECKSUM_VALUES): its
+        block is virtual >> BLOCK_SHIFT and its place in the block
+        virtual & (CHECKSUM_VALUES - 1)."""
+        self.stored_dtype = np.dtype("<f8" if self.precision == "float64" else "<f4")
+        stored = int(self.dataset.shape[0])
+        self._fast = None          # the lookup tables of the codec, built on first bulk use
+        self._file_space = self.dataset.id.get_space()
+        self._unrank = None        # those of its inverse, built on first scan
+        if self.format_version == 1:
+            self.block_count = -(-stored // CHECKSUM_VALUES)
+            return
+        self._offsets64 = self.offsets.astype(np.int64)
+        self._block_offsets64 = self.block_offsets.astype(np.int64)
+        self.block_count = int(self._block_offsets64[-1])
+        self._round_virtual = self._block_offsets64 * CHECKSUM_VALUES
+        self._prefix64 = self.prefix.astype(np.int64)
+        # The stored h0 of a row, ascending, by the row sum mod g.
+        self._h0_lists = [np.flatnonzero(self.index[c] >= 0).astype(np.int64) for c in range(self.modulus)]
+
+    def _read_range(self, buffer, target, source, length):
+        """buffer[target:target + length] = /values[source:source + length], as
+        one hyperslab (through h5py's low-level read: half of read_direct's
+        time a call, which counts when the runs are short)."""
+        if length > 0:
+            self._file_space.select_hyperslab((source,), (length,))
+            self.dataset.id.read(h5py.h5s.create_simple((length,)), self._file_space,
+                                 buffer[target:target + length])
+
+    def _block_extent(self, blocks):
+        """The first position and the value count of blocks (int64 array)."""
+        if self.format_version == 1:
+            first = blocks * CHECKSUM_VALUES
+            return first, np.minimum(CHECKSUM_VALUES, int(self.dataset.shape[0]) - first)
+        rounds = np.searchsorted(self._block_offsets64, blocks, side="right") - 1
+        first = self._offsets64[rounds] + (blocks - self._block_offsets64[rounds]) * CHECKSUM_VALUES
+        return first, np.minimum(CHECKSUM_VALUES, self._offsets64[rounds + 1] - first)
+
+    def _read_blocks(self, blocks, buffer):
+        """Reads blocks (ascending block indices) into buffer (stored_dtype),
+        block i at buffer[i * CHECKSUM_VALUES:], with one hyperslab for each
+        run of blocks that lie back to back in both, and checks each block
+        against its checksum (version 2): the CRC-32 of its bytes."""
+        if blocks.size == 0:
+            return
+        first, count = self._block_extent(blocks)
+        # A run breaks where the next block does not follow a full block.
+        breaks = np.flatnonzero(first[1:] != first[:-1] + CHECKSUM_VALUES) + 1
+        starts = np.concatenate([[0], breaks])
+        ends = np.concatenate([breaks, [blocks.size]])
+        for start, end in zip(starts.tolist(), ends.tolist()):
+            source = int(first[start])
+            length = int(first[end - 1] + count[end - 1]) - source
+            self._read_range(buffer, start * CHECKSUM_VALUES, source, length)
+        if self.checksums is not None:
+            self._check_crcs(buffer, blocks, np.arange(blocks.size, dtype=np.int64) * CHECKSUM_VALUES, count, first)
+
+    def _check_crcs(self, buffer, blocks, placed, count, first):
+        """Checks blocks (their indices) held at buffer[placed:placed + count]
+        against their checksums: zlib's CRC-32 of each block's bytes."""
+        size = buffer.dtype.itemsize
+        raw = memoryview(buffer).cast("B")
+        crc = zlib.crc32
+        computed = np.fromiter((crc(raw[p * size:(p + c) * size]) for p, c in zip(placed.tolist(), count.tolist())),
+                               dtype=np.uint32, count=blocks.size)
+        bad = np.flatnonzero(computed != self.checksums[blocks])
+        if bad.size:
+            i = int(bad[0])
+            raise TableError("%s is damaged: values %d..%d (block %d) do not match their checksum"
+                             % (self.path, int(first[i]), int(first[i] + count[i]) - 1, int(blocks[i])))
+
+    def _check_values(self, values):
+        """Every value read must be a number of pieces: finite, not negative."""
+        if values.size and not (values.min() >= 0 and values.max() < np.inf):
+            raise TableError("%s holds a value that is not a number of pieces" % self.path)
+
+    # The codec: board id -> virtual position, for many ids at once.
+
+    def _int_ids(self, ids):
+        """uint64 ids as the integer type the codec computes in: int64 (numpy's
+        int64 division is many times faster than uint64's) unless the table
+        has 2^63 boards or more."""
+        return ids.view(np.int64) if self.states < 1 << 63 else ids
+
+    def _heights_of(self, ids):
+        h = np.empty((ids.size, self.width), dtype=np.int64)
+        base = ids.dtype.type(self.base)
+        rest = ids
+        for column in range(self.width):
+            quotient = rest // base
+            h[:, column] = rest - quotient * base
+            rest = quotient
+        return h
+
+    def _by_columns(self, ids):
+        """The row sum S and the place in round S (rank * n(S) + index(S, h0),
+        index -1 when the board is not held) of ids below states, column by
+        column with the counting tables (the reference the lookup tables are
+        built from, and what small requests use)."""
+        h = self._heights_of(self._int_ids(ids))
+        row_sum = h[:, 1:].sum(axis=1)
+        rank = np.zeros(ids.size, dtype=np.int64)
+        remaining = row_sum.copy()
+        for j in range(self.width - 2, 0, -1):  # column j + 1 of the board, most significant first
+            value = h[:, j + 1]
+            # the rows whose column j + 1 is lower: prefix(j, s) - prefix(j, s - value)
+            rank += self._prefix64[j, remaining + 1] - self._prefix64[j, remaining - value + 1]
+            remaining -= value
+        classes = row_sum % self.modulus
+        index = self.index[classes, h[:, 0]]
+        return row_sum, rank * self.row_length[classes] + index, index
+
+    def _virtual_by_columns(self, ids):
+        if self.format_version == 1:
+            return self._int_ids(ids).astype(np.int64)
+        row_sum, place, index = self._by_columns(ids)
+        return np.where(index >= 0, self._round_virtual[row_sum] + place, NOT_HELD)
+
+    def _build_fast(self):
+        """Lookup tables for the codec over two groups of digits of the id:
+        lo (columns 0..k, B = base^(k+1) values) and hi (columns k+1..W-1).
+        The rank of a row is a sum over its columns c >= 2 of terms that
+        depend on h_c and the height sum of columns 1..c, so
+            virtual = TV[hi * L + s_lo(lo)] + LP[CB[same] + lo]
+        with s_lo the height sum of columns 1..k (L = kH + 1 of them); TV
+        holds round_virtual[S] + rank_hi * n(S), CB the class S mod g (times
+        B), LP rank_lo * n + index(h0), NOT_HELD when the board is not held.
+        When every class is stored LP does not depend on the class and CB is
+        left out. k is chosen for the fewest table entries; none are built
+        past FAST_ENTRIES (the codec then goes column by column)."""
+        width, height, base = self.width, self.height, self.base
+        one_class = all(self.row_length[c] == self.row_length[0] and np.array_equal(self.index[c], self.index[0])
+                        for c in range(self.modulus))
+        classes = 1 if one_class else self.modulus
+        sizes = [(classes * base ** (k + 1) + base ** (width - 1 - k) * (k * height + 1), k) for k in range(width)]
+        entries, k = min(sizes)
+        if entries > FAST_ENTRIES:
+            self._fast = False
+            return
+        prefix = self._prefix64
+
+        def term(column, value, through):  # rows of columns 1..column summing to `through` with h_column < value
+            return prefix[column - 1][through + 1] - prefix[column - 1][through - value + 1]
+
+        lo_count = base ** (k + 1)
+        lo = np.arange(lo_count, dtype=np.int64)
+        h0 = lo % base
+        s_lo = np.zeros(lo_count, dtype=np.int64)
+        rank_lo = np.zeros(lo_count, dtype=np.int64)
+        for column in range(1, k + 1):
+            digit = lo // base ** column % base
+            s_lo += digit
+            if column >= 2:
+                rank_lo += term(column, digit, s_lo)
+        hi = np.arange(base ** (width - 1 - k), dtype=np.int64)
+        sums = np.broadcast_to(np.arange(k * height + 1, dtype=np.int64), (hi.size, k * height + 1)).copy()
+        rank_hi = np.zeros(sums.shape, dtype=np.int64)
+        for column in range(k + 1, width):
+            digit = (hi // base ** (column - k - 1) % base)[:, None]
+            sums += digit
+            if column >= 2:
+                rank_hi += term(column, digit, sums)
+        row_class = sums % self.modulus
+        table_virtual = (self._round_virtual[sums] + rank_hi * self.row_length[row_class]).reshape(-1)
+        low_part = np.concatenate([np.where(self.index[c][h0] >= 0, rank_lo * self.row_length[c] + self.index[c][h0],
+                                            NOT_HELD) for c in range(classes)])
+        class_base = None if one_class else (row_class * lo_count).reshape(-1).astype(
+            np.int32 if classes * lo_count < 1 << 31 else np.int64)
+        self._fast = (lo_count, k * height + 1, s_lo, table_virtual, low_part, class_base)
+
+    def _virtual_fast(self, ids):
+        lo_count, sums, s_lo, table_virtual, low_part, class_base = self._fast
+        hi = ids // lo_count
+        lo = ids - hi * lo_count
+        key = hi * sums
+        key += s_lo[lo]
+        virtual = table_virtual[key]
+        virtual += low_part[lo] if class_base is None else low_part[class_base[key] + lo]
+        return virtual
+
+    def _virtual_positions(self, ids, need=None):
+        """Virtual positions of uint64 ids (NOT_HELD, negative, where the
+        table does not hold the board), STEP ids at a time so that the
+        temporaries stay in the caches; marks need[block] for each held one."""
+        out = np.empty(ids.size, dtype=np.int64)
+        if self._fast is None and self.format_version == 2 and ids.size >= FAST_FROM and self.states < 1 << 63:
+            self._build_fast()
+        fast = self.format_version == 2 and bool(self._fast)
+        limit = np.uint64(self.states)
+        for first in range(0, ids.size, STEP):
+            chunk = ids[first:first + STEP]
+            inside = chunk < limit
+            every = inside.all()
+            if not every:
+                chunk = np.where(inside, chunk, np.uint64(0))
+            if self.format_version == 1:
+                virtual = chunk.astype(np.int64)
+            elif fast:
+                virtual = self._virtual_fast(self._int_ids(chunk))
+            else:
+                virtual = self._virtual_by_columns(chunk)
+            if not every:
+                virtual[~inside] = NOT_HELD
+            out[first:first + chunk.size] = virtual
+            if need is not None:
+                if virtual.min() < 0:
+                    virtual = virtual[virtual >= 0]
+                need[virtual >> BLOCK_SHIFT] = True
+        return out
+
     def holds(self, ids):
-        ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
-        inside = ids < np.uint64(self.states)
-        sums = self.heights(np.where(inside, ids, 0)).sum(axis=1) % self.modulus
-        return inside & np.isin(sums, self.residues)
+        """Whether the table holds each board id (False past the last id)."""
+        return self._virtual_positions(np.asarray(ids, dtype=np.uint64).reshape(-1)) >= 0
 
     def positions(self, ids):
         """Where each board's value lies in /values (the board must be held)."""
         ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
         if self.format_version == 1:
             return ids.astype(np.int64)
-        h = self.heights(ids)
-        row_sum = h[:, 1:].sum(axis=1)
-        rank = np.zeros(ids.size, dtype=np.uint64)
-        remaining = row_sum.copy()
-        for j in range(self.width - 2, 0, -1):  # column j + 1 of the board, most significant first
-            value = h[:, j + 1]
-            # the rows whose column j + 1 is lower: prefix(j, s) - prefix(j, s - value)
-            rank += self.prefix[j, remaining + 1] - self.prefix[j, remaining - value + 1]
-            remaining -= value
-        length = self.row_length[row_sum % self.modulus].astype(np.uint64)
-        index = self.index[row_sum % self.modulus, h[:, 0]].astype(np.uint64)
-        return (self.offsets[row_sum] + rank * length + index).astype(np.int64)
+        row_sum, place, _ = self._by_columns(ids)
+        return self._offsets64[row_sum] + place
 
     def values(self, ids):
         """Values of board ids as float64, NaN where the table does not hold the board."""
         ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
-        result = np.full(ids.size, np.nan)
-        held = self.holds(ids)
-        if held.any():
-            result[held] = self._read(self.positions(ids[held]))
+        need = np.zeros(self.block_count, dtype=bool)
+        virtual = self._virtual_positions(ids, need)
+        result = np.empty(ids.size, dtype=np.float64)
+        blocks = np.flatnonzero(need)
+        per_group = max(1, READ_BUDGET // (CHECKSUM_VALUES * self.stored_dtype.itemsize))
+        if blocks.size <= per_group:
+            self._gather(virtual, blocks, result)
+            return result
+        # More blocks than READ_BUDGET holds: the ids in groups of blocks.
+        firsts = blocks[::per_group]
+        group = np.searchsorted(firsts, virtual >> BLOCK_SHIFT, side="right") - 1
+        group[virtual < 0] = -1
+        order = np.argsort(group, kind="stable")
+        bounds = np.searchsorted(group[order], np.arange(-1, firsts.size + 1))
+        result[order[bounds[0]:bounds[1]]] = np.nan
+        for g in range(firsts.size):
+            chosen = order[bounds[g + 1]:bounds[g + 2]]
+            part = np.empty(chosen.size, dtype=np.float64)
+            self._gather(virtual[chosen], blocks[g * per_group:(g + 1) * per_group], part)
+            result[chosen] = part
         return result
 
-    def _blocks(self, positions):
-        """The first position and value count of the block of each position
-        (checksummed blocks in version 2, blocks of 4096 from 0 in version 1)."""
-        if self.checksums is None:
-            first = positions // CHECKSUM_VALUES * CHECKSUM_VALUES
-            return first, np.minimum(CHECKSUM_VALUES, self.dataset.shape[0] - first)
-        rounds = np.searchsorted(self.offsets, positions, side="right") - 1
-        within = (positions - self.offsets[rounds].astype(np.int64)) // CHECKSUM_VALUES
-        first = self.offsets[rounds].astype(np.int64) + within * CHECKSUM_VALUES
-        return first, np.minimum(CHECKSUM_VALUES, self.offsets[rounds + 1].astype(np.int64) - first)
-
-    def _read(self, positions):
-        """Values at positions of /values, reading whole blocks (h5py's point
-        selections are slow for many points), each checked against its
-        checksum in version 2."""
-        unique, inverse = np.unique(positions, return_inverse=True)
-        read = np.empty(unique.size, dtype=np.float64)
-        firsts, counts = self._blocks(unique)
-        starts = np.flatnonzero(np.concatenate([[True], firsts[1:] != firsts[:-1]]))
-        ends = np.concatenate([starts[1:], [unique.size]])
-        for start, end in zip(starts, ends):
-            first, count = int(firsts[start]), int(counts[start])
-            block = self.dataset[first:first + count]
-            if self.checksums is not None:
-                round_index = int(np.searchsorted(self.offsets, first, side="right")) - 1
-                index = int(self.block_offsets[round_index]) + (first - int(self.offsets[round_index])) // CHECKSUM_VALUES
-                stored = np.ascontiguousarray(block, dtype="<f8" if self.precision == "float64" else "<f4")
-                if zlib.crc32(stored.tobytes()) != int(self.checksums[index]):
-                    raise TableError("%s is damaged: values %d..%d (block %d) do not match their checksum"
-                                     % (self.path, first, first + count - 1, index))
-            read[start:end] = block[unique[start:end] - first]
-        if np.any(~np.isfinite(read)) or np.any(read < 0):
-            raise TableError("%s holds a value that is not a number of pieces" % self.path)
-        return read[inverse]
+    def _gather(self, virtual, blocks, result):
+        """result[i] = the value at virtual[i] (NaN where negative), reading
+        and checking `blocks` (ascending), which hold every one of them."""
+        buffer = np.empty(blocks.size * CHECKSUM_VALUES, dtype=self.stored_dtype)
+        self._read_blocks(blocks, buffer)
+        # place[block] + virtual: the value's index in the buffer
+        place = np.empty(self.block_count, dtype=np.int64)
+        place[blocks] = (np.arange(blocks.size, dtype=np.int64) - blocks) * CHECKSUM_VALUES
+        for first in range(0, virtual.size, STEP):
+            chunk = virtual[first:first + STEP]
+            out = result[first:first + chunk.size]
+            if chunk.size and chunk.min() >= 0:
+                out[...] = buffer[place[chunk >> BLOCK_SHIFT] + chunk]
+                self._check_values(out)
+            else:
+                held = chunk >= 0
+                chunk = chunk[held]
+                read = buffer[place[chunk >> BLOCK_SHIFT] + chunk]
+                self._check_values(read)
+                out[...] = np.nan
+                out[held] = read
 
     def values_of(self, heights):
         return self.values(self.board_id(heights))
+
+    # Whole-table scans: position -> board id.
+
+    def _build_unrank(self):
+        """Tables for the ids of a round's rows in id order: a row id
+        r = h_1 + h_2 B + ... (the board's id over base) splits into its k
+        low columns (rl < R = base^k) and the rest (rh), and round S's rows
+        are, rh ascending, rh * R + every rl whose height sum is S - s(rh),
+        ascending. Sorts the rl by (height sum, rl) once."""
+        columns = self.width - 1
+        k = (columns + 1) // 2
+        if self.base ** k > FAST_ENTRIES:
+            self._unrank = False
+            return
+        low = np.arange(self.base ** k, dtype=np.int64)
+        low_sum = np.zeros(low.size, dtype=np.int64)
+        for column in range(k):
+            low_sum += low // self.base ** column % self.base
+        order = np.argsort(low_sum, kind="stable")
+        starts = np.searchsorted(low_sum[order], np.arange(k * self.height + 2))
+        high = np.arange(self.base ** (columns - k), dtype=np.int64)
+        high_sum = np.zeros(high.size, dtype=np.int64)
+        for column in range(columns - k):
+            high_sum += high // self.base ** column % self.base
+        self._unrank = (self.base ** k, k * self.height, order, starts, high_sum)
+        self._unrank_round = None
+
+    def _round_segments(self, row_sum):
+        """For round S: the rh that have rows in it, where each one's rows
+        start among the round's rows and in the sorted rl (cached for the last round)."""
+        if self._unrank_round is not None and self._unrank_round[0] == row_sum:
+            return self._unrank_round[1]
+        low_count, low_most, order, starts, high_sum = self._unrank
+        rest = row_sum - high_sum
+        high = np.flatnonzero((rest >= 0) & (rest <= low_most))
+        rest = rest[high]
+        counts = starts[rest + 1] - starts[rest]
+        ends = np.cumsum(counts)
+        segments = (high * low_count, counts, ends, starts[rest] - (ends - counts))
+        self._unrank_round = (row_sum, segments)
+        return segments
+
+    def _rows(self, row_sum, first, end):
+        """Row ids of the rows first..end-1 of round S in id order."""
+        if self._unrank is None:
+            self._build_unrank()
+        if not self._unrank:
+            return self._rows_by_columns(row_sum, np.arange(first, end, dtype=np.int64))
+        order = self._unrank[2]
+        high, counts, ends, shift = self._round_segments(row_sum)
+        a = int(np.searchsorted(ends, first, side="right"))
+        b = int(np.searchsorted(ends, end - 1, side="right")) + 1
+        counts = counts[a:b]
+        rank = np.arange(int(ends[a] - counts[0]), int(ends[b - 1]), dtype=np.int64)
+        rows = order[rank + np.repeat(shift[a:b], counts)] + np.repeat(high[a:b], counts)
+        start = first - int(rank[0])
+        return rows[start:start + end - first]
+
+    def _rows_by_columns(self, row_sum, ranks):
+        """The same by a binary search per column (the inverse of _by_columns)."""
+        prefix = self._prefix64
+        remaining = np.full(ranks.size, row_sum, dtype=np.int64)
+        rest = ranks.copy()
+        rows = np.zeros(ranks.size, dtype=np.int64)
+        for column in range(self.width - 1, 1, -1):
+            below = lambda value: prefix[column - 1][remaining + 1] - prefix[column - 1][remaining - value + 1]
+            low = np.zeros(ranks.size, dtype=np.int64)
+            high = np.minimum(self.height, remaining)
+            while np.any(low < high):
+                middle = (low + high + 1) // 2
+                fits = below(middle) <= rest
+                low = np.where(fits, middle, low)
+                high = np.where(fits, high, middle - 1)
+            rest -= below(low)
+            remaining -= low
+            rows += low * self.base ** (column - 1)
+        return rows + remaining if self.width > 1 else rows
+
+    def _ids_at(self, first, end):
+        """Board ids of the values at positions first..end-1 (version 2)."""
+        pieces = []
+        round_index = int(np.searchsorted(self._offsets64, first, side="right")) - 1
+        while first < end:
+            start = int(self._offsets64[round_index])
+            stop = min(end, int(self._offsets64[round_index + 1]))
+            if stop > first:
+                h0 = self._h0_lists[round_index % self.modulus]
+                length = h0.size
+                row, last = (first - start) // length, (stop - start - 1) // length
+                rows = self._rows(round_index, row, last + 1)
+                ids = (rows[:, None] * self.base + h0[None, :]).reshape(-1)
+                skip = first - start - row * length
+                pieces.append(ids[skip:skip + stop - first])
+                first = stop
+            round_index += 1
+        return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+
+    def _scan(self, blocks, with_ids):
+        """(ids or None, float64 values) for `blocks` checksummed blocks at a time, in file order."""
+        if blocks < 1:
+            raise ValueError("iter_blocks: blocks must be at least 1")
+        for index in range(0, self.block_count, blocks):
+            indices = np.arange(index, min(self.block_count, index + blocks), dtype=np.int64)
+            first, count = self._block_extent(indices)
+            start, end = int(first[0]), int(first[-1] + count[-1])
+            # Back to back in the file: read as one run, checked block by block.
+            buffer = np.empty(end - start, dtype=self.stored_dtype)
+            self._read_range(buffer, 0, start, end - start)
+            if self.checksums is not None:
+                self._check_crcs(buffer, indices, first - start, count, first)
+            values = buffer.astype(np.float64, copy=False)
+            self._check_values(values)
+            if not with_ids:
+                yield None, values
+            elif self.format_version == 1:
+                yield np.arange(start, end, dtype=np.int64), values
+            else:
+                yield self._ids_at(start, end), values
+
+    def iter_blocks(self, blocks=SCAN_BLOCKS):
+        """The whole table in file order: (ids, values) for `blocks`
+        checksummed blocks of CHECKSUM_VALUES values at a time (the last of
+        a round may be shorter), each block checked against its checksum and
+        every value for being a number of pieces: ids int64, values float64,
+        fresh arrays each step. Version 2 yields the ids of the stored boards
+        only; version 1 every id in order."""
+        return self._scan(blocks, True)
+
+    def check_all(self):
+        """Reads every value, checking every block against its checksum
+        (version 2) and every value for being a number of pieces."""
+        for _ in self._scan(SCAN_BLOCKS, False):
+            pass
+
+    def to_numpy(self, memory_limit=None):
+        """The whole table as one float64 array in board-id order, NaN
+        where the table does not hold the board. Refused with a TableError
+        naming the sizes when it would need more than memory_limit bytes
+        (default: three quarters of MemAvailable; no limit when that is unknown)."""
+        if memory_limit is None:
+            available = memory_available()
+            memory_limit = available * 3 // 4 if available else None
+        scan = 0 if self.format_version == 1 else SCAN_BLOCKS * CHECKSUM_VALUES * 32
+        needed = self.states * 8 + scan
+        if memory_limit is not None and needed > memory_limit:
+            raise TableError("%s: to_numpy() needs %s (%d boards, 8 bytes each%s), more than the memory limit of %s; "
+                             "scan it with iter_blocks()" % (self.path, size_text(needed), self.states,
+                                                             ", and %s to read" % size_text(scan) if scan else "",
+                                                             size_text(memory_limit)))
+        result = np.empty(self.states, dtype=np.float64)
+        if self.format_version == 1:
+            step = SCAN_BLOCKS * CHECKSUM_VALUES
+            for first in range(0, self.states, step):
+                end = min(self.states, first + step)
+                self._read_range(result, first, first, end - first)
+                self._check_values(result[first:end])
+            return result
+        if len(self.residues) < self.modulus:
+            result.fill(np.nan)
+        for ids, values in self._scan(SCAN_BLOCKS, True):
+            result[ids] = values
+        return result
 
     def close(self):
         self.file.close()

@@ -11,9 +11,22 @@ written before piece sets were stored (tests/data/legacy), and for
 with table_values (C++ StackTable, resident and lazy): the same bits, NaN
 exactly where the C++ table does not hold the board. Then checks a few
 boards against `stackplay --explain --json`.
+
+The bulk reads, on every one of those tables: to_numpy() and values() of
+every id against the C++ values of every id; iter_blocks() (one block, three
+and the default at a time) yields each held board once, in file order
+(positions 0, 1, ...), with its value; the lookup-table codec against the
+column-by-column one, the inverse by binary search and values() in groups of
+blocks give the same. A table with one byte of a value flipped (float64 and
+float32) is refused by values() on that block, iter_blocks() exactly at that
+block, to_numpy() and check_all(), naming the block, and still read away
+from it; a value made negative behind a good checksum, and a version-1 NaN,
+are refused by each; to_numpy() past its memory limit is refused naming
+the sizes.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -21,7 +34,9 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from stack_table import StackTable, TableError  # noqa: E402
+import stack_table  # noqa: E402
+from stack_table import CHECKSUM_VALUES, StackTable, TableError  # noqa: E402
+from reseal import reseal  # noqa: E402
 
 build, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
@@ -98,6 +113,130 @@ for path in (all_classes, odd, old, pentominoes, mixed, legacy):
         print("%s: %s, format %d, %s, classes %s mod %d: %d ids agree (resident and lazy)" % (
             os.path.basename(path), table.piece_set, table.format_version, table.precision, table.residues,
             table.modulus, ids.size))
+
+
+
+def refused(what, read, pattern):
+    """read() must raise a TableError whose message holds pattern."""
+    try:
+        read()
+    except TableError as error:
+        assert pattern in str(error), "%s: refused with '%s', expected '%s'" % (what, error, pattern)
+        return
+    raise AssertionError("%s was read; expected a refusal with '%s'" % (what, pattern))
+
+
+def scan(table, blocks):
+    """iter_blocks(blocks) joined: (ids, values, the size of each step)."""
+    steps = list(table.iter_blocks(blocks))
+    for ids, values in steps:
+        assert ids.dtype == np.int64 and values.dtype == np.float64 and ids.shape == values.shape
+    return (np.concatenate([ids for ids, _ in steps]), np.concatenate([values for _, values in steps]),
+            [values.size for _, values in steps])
+
+
+# The bulk reads against the C++ values of every id.
+for path in (all_classes, odd, old, pentominoes, mixed, legacy):
+    with StackTable(path) as table:
+        every = np.arange(table.states, dtype=np.uint64)
+        cpp = cpp_values(path, every, False)
+        assert same(cpp, cpp_values(path, every, True)), "%s: the C++ resident and lazy tables disagree" % path
+        held = np.flatnonzero(~np.isnan(cpp))
+        whole = table.to_numpy()
+        assert whole.dtype == np.float64 and same(whole, cpp), "%s: to_numpy() and C++ disagree on %d ids" % (
+            path, int(np.sum(~((whole == cpp) | (np.isnan(whole) & np.isnan(cpp))))))
+        assert table.states >= stack_table.FAST_FROM
+        assert same(table.values(every), cpp), "%s: values() of every id and C++ disagree" % path
+        if table.format_version == 2:
+            assert table._fast, "%s: values() of every id did not use the lookup tables" % path
+            fast, by_columns = table._virtual_fast(every.view(np.int64)), table._virtual_by_columns(every)
+            assert np.array_equal(np.maximum(fast, -1), np.maximum(by_columns, -1)), \
+                "%s: the lookup tables and the column-by-column codec disagree" % path  # negative: not held
+        for blocks in (1, 3, stack_table.SCAN_BLOCKS):
+            ids, values, sizes = scan(table, blocks)
+            assert np.array_equal(np.sort(ids), held), "%s: iter_blocks(%d) does not yield each held board once" % (
+                path, blocks)
+            assert same(values, cpp[ids]), "%s: iter_blocks(%d) and C++ disagree" % (path, blocks)
+            assert np.array_equal(table.positions(ids), np.arange(ids.size)), "%s: iter_blocks(%d) not in file order" % (
+                path, blocks)
+            assert max(sizes) <= blocks * CHECKSUM_VALUES and len(sizes) == -(-table.block_count // blocks)
+        if table.format_version == 2:
+            table._unrank = False  # the inverse by binary search, column by column
+            assert np.array_equal(scan(table, 3)[0], ids), "%s: the two inverses of the codec disagree" % path
+            table._unrank = None
+        # values() holding only five blocks at once: the ids in groups of blocks.
+        budget, stack_table.READ_BUDGET = stack_table.READ_BUDGET, 5 * CHECKSUM_VALUES * 8
+        try:
+            some = np.concatenate([rng.integers(0, table.states + 50, 30000), [table.states - 1]]).astype(np.uint64)
+            assert same(table.values(some), np.where(some < table.states, whole[np.minimum(some, table.states - 1)],
+                                                     np.nan)), "%s: values() in groups of blocks" % path
+        finally:
+            stack_table.READ_BUDGET = budget
+        print("%s: to_numpy, values and iter_blocks (1, 3, %d blocks a step) agree with C++ on all %d ids" % (
+            os.path.basename(path), stack_table.SCAN_BLOCKS, table.states))
+        checked += 2 * table.states
+
+# A flipped bit in one value (the lowest of its mantissa: still a number of
+# pieces, so only the checksum can tell): refused by every read of its block.
+for source in (all_classes, odd):
+    damaged = os.path.join(work, "damaged_" + os.path.basename(source))
+    shutil.copyfile(source, damaged)
+    with StackTable(damaged) as table:
+        steps = list(table.iter_blocks(1))
+        block = len(steps) * 2 // 3
+        ids_in_block = steps[block][0]
+        first, count = (int(v[0]) for v in table._block_extent(np.array([block])))
+        position, size = first + count // 2, table.stored_dtype.itemsize
+        offset = table.dataset.id.get_offset() + position * size
+        away = np.concatenate([steps[block - 1][0], steps[block + 1][0]]).astype(np.uint64)
+        expected = table.values(away)
+    with open(damaged, "r+b") as out:
+        out.seek(offset)
+        byte = out.read(1)
+        out.seek(offset)
+        out.write(bytes([byte[0] ^ 1]))
+    message = "values %d..%d (block %d) do not match their checksum" % (first, first + count - 1, block)
+    with StackTable(damaged) as table:
+        refused("values() of the damaged block", lambda: table.values(ids_in_block[:1]), message)
+        refused("values() of every id", lambda: table.values(np.arange(table.states)), message)
+        refused("iter_blocks()", lambda: list(table.iter_blocks()), message)
+        refused("to_numpy()", table.to_numpy, message)
+        refused("check_all()", table.check_all, message)
+        good = []
+        refused("iter_blocks(1)", lambda: good.extend(table.iter_blocks(1)), message)
+        assert len(good) == block, "iter_blocks(1) refused after %d blocks, the damaged one is %d" % (len(good), block)
+        assert same(table.values(away), expected), "the blocks beside the damaged one"
+    print("%s, block %d of %d damaged: refused by values, iter_blocks, to_numpy and check_all" % (
+        os.path.basename(damaged), block, len(steps)))
+
+# Values that are not a number of pieces behind a good checksum (resealed),
+# and in a version-1 table (no checksums).
+negative = os.path.join(work, "negative_5x8.h5")
+shutil.copyfile(all_classes, negative)
+with h5py.File(negative, "r+") as out:
+    out["values"][1000] = -1.0
+reseal(negative)
+not_a_number = os.path.join(work, "nan_5x8_v1.h5")
+shutil.copyfile(old, not_a_number)
+with h5py.File(not_a_number, "r+") as out:
+    out["values"][2000] = np.nan
+for path in (negative, not_a_number):
+    with StackTable(path) as table:
+        bad = 1000 if path == negative else 2000
+        ids = table._ids_at(bad, bad + 1) if table.format_version == 2 else np.array([bad])
+        for what, read in (("values()", lambda: table.values(ids)), ("iter_blocks()", lambda: list(table.iter_blocks())),
+                           ("to_numpy()", table.to_numpy), ("check_all()", table.check_all)):
+            refused("%s of %s" % (what, os.path.basename(path)), read, "holds a value that is not a number of pieces")
+print("a negative value behind a good checksum and a version-1 NaN: refused by each read")
+
+# to_numpy() past its memory limit: refused, naming what it needs.
+with StackTable(all_classes) as table:
+    refused("to_numpy() past its memory limit", lambda: table.to_numpy(memory_limit=table.states * 8),
+            "to_numpy() needs")
+    refused("to_numpy() past its memory limit", lambda: table.to_numpy(memory_limit=1000),
+            "(%d boards, 8 bytes each" % table.states)
+    assert same(table.to_numpy(memory_limit=1 << 40), table.values(np.arange(table.states)))
+print("to_numpy() past its memory limit: refused")
 
 # stackplay's own lookups: the board and every successor in --explain.
 with StackTable(all_classes) as table:
