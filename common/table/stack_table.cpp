@@ -1,10 +1,9 @@
 #include "table/stack_table.h"
 
 #include "rules/compositions.h"
-#include "support/parallel.h"
-
 #include "support/cli.h"
 #include "support/errors.h"
+#include "support/parallel.h"
 #include "table/block_cache.h"
 #include "table/metadata_guard.h"
 #include "table/table_file.h"
@@ -16,7 +15,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <thread>
 
 namespace stack {
