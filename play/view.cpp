@@ -128,7 +128,7 @@ Json game_json(const ShownGame& game, const Geometry& geometry) {
     return {{"seed", game.seed}, {"pieces_placed", game.placed}, {"turns", std::move(turns)}};
 }
 
-Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id) {
+Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id, bool with_inputs) {
     const Rules& rules = placements.rules();
     Explanation explanation;
     explanation.rules = &rules;
@@ -137,7 +137,7 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
     explanation.value = table.value(id);
     explanation.options.resize(std::size_t(rules.piece_count()));
     const Geometry& geometry = placements.geometry();
-    explanation.with_inputs = rules.is_tetrominoes() && geometry.width() >= 4;
+    explanation.with_inputs = with_inputs && rules.is_tetrominoes() && geometry.width() >= 4;
     const std::vector<int> contour(explanation.heights.begin(), explanation.heights.begin() + geometry.width());
     placements.for_each_placement(explanation.heights, [&](int o, int x, BoardId offset) {
         PlacementOption option{o, x, id + offset, table.value(id + offset), "", false};

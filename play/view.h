@@ -71,7 +71,10 @@ struct Explanation {
 };
 
 // Reads the board's value and its successors' values, nothing else.
-Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id);
+// `with_inputs` false leaves out the SRS inputs (a replay ranks every
+// turn's placements, and the inputs cost a search each).
+Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id,
+                          bool with_inputs = true);
 std::string format_explanation(const Explanation& explanation, const Geometry& geometry);
 Json explanation_json(const Explanation& explanation, const Geometry& geometry);
 

@@ -448,26 +448,18 @@ Json Api::game(const Parameters& parameters) const {
     const ShownGame shown = show_game(*policy, table, start, seed);
     Json answer = game_json(shown, geometry);
     const Rules& rules = table.rules();
+    // Each turn's alternatives: the drawn piece's placements ranked as
+    // --explain ranks them (the table policy's choice first).
     for (std::size_t t = 0; t < shown.turns.size(); ++t) {
         const ShownTurn& turn = shown.turns[t];
-        std::vector<std::pair<double, std::pair<int, int>>> ranked;  // value, (orientation, column)
-        const BoardId id = turn.before_id;
-        placements_->for_each_placement(turn.before, [&](int o, int x, BoardId offset) {
-            if (rules.orientation(o).piece == turn.piece)
-                ranked.push_back({table.value(id + offset), {o, x}});
-        });
-        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-            return a.first > b.first
-                   || (a.first == b.first && placed_before(a.second.first, a.second.second, b.second.first, b.second.second));
-        });
+        const Explanation explanation = explain_board(*placements_, table, turn.before_id, false);
         Json alternatives = Json::array();
-        for (const auto& [value, where] : ranked)
-            alternatives.push_back({{"orientation", where.first},
-                                    {"rotation", rotation_of(rules, where.first)},
-                                    {"column", where.second},
-                                    {"value", value},
-                                    {"heights_after", heights_json(placements_->after(turn.before, where.first, where.second),
-                                                                   geometry.width())}});
+        for (const PlacementOption& option : explanation.options[std::size_t(turn.piece)])
+            alternatives.push_back({{"orientation", option.orientation},
+                                    {"rotation", rotation_of(rules, option.orientation)},
+                                    {"column", option.column},
+                                    {"value", option.value},
+                                    {"heights_after", heights_json(geometry.decode(option.successor), geometry.width())}});
         answer["turns"][t]["alternatives"] = std::move(alternatives);
     }
     answer["game"] = "stacking";
