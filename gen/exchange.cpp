@@ -24,6 +24,10 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
             remote_column_[x] = remote_column_[x] || rules(o, x).predecessor_owner != comm.rank();
     for (int x = 0; x < std::min(partition.lower_columns(), width); ++x)
         lower_remote_ = lower_remote_ || remote_column_[x];
+    remote_.assign(std::size_t(set.orientation_count()) * MaxWidth, 0);
+    for (int o = 0; o < set.orientation_count(); ++o)
+        for (int x = 0; x + set.orientation(o).width <= width; ++x)
+            remote_[std::size_t(o) * MaxWidth + std::size_t(x)] = rules(o, x).predecessor_owner != comm.rank();
 }
 
 // The owned rows of the round that some placement on another rank reads:
@@ -40,14 +44,14 @@ void Exchange::find_slice(const Heights& upper_heights) {
     slice_destinations_.clear();
     if (comm_.size() == 1)
         return;
-    const int me = comm_.rank(), width = partition_.geometry().width();
+    const int width = partition_.geometry().width();
     const PlacementTable::Differences differences = placements_.differences(upper_heights);
     for (int x = std::max(partition_.lower_columns(), 1); x < width; ++x)
         if (remote_column_[x])
-            placements_.for_each_predecessor_at(upper_heights, differences, x, [&](int o, int, BoardId) {
-                if (rules_(o, x).predecessor_owner != me)
-                    slice_destinations_.push_back(rules_(o, x).predecessor_owner);
-            });
+            placements_.for_each_predecessor_at(
+                upper_heights, differences, x,
+                [&](int o, int, BoardId) { slice_destinations_.push_back(rules_(o, x).predecessor_owner); },
+                [&](int o) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)] != 0; });
 }
 
 void Exchange::find_row(std::uint64_t local_row, const Heights& row_heights,
@@ -69,14 +73,14 @@ void Exchange::find_row(std::uint64_t local_row, const Heights& row_heights,
     };
     for (const int destination : slice_destinations_)
         mark(destination);
+    // Only the (orientation, column) pairs whose predecessor lives elsewhere
+    // are tested: at 2 ranks about half of the lower columns' placements.
     if (lower_remote_)
         for_each_row_placement<true>(
             placements_, row_heights, differences, 0, partition_.lower_columns(),
-            [&](int o, int x, int) {
-                if (remote_column_[x])
-                    mark(rules_(o, x).predecessor_owner);
-            },
-            [&](int h0) { return stored_index_[h0] >= 0; });
+            [&](int o, int x, int) { mark(rules_(o, x).predecessor_owner); },
+            [&](int h0) { return stored_index_[h0] >= 0; },
+            [&](int o, int x) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)]; });
 }
 
 ExchangeRecord Exchange::run(const RoundStore& round) {

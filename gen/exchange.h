@@ -103,6 +103,7 @@ private:
     std::vector<std::vector<SendRow>> send_rows_;         // [destination] -> rows, ascending
     std::vector<std::uint64_t> marked_;                   // [destination] -> the last row marked for it
     std::array<bool, MaxWidth> remote_column_{};          // [x] -> some predecessor at x lives elsewhere
+    std::vector<std::uint8_t> remote_;                    // [orientation * MaxWidth + x] -> its predecessor lives elsewhere
     bool lower_remote_ = false;                           // some row-level predecessor lives elsewhere
     std::vector<int> slice_destinations_;                 // of the current slice
     const int* stored_index_ = nullptr;                   // of the round

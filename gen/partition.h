@@ -117,39 +117,49 @@ void Partition::for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& v
 //   - at a column x >= 1, a placement whose surface matches holds for every
 //     h0 of the row at once (h0 = -1);
 //   - at column 0, a placement wider than one column fixes h0 by the step
-//     h1 - h0 = surface[0]: the orientations whose further steps match come
-//     from one lookup, by step, each with h0 inside [0, H];
+//     h1 - h0 = surface[0]: for each step whose h0 lies inside [0, H] and
+//     is stored, one lookup gives the orientations that fit, by step;
 //   - a one-column orientation at column 0 stays in its own row and is left
 //     to the kernel, which finishes a row from the top for it.
 // Only columns x with first <= x < last are tried. heights[0] is ignored.
 // `stored(h0)` says whether the row stores that state: column-0 placements
 // for states it does not store (a residue class not computed) are skipped
-// before they are looked up.
-template <bool Reverse, class Visit, class Stored>
+// before they are looked up. `wanted(o, x)` (all by default) leaves out
+// the other (orientation, column) pairs before their fit is tested.
+struct AnyPlacement {
+    constexpr bool operator()(int, int) const { return true; }
+};
+template <bool Reverse, class Visit, class Stored, class Wanted = AnyPlacement>
 [[gnu::always_inline]] inline void for_each_row_placement(const PlacementTable& placements, Heights heights,
                             const PlacementTable::Differences& differences, int first, int last, Visit&& visit,
-                            Stored&& stored) {
+                            Stored&& stored, Wanted&& wanted = {}) {
     const int width = placements.geometry().width(), height = placements.geometry().height();
     last = last < width ? last : width;
-    const auto at = [&](int x, auto&& each) {
+    const auto at = [&](int x, const PlacementTable::Differences& at_differences, auto&& keep, auto&& each) {
         if constexpr (Reverse)
-            placements.for_each_predecessor_at(heights, differences, x, each);
+            placements.for_each_predecessor_at(heights, at_differences, x, each, keep);
         else
-            placements.for_each_placement_at(heights, differences, x, each);
+            placements.for_each_placement_at(heights, at_differences, x, each, keep);
     };
     heights[0] = heights[1];
     for (int x = first > 1 ? first : 1; x < last; ++x)
-        at(x, [&](int o, int, BoardId) { visit(o, x, -1); });
+        at(x, differences, [&](int o) { return wanted(o, x); }, [&](int o, int, BoardId) { visit(o, x, -1); });
     if (width == 1 || first != 0)
         return;
-    placements.template for_each_first_column_match<Reverse>(differences, [&](int o, int step, auto&& holds) {
+    // Column 0, one first step at a time: the step fixes h0, so a state the
+    // row does not store costs no lookup, and each lookup is the one any
+    // column makes, its d[0] the step. Steps ascend, so the placements come
+    // by step, then in the set's order.
+    PlacementTable::Differences first_column = differences;
+    for (const int step : placements.first_steps(Reverse)) {
         const int h0 = heights[1] - step;
         if (h0 < 0 || h0 > height || !stored(h0))
-            return;
+            continue;
         heights[0] = h0;
-        if (holds(heights))
-            visit(o, 0, h0);
-    });
+        first_column[0] = placements.clipped_difference(step);
+        at(0, first_column, [&](int o) { return placements.width(o) > 1 && wanted(o, 0); },
+           [&](int o, int, BoardId) { visit(o, 0, h0); });
+    }
 }
 
 // The same, computing the row's differences itself.

@@ -42,7 +42,7 @@ PlacementTable::PlacementTable(const Geometry& geometry, const Rules& rules)
         return key % values_ - limit_;
     };
     for (bool reverse : {false, true}) {
-        std::vector<int> order, wide_by_step;
+        std::vector<int> order;
         for (int o = 0; o < rules.orientation_count(); ++o)
             order.push_back(o);
         std::set<int> steps;
@@ -50,20 +50,9 @@ PlacementTable::PlacementTable(const Geometry& geometry, const Rules& rules)
             if (rules.orientation(o).width > 1)
                 steps.insert(step(o, 0, reverse));
         first_steps_[reverse].assign(steps.begin(), steps.end());
-        for (const int first : steps)
-            for (int o = 0; o < rules.orientation_count(); ++o)
-                if (rules.orientation(o).width > 1 && step(o, 0, reverse) == first)
-                    wide_by_step.push_back(o);
         // Any column: the first three steps (as many as o has) equal the key's.
         tables_[reverse] = build_table(values_ * values_ * values_, order, [&](int key, int o) {
             for (int k = 0; k + 1 < rules.orientation(o).width && k < 3; ++k)
-                if (difference(key, k) != step(o, k, reverse))
-                    return false;
-            return true;
-        });
-        // Column 0: steps 1 and 2 equal the key's d[1], d[2] (key = d[1] * values + d[2]).
-        first_column_tables_[reverse] = build_table(values_ * values_, wide_by_step, [&](int key, int o) {
-            for (int k = 1; k + 1 < rules.orientation(o).width && k < 3; ++k)
                 if (difference(key, k) != step(o, k, reverse))
                     return false;
             return true;

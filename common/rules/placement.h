@@ -65,6 +65,11 @@ public:
     template <class Visit>
     void for_each_placement_at(const Heights& heights, const Differences& differences, int column,
                                Visit&& visit) const;
+    template <class Visit, class Wanted>
+    void for_each_placement_at(const Heights& heights, const Differences& differences, int column,
+                               Visit&& visit, Wanted&& wanted) const {
+        for_each_match<false>(heights, differences, column, visit, wanted);
+    }
 
     // visit(orientation, column, predecessor_offset) for every placement that
     // turns some valid stack into `heights` (the predecessor's id is the id
@@ -74,14 +79,18 @@ public:
     template <class Visit>
     void for_each_predecessor_at(const Heights& heights, const Differences& differences, int column,
                                  Visit&& visit) const;
-
-    // At column 0, where a placement wider than one column fixes h0 by its
-    // first step: visit(orientation, step, holds) for each such orientation
-    // whose further steps match `differences` (d[0] is not read), by step,
-    // then in the set's order. holds(heights), with heights[0] = h1 - step,
-    // says whether it fits (forward) or could have landed (reverse) there.
-    template <bool Reverse, class Visit>
-    void for_each_first_column_match(const Differences& differences, Visit&& visit) const;
+    // Both forms also come with a filter: only the orientations o for which
+    // wanted(o) holds, asked before the rest of the test (the exchange wants
+    // only the placements whose predecessor lives on another rank).
+    template <class Visit, class Wanted>
+    void for_each_predecessor_at(const Heights& heights, const Differences& differences, int column,
+                                 Visit&& visit, Wanted&& wanted) const {
+        for_each_match<true>(heights, differences, column, visit, wanted);
+    }
+    // The filter that keeps every orientation.
+    struct AnyOrientation {
+        constexpr bool operator()(int) const { return true; }
+    };
 
     // The most orientations that can fit at one column of any stack.
     int most_placements_at_one_column() const { return most_at_one_column_; }
@@ -127,19 +136,19 @@ private:
     template <class Matches>
     static MatchTable build_table(int keys, const std::vector<int>& order, Matches&& matches);
     int step(int o, int k, bool reverse) const;
-    template <bool Reverse, class Visit>
-    void for_each_match(const Heights& heights, const Differences& differences, int x, Visit&& visit) const {
+    template <bool Reverse, class Visit, class Wanted = AnyOrientation>
+    void for_each_match(const Heights& heights, const Differences& differences, int x, Visit&& visit,
+                        Wanted&& wanted = {}) const {
         if (has_tails_)
-            for_each_match_of<Reverse, true>(heights, differences, x, visit);
+            for_each_match_of<Reverse, true>(heights, differences, x, visit, wanted);
         else
-            for_each_match_of<Reverse, false>(heights, differences, x, visit);
+            for_each_match_of<Reverse, false>(heights, differences, x, visit, wanted);
     }
     // Tails: whether some orientation is wider than the key's three steps
     // (decided once per call, not once per match).
-    template <bool Reverse, bool Tails, class Visit>
-    void for_each_match_of(const Heights& heights, const Differences& differences, int x, Visit&& visit) const;
-    template <bool Reverse, bool Tails, class Visit>
-    void for_each_first_column_match_of(const Differences& differences, Visit&& visit) const;
+    template <bool Reverse, bool Tails, class Visit, class Wanted>
+    void for_each_match_of(const Heights& heights, const Differences& differences, int x, Visit&& visit,
+                           Wanted&& wanted) const;
     // What the key leaves to check of `candidate` at column x: the steps
     // past the key's three (Tails), and the rows the cells need, below the
     // top (forward) or held by the stack (reverse).
@@ -168,11 +177,6 @@ private:
     int values_ = 1;  // 2L + 1
     std::vector<Candidate> candidates_;  // [orientation]
     std::array<MatchTable, 2> tables_;    // [reverse][key of d[x], d[x+1], d[x+2]]
-    // [reverse][key of d[1], d[2]]: the orientations wider than one column
-    // whose steps after the first match, by first step, then in the set's
-    // order. At column 0 the first step is what fixes h0, so a row looks
-    // its column-0 placements up once, not once per step.
-    std::array<MatchTable, 2> first_column_tables_;
     std::vector<BoardId> offsets_;        // [orientation * MaxWidth + column]
     int most_at_one_column_ = 0;
     bool has_tails_ = false;  // some orientation is wider than the key's steps
@@ -190,9 +194,9 @@ inline PlacementTable::Differences PlacementTable::differences(const Heights& he
 // Forward: the orientations whose surface matches and that stay below the
 // top. Reverse: those whose surface seen after landing matches and whose
 // cells the stack holds (each column at least as high as the cells added).
-template <bool Reverse, bool Tails, class Visit>
+template <bool Reverse, bool Tails, class Visit, class Wanted>
 void PlacementTable::for_each_match_of(const Heights& heights, const Differences& differences, int x,
-                                       Visit&& visit) const {
+                                       Visit&& visit, Wanted&& wanted) const {
     // The tables' addresses held in locals: `visit` stores through
     // pointers the compiler cannot tell apart from the vectors' own, and
     // would reload them at every match.
@@ -201,30 +205,9 @@ void PlacementTable::for_each_match_of(const Heights& heights, const Differences
     const BoardId* const offsets = offsets_.data();
     for (int i = 1; i <= list[0]; ++i) {
         const int o = list[i];
-        if (holds<Reverse, Tails>(heights, x, candidates[o]))
+        if (wanted(o) && holds<Reverse, Tails>(heights, x, candidates[o]))
             visit(o, x, offsets[std::size_t(o) * MaxWidth + std::size_t(x)]);
     }
-}
-
-template <bool Reverse, bool Tails, class Visit>
-void PlacementTable::for_each_first_column_match_of(const Differences& differences, Visit&& visit) const {
-    const std::uint16_t* const list =
-        first_column_tables_[Reverse].list(differences[1] * values_ + differences[2]);
-    const Candidate* const candidates = candidates_.data();
-    for (int i = 1; i <= list[0]; ++i) {
-        const int o = list[i];
-        visit(o, int(candidates[o].step[Reverse][0]), [&](const Heights& heights) {
-            return holds<Reverse, Tails>(heights, 0, candidates[o]);
-        });
-    }
-}
-
-template <bool Reverse, class Visit>
-void PlacementTable::for_each_first_column_match(const Differences& differences, Visit&& visit) const {
-    if (has_tails_)
-        for_each_first_column_match_of<Reverse, true>(differences, visit);
-    else
-        for_each_first_column_match_of<Reverse, false>(differences, visit);
 }
 
 template <class Visit>
