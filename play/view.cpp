@@ -140,14 +140,21 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
     explanation.with_inputs = with_inputs && rules.is_tetrominoes() && geometry.width() >= 4;
     const std::vector<int> contour(explanation.heights.begin(), explanation.heights.begin() + geometry.width());
     placements.for_each_placement(explanation.heights, [&](int o, int x, BoardId offset) {
-        PlacementOption option{o, x, id + offset, table.value(id + offset), "", false};
-        if (explanation.with_inputs) {
-            const moves::Reach reach = moves::reach_table_placement(contour, geometry.height(), rules.orientation(o), x);
-            option.inputs = reach.inputs;
-            option.hard_drop = reach.hard_drop;
-        }
-        explanation.options[std::size_t(rules.orientation(o).piece)].push_back(option);
+        explanation.options[std::size_t(rules.orientation(o).piece)].push_back(
+            {o, x, id + offset, table.value(id + offset), "", false});
     });
+    // One search per piece finds every placement's inputs.
+    if (explanation.with_inputs)
+        for (auto& options : explanation.options) {
+            std::vector<std::pair<const Orientation*, int>> wanted;
+            for (const PlacementOption& option : options)
+                wanted.emplace_back(&rules.orientation(option.orientation), option.column);
+            const std::vector<moves::Reach> reaches = moves::reach_table_placements(contour, geometry.height(), wanted);
+            for (std::size_t i = 0; i < options.size(); ++i) {
+                options[i].inputs = reaches[i].inputs;
+                options[i].hard_drop = reaches[i].hard_drop;
+            }
+        }
     for (auto& options : explanation.options)
         std::sort(options.begin(), options.end(), [](const PlacementOption& a, const PlacementOption& b) {
             if (a.value != b.value)

@@ -345,6 +345,50 @@ TEST(Moves, ReachOfTablePlacements) {
     EXPECT_FALSE(blocked.hard_drop);
 }
 
+// --explain's reaches of a whole piece by one search each: against each
+// placement's own shortest search and the hard-drop placements, on random
+// contours (some with a column at the top, some with deep wells).
+TEST(Moves, ReachOfTablePlacementsOfAPieceAtOnce) {
+    std::mt19937_64 random(23);
+    const Rules& rules = Rules::tetrominoes();
+    long checked = 0, unreachable = 0, spin_only = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        std::vector<int> heights(10);
+        for (int& height : heights)
+            height = int(random() % (trial % 2 ? 21 : 8));
+        const Board board = Board::from_heights(10, 20, heights);
+        for (Piece piece : AllPieces) {
+            std::vector<std::pair<const Orientation*, int>> wanted;
+            for (const Orientation& orientation : rules.orientations())
+                for (int x = 0; orientation.piece == int(piece) && x + orientation.width <= 10; ++x)
+                    if (orientation.fits(heights.data(), x, 20))
+                        wanted.emplace_back(&orientation, x);
+            const std::vector<Reach> reaches = reach_table_placements(heights, 20, wanted);
+            ASSERT_EQ(reaches.size(), wanted.size());
+            CellSet by_hard_drop;
+            for (const Placement& placement : generate(board, piece, Algorithm::HardDrop))
+                by_hard_drop.insert(placement.cells);
+            for (std::size_t i = 0; i < wanted.size(); ++i, ++checked) {
+                const Cells target = table_placement_cells(*wanted[i].first, wanted[i].second, heights.data());
+                const auto single = shortest_inputs(board, piece, target);
+                EXPECT_EQ(reaches[i].inputs.empty(), !single.has_value()) << "trial " << trial;
+                if (single) {
+                    EXPECT_EQ(reaches[i].inputs.size(), single->size()) << "trial " << trial;
+                }
+                EXPECT_EQ(reaches[i].hard_drop, by_hard_drop.count(target) > 0) << "trial " << trial;
+                unreachable += !single.has_value();
+                spin_only += single.has_value() && !reaches[i].hard_drop;
+            }
+        }
+    }
+    EXPECT_GT(checked, 500);  // 606 table placements fit these contours
+    EXPECT_GT(unreachable, 0);  // the walls of the tall contours block some
+    EXPECT_GT(spin_only, 0);
+    EXPECT_THROW(reach_table_placements(std::vector<int>(10, 0), 20,
+                                        {{&rules.orientation(0), 0}, {&rules.orientation(rules.orientation_count() - 1), 0}}),
+                 std::invalid_argument);
+}
+
 // The batch of shortest inputs (one search for every placement) gives each
 // placement a sequence as short as its own search's, ending in a hard drop;
 // a trace does not change what a

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace stack::moves {
@@ -518,15 +519,31 @@ Cells table_placement_cells(const Orientation& orientation, int column, const in
 }
 
 Reach reach_table_placement(const std::vector<int>& heights, int height, const Orientation& orientation, int column) {
+    return reach_table_placements(heights, height, {{&orientation, column}}).front();
+}
+
+std::vector<Reach> reach_table_placements(const std::vector<int>& heights, int height,
+                                          const std::vector<std::pair<const Orientation*, int>>& placements) {
+    std::vector<Reach> reaches(placements.size());
+    if (placements.empty())
+        return reaches;
     const Board board = Board::from_heights(int(heights.size()), height, heights);
-    const Piece piece = Piece(orientation.piece);
-    const Cells target = table_placement_cells(orientation, column, heights.data());
-    Reach reach;
-    if (const auto inputs = shortest_inputs(board, piece, target))
-        reach.inputs = *inputs;
+    const Piece piece = Piece(placements.front().first->piece);
+    std::vector<Placement> targets(placements.size());
+    for (std::size_t i = 0; i < placements.size(); ++i) {
+        if (Piece(placements[i].first->piece) != piece)
+            throw std::invalid_argument("reach_table_placements: the placements are of one piece");
+        targets[i].cells = table_placement_cells(*placements[i].first, placements[i].second, heights.data());
+    }
+    const std::vector<std::string> inputs = shortest_inputs(board, piece, targets);
+    std::set<Cells> by_hard_drop;
     for (const Placement& placement : generate(board, piece, Algorithm::HardDrop))
-        reach.hard_drop |= placement.cells == target;
-    return reach;
+        by_hard_drop.insert(placement.cells);
+    for (std::size_t i = 0; i < placements.size(); ++i) {
+        reaches[i].inputs = inputs[i];
+        reaches[i].hard_drop = by_hard_drop.count(targets[i].cells) > 0;
+    }
+    return reaches;
 }
 
 }  // namespace stack::moves

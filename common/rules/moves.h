@@ -131,5 +131,10 @@ struct Reach {
     bool hard_drop = false;
 };
 Reach reach_table_placement(const std::vector<int>& heights, int height, const Orientation& orientation, int column);
+// The same for several placements of one piece on one contour, by one
+// search for the inputs and one for hard drop: [i] -> placements[i]'s, each
+// (orientation, leftmost column).
+std::vector<Reach> reach_table_placements(const std::vector<int>& heights, int height,
+                                          const std::vector<std::pair<const Orientation*, int>>& placements);
 
 }  // namespace stack::moves
