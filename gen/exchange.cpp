@@ -19,15 +19,14 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
       send_rows_(comm.size()), marked_(comm.size()) {
     const int width = partition.geometry().width();
     const Rules& set = placements.rules();
-    for (int o = 0; o < set.orientation_count(); ++o)
-        for (int x = 0; x + set.orientation(o).width <= width; ++x)
-            remote_column_[x] = remote_column_[x] || rules(o, x).predecessor_owner != comm.rank();
-    for (int x = 0; x < std::min(partition.lower_columns(), width); ++x)
-        lower_remote_ = lower_remote_ || remote_column_[x];
     remote_.assign(std::size_t(set.orientation_count()) * MaxWidth, 0);
     for (int o = 0; o < set.orientation_count(); ++o)
-        for (int x = 0; x + set.orientation(o).width <= width; ++x)
+        for (int x = 0; x + set.orientation(o).width <= width; ++x) {
             remote_[std::size_t(o) * MaxWidth + std::size_t(x)] = rules(o, x).predecessor_owner != comm.rank();
+            remote_column_[x] = remote_column_[x] || remote_[std::size_t(o) * MaxWidth + std::size_t(x)];
+        }
+    for (int x = 0; x < std::min(partition.lower_columns(), width); ++x)
+        lower_remote_ = lower_remote_ || remote_column_[x];
 }
 
 // The owned rows of the round that some placement on another rank reads:
@@ -74,7 +73,8 @@ void Exchange::find_row(std::uint64_t local_row, const Heights& row_heights,
     for (const int destination : slice_destinations_)
         mark(destination);
     // Only the (orientation, column) pairs whose predecessor lives elsewhere
-    // are tested: at 2 ranks about half of the lower columns' placements.
+    // are tested (at 2 ranks and an odd H+1: the placements that put an odd
+    // number of cells into the upper columns).
     if (lower_remote_)
         for_each_row_placement<true>(
             placements_, row_heights, differences, 0, partition_.lower_columns(),
