@@ -72,7 +72,7 @@ struct Explanation {
 
 // Reads the board's value and its successors' values, nothing else.
 // `with_inputs` false leaves out the SRS inputs (a replay ranks every
-// turn's placements, and the inputs cost a search each).
+// turn's placements, and the inputs cost two searches a piece).
 Explanation explain_board(const PlacementTable& placements, const StackTable& table, BoardId id,
                           bool with_inputs = true);
 std::string format_explanation(const Explanation& explanation, const Geometry& geometry);

@@ -1,5 +1,6 @@
-"""Shared by scripts/policies and scripts/plot: where the built tools are,
-and a table for a shape, generated with stackgen (2 ranks) when missing."""
+"""Shared by scripts/policies, plot, bench-8x20 and profile-8x20: where the
+built tools are, what Open MPI needs to run as root, and a table for a
+shape, generated with stackgen (2 ranks) when missing."""
 import json
 import os
 import subprocess
