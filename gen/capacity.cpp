@@ -24,8 +24,10 @@ using Wide = unsigned __int128;
 // let through with the tetrominoes' share, was killed for memory halfway.
 constexpr double TetrominoGhostShare = 0.5;
 constexpr double OtherGhostShare = 1.5;
-// The process itself, the writer's buffers.
-constexpr double FixedBytes = 6.0 * RoundWriter::SegmentBytes + (64 << 20);
+// The writer's buffers (two queued segments, one being assembled, the
+// redistribution's arrays), and the process itself.
+constexpr double WriterBytes = 6.0 * RoundWriter::SegmentBytes;
+constexpr double ProcessBytes = 64 << 20;
 // Metadata and slack in a table file.
 constexpr std::uint64_t FileSlack = 1 << 16;
 
@@ -51,7 +53,7 @@ void refuse_if_too_large(const Communicator& comm, const Geometry& geometry, con
                          const std::string& output, bool resuming, const char* qualifier) {
     const double node = comm.all_reduce(needs.rank_bytes * comm.ranks_on_node(), Reduction::Max);
     const double available = comm.all_reduce(double(available_memory_bytes()), Reduction::Min);
-    double disk = comm.is_root() && !resuming ? free_disk_bytes(output) : -1.0;
+    double disk = comm.is_root() && !resuming && !output.empty() ? free_disk_bytes(output) : -1.0;
     comm.broadcast(disk);
     const bool memory_short = available > 0 && node > available;
     const bool disk_short = disk >= 0 && needs.file_bytes > disk;
@@ -96,18 +98,24 @@ void check_capacity_up_front(const Communicator& comm, const Geometry& geometry,
     refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ");
 }
 
-// The exact band: K+1 arrays each sized for this rank's largest round,
-// with their slice starts; ghosts when there are several ranks; the writer.
+RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules) {
+    const Band band_plan(partition, layout);
+    RankMemory memory;
+    memory.band = double(Band::most_rounds(rules))
+                  * (double(band_plan.largest_round_values()) * sizeof(double)
+                     + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
+    const double share = rules.is_tetrominoes() ? TetrominoGhostShare : OtherGhostShare;
+    memory.ghosts = partition.ranks() > 1 ? memory.band * share : 0.0;
+    memory.writer = WriterBytes;
+    memory.process = ProcessBytes;
+    return memory;
+}
+
+// The exact band, ghosts and buffers (rank_memory).
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                     Precision precision, const std::string& output, bool resuming) {
-    const Band band_plan(partition, layout);
-    const double band = double(Band::most_rounds(rules))
-                        * (double(band_plan.largest_round_values()) * sizeof(double)
-                           + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
-    const double share = rules.is_tetrominoes() ? TetrominoGhostShare : OtherGhostShare;
-    const double ghosts = partition.ranks() > 1 ? band * share : 0.0;
     Needs needs;
-    needs.rank_bytes = band + ghosts + FixedBytes;
+    needs.rank_bytes = rank_memory(partition, layout, rules).total();
     needs.file_bytes = double(table_file_bytes(layout, precision));
     refuse_if_too_large(comm, partition.geometry(), needs, output, resuming, "about ");
 }

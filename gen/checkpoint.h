@@ -54,6 +54,8 @@ public:
     // connections and checksums (blocks [first_block, last_block) new).
     void record(TableInfo progress, const std::vector<std::uint32_t>& checksums, std::uint64_t first_block,
                 std::uint64_t last_block);
+    // Rank 0: adds the finished table's digest.
+    void record_digest(std::uint64_t digest) { file_->record_digest(digest); }
     // Rank 0: closes the finished table and renames it to `output`.
     void publish(const std::string& output);
 

@@ -16,7 +16,7 @@ void GhostCursor::missing(BoardId id) {
 Exchange::Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
                    const PlacementRules& rules)
     : comm_(comm), partition_(partition), placements_(placements), rules_(rules), ghosts_(partition.rounds()),
-      send_rows_(comm.size()), marked_(comm.size()) {
+      finders_(1) {
     const int width = partition.geometry().width();
     const Rules& set = placements.rules();
     remote_.assign(std::size_t(set.orientation_count()) * MaxWidth, 0);
@@ -32,15 +32,19 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
 // The owned rows of the round that some placement on another rank reads:
 // placements wholly in upper columns test a whole slice at once, the others
 // each row (only columns where a predecessor can live elsewhere).
-void Exchange::begin_sends(const int* stored_index) {
+void Exchange::begin_sends(const int* stored_index, int workers) {
     stored_index_ = stored_index;
-    for (std::vector<SendRow>& rows : send_rows_)
-        rows.clear();
-    std::fill(marked_.begin(), marked_.end(), ~std::uint64_t(0));
+    finders_.resize(std::size_t(workers));
+    for (Finder& finder : finders_) {
+        finder.rows.resize(std::size_t(comm_.size()));
+        for (std::vector<SendRow>& rows : finder.rows)
+            rows.clear();
+        finder.marked.assign(std::size_t(comm_.size()), ~std::uint64_t(0));
+    }
 }
 
-void Exchange::find_slice(const Heights& upper_heights) {
-    slice_destinations_.clear();
+void Exchange::find_slice(Finder& finder, const Heights& upper_heights) const {
+    finder.slice_destinations.clear();
     if (comm_.size() == 1)
         return;
     const int width = partition_.geometry().width();
@@ -49,28 +53,28 @@ void Exchange::find_slice(const Heights& upper_heights) {
         if (remote_column_[x])
             placements_.for_each_predecessor_at(
                 upper_heights, differences, x,
-                [&](int o, int, BoardId) { slice_destinations_.push_back(rules_(o, x).predecessor_owner); },
+                [&](int o, int, BoardId) { finder.slice_destinations.push_back(rules_(o, x).predecessor_owner); },
                 [&](int o) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)] != 0; });
 }
 
-void Exchange::find_row(std::uint64_t local_row, const Heights& row_heights,
-                        const PlacementTable::Differences& differences) {
+void Exchange::find_row(Finder& finder, std::uint64_t local_row, const Heights& row_heights,
+                        const PlacementTable::Differences& differences) const {
     if (comm_.size() == 1)
         return;
     const int me = comm_.rank();
     bool encoded = false;
     BoardId id = 0;
     const auto mark = [&](int destination) {
-        if (destination != me && marked_[destination] != local_row) {
+        if (destination != me && finder.marked[destination] != local_row) {
             if (!encoded) {
                 id = partition_.geometry().encode(row_heights);
                 encoded = true;
             }
-            marked_[destination] = local_row;
-            send_rows_[destination].push_back({local_row, id});
+            finder.marked[destination] = local_row;
+            finder.rows[destination].push_back({local_row, id});
         }
     };
-    for (const int destination : slice_destinations_)
+    for (const int destination : finder.slice_destinations)
         mark(destination);
     // Only the (orientation, column) pairs whose predecessor lives elsewhere
     // are tested (at 2 ranks and an odd H+1: the placements that put an odd
@@ -96,9 +100,17 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
     send_ids.clear();
     send_values.clear();
     for (int destination = 0; destination < ranks; ++destination) {
+        // Each worker's rows ascend, and a row is one worker's: sorting the
+        // union puts them in id order, whatever the number of workers.
+        merged_.clear();
+        for (const Finder& finder : finders_)
+            merged_.insert(merged_.end(), finder.rows[destination].begin(), finder.rows[destination].end());
+        if (finders_.size() > 1)
+            std::sort(merged_.begin(), merged_.end(),
+                      [](const SendRow& a, const SendRow& b) { return a.local < b.local; });
         send_offsets[destination] = int(send_ids.size());
-        send_counts[destination] = int(send_rows_[destination].size());
-        for (const SendRow& row : send_rows_[destination]) {
+        send_counts[destination] = int(merged_.size());
+        for (const SendRow& row : merged_) {
             send_ids.push_back(row.id);
             send_values.insert(send_values.end(), round.row(row.local), round.row(row.local) + length);
         }

@@ -19,6 +19,7 @@
 #include "partition.h"
 #include "rules/placement.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,8 +33,11 @@ public:
     GhostCursor(const BoardId* first, const BoardId* last, const double* values, std::size_t row_length)
         : first_(first), next_(first), last_(last), values_(values), row_length_(row_length) {}
 
-    // The row whose first id is `id`; ids asked for must not decrease.
+    // The row whose first id is `id`; ids asked for must not decrease. A
+    // worker thread that skipped other workers' slices jumps by search.
     const double* find(BoardId id) {
+        if (last_ - next_ > 8 && next_[8] < id)
+            next_ = std::lower_bound(next_ + 8, last_, id);
         while (next_ != last_ && *next_ < id)
             ++next_;
         if (next_ == last_ || *next_ != id)
@@ -63,14 +67,29 @@ public:
     Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
              const PlacementRules& rules);
 
+    struct SendRow {
+        std::uint64_t local;  // row index in the round
+        BoardId id;           // its first id
+    };
+    // What one worker thread found of a round's rows that others read: each
+    // worker walks its own slices, so it marks rows without sharing a thing.
+    struct Finder {
+        std::vector<std::vector<SendRow>> rows;  // [destination] -> rows, ascending
+        std::vector<std::uint64_t> marked;       // [destination] -> the last row marked for it
+        std::vector<int> slice_destinations;     // of the current slice
+    };
+
     // The rows other ranks read are found while the solver walks a round,
-    // sharing its walk: begin_sends() before the round, then for each slice
-    // find_slice() on its upper columns, and find_row() for each of its
-    // rows, in id order.
+    // sharing its walk: begin_sends() before the round, then, on each
+    // worker's finder, for each slice find_slice() on its upper columns,
+    // and find_row() for each of its rows, in id order (a worker's slices
+    // ascend; run() merges the workers' rows in id order).
     // `stored_index[h0]` is the round's index_in_row (-1: not stored).
-    void begin_sends(const int* stored_index);
-    void find_slice(const Heights& upper_heights);
-    void find_row(std::uint64_t local_row, const Heights& row_heights, const PlacementTable::Differences& differences);
+    void begin_sends(const int* stored_index, int workers = 1);
+    Finder& finder(int worker) { return finders_[std::size_t(worker)]; }
+    void find_slice(Finder& finder, const Heights& upper_heights) const;
+    void find_row(Finder& finder, std::uint64_t local_row, const Heights& row_heights,
+                  const PlacementTable::Differences& differences) const;
     // After the round: sends the rows found and receives the other ranks'.
     // Collective.
     ExchangeRecord run(const RoundStore& round);
@@ -96,16 +115,11 @@ private:
     std::vector<Ghosts> spare_;                           // buffers of dropped rounds, reused
     std::vector<BoardId> send_ids_;
     std::vector<double> send_values_;
-    struct SendRow {
-        std::uint64_t local;  // row index in the round
-        BoardId id;           // its first id
-    };
-    std::vector<std::vector<SendRow>> send_rows_;         // [destination] -> rows, ascending
-    std::vector<std::uint64_t> marked_;                   // [destination] -> the last row marked for it
+    std::vector<Finder> finders_;                         // [worker thread]
+    std::vector<SendRow> merged_;                         // one destination's rows from every finder
     std::array<bool, MaxWidth> remote_column_{};          // [x] -> some predecessor at x lives elsewhere
     std::vector<std::uint8_t> remote_;                    // [orientation * MaxWidth + x] -> its predecessor lives elsewhere
     bool lower_remote_ = false;                           // some row-level predecessor lives elsewhere
-    std::vector<int> slice_destinations_;                 // of the current slice
     const int* stored_index_ = nullptr;                   // of the round
     std::uint64_t bytes_ = 0;
 };

@@ -9,6 +9,8 @@
 #include "solver.h"
 #include "support/cli.h"
 #include "support/errors.h"
+#include "support/parallel.h"
+#include "table/digest.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -96,7 +98,36 @@ struct RoundsRun {
     PhaseTimes times;
     double writer_busy = 0;
     double empty_board_value = 0;
+    std::uint64_t digest = 0;  // table/digest.h
 };
+
+// Resuming: the digest's CRCs of the rounds already on disk, read back from
+// the partial table (rank 0).
+void read_back_digest(const std::string& partial, const Checkpoint& checkpoint, const RoundRunner& runner,
+                      ValueDigest& digest) {
+    const int descriptor = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0)
+        throw std::runtime_error("cannot open " + partial + " to resume: " + std::strerror(errno));
+    std::vector<char> buffer(std::size_t(16) << 20);
+    for (std::size_t round = 0; round < checkpoint.first_round(); ++round) {
+        const int sum = runner.round_sum(round);
+        std::uint64_t crc = 0;
+        const std::uint64_t offset = checkpoint.data_offset() + digest.round_offset(sum), bytes = digest.round_bytes(sum);
+        for (std::uint64_t done = 0; done < bytes;) {
+            const ssize_t got = ::pread(descriptor, buffer.data(), std::min<std::uint64_t>(buffer.size(), bytes - done),
+                                        off_t(offset + done));
+            if (got <= 0) {
+                ::close(descriptor);
+                throw std::runtime_error("cannot read round " + std::to_string(round) + " back for the digest: "
+                                         + (got < 0 ? std::strerror(errno) : "the file ends early"));
+            }
+            crc = crc64(buffer.data(), std::size_t(got), crc);
+            done += std::uint64_t(got);
+        }
+        digest.set_round(sum, crc);
+    }
+    ::close(descriptor);
+}
 
 // Records the rounds on disk everywhere about every checkpoint_seconds.
 // Rank 0's clock alone says when a record is due: ranks that each asked
@@ -143,8 +174,8 @@ private:
 
 // After the last round: the connections against the rules' own count, and
 // the finished table's last record.
-void finish_table(const Communicator& comm, const RoundLayout& layout, const Rules& rules, Checkpoint& checkpoint,
-                  RoundWriter& writer, const PieceCounts& connections, TableInfo& info) {
+void finish_table(const Communicator& comm, const RoundLayout& layout, const Rules& rules, Checkpoint* checkpoint,
+                  RoundWriter& writer, const PieceCounts& connections, std::uint64_t digest, TableInfo& info) {
     if (connections != connections_of_rounds(rules, layout, std::size_t(layout.rounds())))
         throw CollectiveError("the solve made another number of connections than the rules count (a bug: please "
                               "report it)");
@@ -152,27 +183,41 @@ void finish_table(const Communicator& comm, const RoundLayout& layout, const Rul
         info.connections += count;
     info.rounds_done = layout.rounds();
     info.connections_done.assign(connections.begin(), connections.end());
-    comm.on_root([&] { checkpoint.record(info, writer.checksums().checksums(), 0, layout.checksum_blocks()); });
+    info.digest = digest;
+    if (checkpoint)
+        comm.on_root([&] {
+            checkpoint->record_digest(digest);
+            checkpoint->record(info, writer.checksums().checksums(), 0, layout.checksum_blocks());
+        });
 }
 
 // The rounds, from the checkpoint's first on: compute, exchange, write,
-// record now and then.
+// record now and then. Without a checkpoint (--no-output) nothing is
+// written: the writer only digests.
 RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
                      const Rules& rules, const GenerateOptions& options, const std::string& partial,
-                     Checkpoint& checkpoint, TableInfo& info, double start) {
+                     Checkpoint* checkpoint, TableInfo& info, double start) {
     RoundsRun run;
-    RoundRunner runner(comm, partition, layout, rules);
-    RoundWriter writer(comm, partition, layout, options.precision, partial, checkpoint.data_offset());
-    const std::size_t first_round = checkpoint.first_round();
-    if (comm.is_root())
+    const int threads = resolve_threads(options.threads);
+    RoundRunner runner(comm, partition, layout, rules, threads);
+    RoundWriter writer(comm, partition, layout, options.precision, checkpoint ? partial : std::string(),
+                       checkpoint ? checkpoint->data_offset() : 0, threads);
+    const std::size_t first_round = checkpoint ? checkpoint->first_round() : 0;
+    const PieceCounts before = checkpoint ? checkpoint->connections_before() : PieceCounts(rules.piece_count(), 0);
+    if (checkpoint && comm.is_root()) {
         for (std::uint64_t block = layout.first_block(layout.rounds() - int(first_round)); block < layout.checksum_blocks();
              ++block)
-            writer.checksums().set(block, checkpoint.checksums()[block]);
-    reload_rounds(comm, runner, partial, checkpoint, rules);
+            writer.checksums().set(block, checkpoint->checksums()[block]);
+        read_back_digest(partial, *checkpoint, runner, writer.digest());
+    }
+    if (checkpoint)
+        reload_rounds(comm, runner, partial, *checkpoint, rules);
     const bool progress = comm.is_root() && !options.quiet && options.progress != ProgressMode::Never;
     ProgressPrinter print_progress(progress, options.progress == ProgressMode::Always ? 0.0 : ProgressInterval,
                                    states_per_round(layout), first_round);
-    Recorder recorder(comm, layout, checkpoint, info, options.checkpoint_seconds);
+    std::optional<Recorder> recorder;
+    if (checkpoint)
+        recorder.emplace(comm, layout, *checkpoint, info, options.checkpoint_seconds);
     run.times.setup_seconds = MPI_Wtime() - start;
     const double rounds_start = MPI_Wtime();
     std::vector<PieceCounts> counted(runner.round_count());  // [round] -> this rank's connections through it
@@ -190,7 +235,8 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
         runner.release(round);
         print_progress(round, runner.round_count(), report);
         run.reports.push_back(report);
-        recorder.after_round(runner, writer, counted);
+        if (recorder)
+            recorder->after_round(runner, writer, counted);
     }
     run.times.rounds_seconds = MPI_Wtime() - rounds_start;
     const double wait_start = MPI_Wtime();
@@ -198,12 +244,15 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     writer.sync();
     run.times.write_wait_seconds = MPI_Wtime() - wait_start;
     run.writer_busy = writer.writer_busy_seconds();
-    run.connections = sum_over_ranks(comm, runner.connections(), checkpoint.connections_before());
+    run.connections = sum_over_ranks(comm, runner.connections(), before);
     // The empty board: row sum 0, chunk 0 (rank 0's first), h0 = 0.
     if (comm.is_root() && layout.residues().has(0))
         run.empty_board_value = runner.store(0).row(0)[layout.index_in_row(0, 0)];
     comm.broadcast(run.empty_board_value);
-    finish_table(comm, layout, rules, checkpoint, writer, run.connections, info);
+    if (comm.is_root())
+        run.digest = writer.digest().digest();
+    comm.broadcast(run.digest);
+    finish_table(comm, layout, rules, checkpoint, writer, run.connections, run.digest, info);
     return run;
 }
 
@@ -219,10 +268,12 @@ void print_summary(const Communicator& comm, const GenerateOptions& options, con
     summary.empty_board_computed = layout.residues().has(0);
     summary.empty_board_value = run.empty_board_value;
     summary.writer_busy_seconds = run.writer_busy;
+    summary.digest = run.digest;
+    summary.threads = resolve_threads(options.threads);
     summary.precision = options.precision;
     summary.file_bytes = table_file_bytes(layout, options.precision);
     summary.times = run.times;
-    summary.output = output;
+    summary.output = options.no_output ? std::string() : output;
     summary.round_table = options.round_table;
     summary.resumed_from = resumed_from;
     const Json document = summary_json(comm, summary);
@@ -243,6 +294,8 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     if (options.resume && options.precision != Precision::Float64)
         throw InputError("--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
                          "rounds still needed cannot be rebuilt bit for bit");
+    if (options.no_output && (options.output || options.resume || options.force))
+        throw InputError("--no-output writes no table: give it without --output, --resume and --force");
     const Geometry geometry(options.width, options.height);
     const Rules rules(options.pieces);
     rules.check_fits(geometry);
@@ -251,26 +304,35 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         throw InputError("the residue classes are taken mod " + std::to_string(rules.modulus()) + " for "
                          + rules.set().name());
     std::optional<OutputLock> lock;  // rank 0, until the end
-    comm.on_root([&] { guard_output(options, output, lock); });
-    check_capacity_up_front(comm, geometry, rules, residues, options.precision, output, options.resume);
+    if (!options.no_output)
+        comm.on_root([&] { guard_output(options, output, lock); });
+    const std::string disk_for = options.no_output ? std::string() : output;  // none: no disk needed
+    check_capacity_up_front(comm, geometry, rules, residues, options.precision, disk_for, options.resume);
     const Partition partition(geometry, comm.size(), comm.rank());
     const RoundLayout layout(geometry, residues);
-    check_capacity(comm, partition, layout, rules, options.precision, output, options.resume);
+    check_capacity(comm, partition, layout, rules, options.precision, disk_for, options.resume);
 
     TableInfo info = table_info(geometry, layout, rules, options);
-    Checkpoint checkpoint = options.resume ? Checkpoint::resume(comm, partial, info, layout, rules)
-                                           : Checkpoint::create(comm, partial, info, layout, rules);
+    std::optional<Checkpoint> checkpoint;
+    if (!options.no_output)
+        checkpoint.emplace(options.resume ? Checkpoint::resume(comm, partial, info, layout, rules)
+                                          : Checkpoint::create(comm, partial, info, layout, rules));
     RoundsRun run;
     try {
-        run = run_rounds(comm, partition, layout, rules, options, partial, checkpoint, info, start);
-        comm.on_root([&] { checkpoint.publish(output); });
+        run = run_rounds(comm, partition, layout, rules, options, partial, checkpoint ? &*checkpoint : nullptr, info,
+                         start);
+        if (checkpoint)
+            comm.on_root([&] { checkpoint->publish(output); });
     } catch (const CollectiveError& error) {
+        if (!checkpoint)
+            throw;
         throw CollectiveError(std::string(error.what()) + " (the rounds on disk are in " + partial
                               + "; stackgen --resume continues)");
     }
     run.times.total_seconds = MPI_Wtime() - start;
     if (!options.quiet)
-        print_summary(comm, options, partition, layout, rules, run, output, checkpoint.first_round());
+        print_summary(comm, options, partition, layout, rules, run, output,
+                      checkpoint ? checkpoint->first_round() : 0);
 }
 
 }  // namespace stack

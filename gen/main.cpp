@@ -1,6 +1,7 @@
 // stackgen: parse the options, call generate(), report errors.
 #include "fault.h"
 #include "generate.h"
+#include "plan.h"
 #include "rules/board.h"
 #include "rules/pieces.h"
 #include "support/cli.h"
@@ -28,8 +29,21 @@ po::options_description described_options() {
          "tetrominoes: R in 0..3; repeat for several; default all)")
         ("precision", po::value<std::string>()->default_value("float64"),
          "values in the file: float64, or float32 (computed in float64, rounded once when written)")
+        ("threads", po::value<std::string>()->default_value("1"),
+         "worker threads per rank, sharing its rounds (0: the cores this rank is bound to, at most 1024); "
+         "one rank per node or socket times threads is the layout to use")
         ("resume", "continue <output>.partial, left by a run that stopped, from its last recorded round "
                    "(any number of ranks; float64 tables); every round on disk is checked first")
+        ("no-output", "compute every round but write no table: prints V(empty board) and the values' digest "
+                      "(a well larger than the disk)")
+        ("plan", "print what the run would need (memory per rank and node, disk, time from the measured cost "
+                 "model) without computing; exit 0 when it fits, 2 with the reason when not")
+        ("plan-ranks", po::value<std::string>(), "with --plan: plan for this many ranks (default: the launch's)")
+        ("plan-nodes", po::value<std::string>(), "with --plan: the ranks spread over this many nodes (default 1)")
+        ("plan-memory", po::value<std::string>(),
+         "with --plan: the memory of a node, e.g. 128G (default: what this node has available)")
+        ("plan-disk", po::value<std::string>(),
+         "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")
         ("force", "discard an existing <output>.partial instead of refusing to start")
         ("checkpoint-seconds", po::value<std::string>()->default_value("1"),
          "record the rounds on disk in the partial table at most this often (0: after every round)")
@@ -59,9 +73,11 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
     options.json = variables.count("json") > 0;
     options.resume = variables.count("resume") > 0;
     options.force = variables.count("force") > 0;
+    options.no_output = variables.count("no-output") > 0;
     options.checkpoint_seconds =
         stack::parse_real_option("checkpoint-seconds", text("checkpoint-seconds"), -1e-300, 1e9);
     options.precision = stack::parse_precision(text("precision"));
+    options.threads = int(stack::parse_int_option("threads", text("threads"), 0, 1024));
     options.pieces = stack::PieceSet::named_or_file(text("pieces"));
     if (variables.count("residue")) {
         const int modulus = options.pieces.cell_gcd();
@@ -79,7 +95,28 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
         options.residues = stack::ResidueSet::of(modulus, classes);
     }
     options.round_table = variables.count("round-table") > 0;
+    if (!variables.count("plan"))
+        for (const char* planning : {"plan-ranks", "plan-nodes", "plan-memory", "plan-disk"})
+            if (variables.count(planning))
+                throw stack::InputError(std::string("--") + planning + " goes with --plan");
     return options;
+}
+
+stack::PlanOptions parse_plan_options(const po::variables_map& variables, int launched_ranks) {
+    const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
+    stack::PlanOptions plan;
+    plan.ranks = variables.count("plan-ranks") ? stack::parse_int_option("plan-ranks", text("plan-ranks"), 1, 1 << 24)
+                                               : launched_ranks;
+    if (variables.count("plan-nodes"))
+        plan.nodes = stack::parse_int_option("plan-nodes", text("plan-nodes"), 1, 1 << 20);
+    if (plan.nodes > plan.ranks)
+        throw stack::InputError("--plan-nodes " + std::to_string(plan.nodes) + " is more nodes than the "
+                                + std::to_string(plan.ranks) + " ranks planned: every node needs a rank");
+    if (variables.count("plan-memory"))
+        plan.node_memory = stack::parse_bytes_option("plan-memory", text("plan-memory"));
+    if (variables.count("plan-disk"))
+        plan.disk = stack::parse_bytes_option("plan-disk", text("plan-disk"));
+    return plan;
 }
 
 }  // namespace
@@ -94,7 +131,11 @@ int main(int argc, char** argv) {
         stack::parse_command_line(argc, argv, described, variables);
         if (stack::print_help_or_version("stackgen", described, variables, rank == 0))
             return stack::ExitSuccess;
-        stack::generate(comm, parse_options(variables));
+        const stack::GenerateOptions options = parse_options(variables);
+        if (variables.count("plan"))
+            stack::print_plan(comm, options, parse_plan_options(variables, comm.size()));
+        else
+            stack::generate(comm, options);
         return stack::ExitSuccess;
     } catch (const stack::InputError& error) {
         if (rank == 0)

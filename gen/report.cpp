@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "support/cli.h"
+#include "table/digest.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,16 +55,22 @@ double balance(const std::vector<double>& values) {
 }
 
 // One round's numbers over ranks (rank 0): states (the partition's
-// balance), compute seconds (the balance achieved), bytes moved, memory.
+// balance), compute seconds, the worker threads' busy seconds (the balance
+// achieved: every worker of every rank against the busiest), bytes moved,
+// memory.
 struct GatheredRound {
-    std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds;
+    std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds, worker_mean,
+        worker_most;
+    // Mean over all workers of all ranks / the busiest worker's.
+    double worker_balance() const { return most(worker_most) > 0 ? total(worker_mean) / worker_mean.size() / most(worker_most) : 1.0; }
 };
 
 GatheredRound gather_round(const Communicator& comm, const RoundReport& round) {
     return {comm.gather(double(round.compute.states)), comm.gather(round.compute.compute_seconds),
             comm.gather(round.compute.exchange.seconds), comm.gather(double(round.compute.exchange.bytes_sent)),
             comm.gather(double(round.compute.band_bytes())), comm.gather(double(round.write.bytes_written)),
-            comm.gather(round.write.seconds)};
+            comm.gather(round.write.seconds), comm.gather(round.compute.worker_seconds_mean),
+            comm.gather(round.compute.worker_seconds_max)};
 }
 
 // This rank's totals and peaks over the rounds, gathered over ranks.
@@ -114,7 +121,7 @@ RoundSummary summarize_rounds(const std::vector<GatheredRound>& per_round, const
         const GatheredRound& g = per_round[round];
         if (total(g.states) * 100 >= all_states) {
             summary.worst_states = std::min(summary.worst_states, balance(g.states));
-            summary.worst_time = std::min(summary.worst_time, balance(g.compute));
+            summary.worst_time = std::min(summary.worst_time, g.worker_balance());
         }
         if (!round_table)
             continue;
@@ -123,7 +130,7 @@ RoundSummary summarize_rounds(const std::vector<GatheredRound>& per_round, const
                                  {"sum", rounds[round].compute.sum},
                                  {"states", std::uint64_t(total(g.states))},
                                  {"state_balance", balance(g.states)},
-                                 {"time_balance", balance(g.compute)},
+                                 {"time_balance", g.worker_balance()},
                                  {"compute_seconds_max", most(g.compute)},
                                  {"exchange_seconds_max", most(g.exchange_seconds)},
                                  {"redistribute_seconds_max", most(g.write_seconds)},
@@ -158,6 +165,7 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"width", geometry.width()},
         {"height", geometry.height()},
         {"ranks", comm.size()},
+        {"threads", in.threads},
         {"pieces", in.rules->set().name()},
         {"residue_classes", layout.residues().list()},
         {"residue_modulus", layout.residues().modulus()},
@@ -171,6 +179,7 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"rounds_computed", in.rounds->size()},
         {"resumed_from_round", in.resumed_from},
         {"empty_board_value", in.empty_board_computed ? Json(in.empty_board_value) : Json(nullptr)},
+        {"digest", digest_text(in.digest)},
         {"seconds",
          {{"setup", in.times.setup_seconds},
           {"compute", most(run.compute)},
@@ -181,6 +190,8 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
           {"writer_busy", most(run.writer_busy)},
           {"total", in.times.total_seconds}}},
         {"compute_ns_per_state_per_rank", stored > 0 ? most(run.compute) * 1e9 * comm.size() / stored : 0.0},
+        {"compute_ns_per_state_per_thread",
+         stored > 0 ? most(run.compute) * 1e9 * comm.size() * in.threads / stored : 0.0},
         {"bytes_exchanged", std::uint64_t(total(run.exchanged))},
         {"bytes_exchanged_per_state", stored > 0 ? total(run.exchanged) / stored : 0.0},
         {"bytes_redistributed", std::uint64_t(total(run.redistributed))},
@@ -193,7 +204,7 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"state_balance", rounds.balance},
         {"worst_round", {{"state_balance", rounds.worst_states}, {"time_balance", rounds.worst_time}}},
         {"file_bytes", in.file_bytes},
-        {"output", in.output}};
+        {"output", in.output.empty() ? Json(nullptr) : Json(in.output)}};
     if (in.round_table)
         summary["round_table"] = rounds.table;
     return summary;
@@ -216,8 +227,9 @@ std::string summary_text(const Json& s) {
     std::string classes;
     for (const Json& residue : s["residue_classes"])
         classes += (classes.empty() ? "" : ",") + std::to_string(residue.get<int>());
-    add("%s: %dx%d well, %d rank%s\n", s["generator"].get<std::string>().c_str(), s["width"].get<int>(),
-        s["height"].get<int>(), ranks, ranks == 1 ? "" : "s");
+    const int threads = s["threads"].get<int>();
+    add("%s: %dx%d well, %d rank%s x %d thread%s\n", s["generator"].get<std::string>().c_str(), s["width"].get<int>(),
+        s["height"].get<int>(), ranks, ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
     add("  pieces              %s\n", s["pieces"].get<std::string>().c_str());
     add("  states              %s  (stored: %s, height sum mod %d in {%s}, %s)\n",
         with_commas(s["states"].get<std::uint64_t>()).c_str(), with_commas(s["stored_states"].get<std::uint64_t>()).c_str(),
@@ -235,6 +247,8 @@ std::string summary_text(const Json& s) {
         add("  V(empty board)      not computed (class 0 not among the residue classes)\n");
     else
         add("  V(empty board)      %.15f\n", number("empty_board_value"));
+    add("  digest              %s  (CRC-64/XZ of the values in the table's order; the same for any ranks x threads)\n",
+        s["digest"].get<std::string>().c_str());
     add("  time setup          %8.3f s\n", seconds("setup"));
     add("  time compute        %8.3f s  (max over ranks, finding the rows others read included; %.1f ns per state "
         "per rank)\n",
@@ -260,10 +274,14 @@ std::string summary_text(const Json& s) {
         human_bytes(rss["mean"].get<double>()).c_str(), human_bytes(rss["total"].get<double>()).c_str());
     add("  state balance       %.1f%% over all rounds (states / (ranks x largest share per round))\n",
         100 * number("state_balance"));
-    add("  worst round         %.1f%% states, %.1f%% compute time (rounds with >= 1%% of the states)\n",
+    add("  worst round         %.1f%% states, %.1f%% compute time over every rank's threads (rounds with >= 1%% of "
+        "the states)\n",
         100 * s["worst_round"]["state_balance"].get<double>(), 100 * s["worst_round"]["time_balance"].get<double>());
-    add("  output              %s (%s)\n", s["output"].get<std::string>().c_str(),
-        human_bytes(number("file_bytes")).c_str());
+    if (s["output"].is_null())
+        add("  output              none (--no-output; the table would take %s)\n", human_bytes(number("file_bytes")).c_str());
+    else
+        add("  output              %s (%s)\n", s["output"].get<std::string>().c_str(),
+            human_bytes(number("file_bytes")).c_str());
     if (s.contains("round_table")) {
         text += "\n  round  sum      states (all ranks)  state bal  time bal   compute  exchange  redistr."
                 "    M states/s  exchanged     band max    written\n";

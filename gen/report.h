@@ -60,10 +60,12 @@ struct SummaryInputs {
     bool empty_board_computed = false;  // class 0 computed
     double empty_board_value = 0;
     double writer_busy_seconds = 0;     // this rank's writer thread
+    std::uint64_t digest = 0;           // CRC-64 of the values (table/digest.h)
+    int threads = 1;                    // worker threads per rank
     Precision precision = Precision::Float64;
     std::uint64_t file_bytes = 0;
     PhaseTimes times;
-    std::string output;
+    std::string output;  // empty: --no-output
     bool round_table = false;  // one line per round
     std::size_t resumed_from = 0;  // rounds read back from a partial table
 };

@@ -2,6 +2,7 @@
 
 #include "support/errors.h"
 #include "fault.h"
+#include "support/parallel.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -17,9 +18,13 @@
 namespace stack {
 
 RoundWriter::RoundWriter(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
-                         Precision precision, const std::string& path, std::uint64_t data_offset)
+                         Precision precision, const std::string& path, std::uint64_t data_offset, int threads)
     : comm_(comm), partition_(partition), layout_(layout), precision_(precision), data_offset_(data_offset),
-      path_(path) {
+      path_(path), threads_(std::max(threads, 1)), file_(!path.empty()) {
+    if (comm.is_root())
+        digest_ = std::make_unique<ValueDigest>(layout, value_bytes(precision));
+    if (!file_)
+        return;
     if (comm.is_root())
         checksums_ = std::make_unique<ChecksumAssembler>(layout, value_bytes(precision));
     descriptor_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
@@ -165,11 +170,16 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
     job.length = (high - low) * length * size;
     job.buffer.resize(job.length + 2 * DirectAlignment);
     char* data = job.data();
+    // This rank's own rows, converted by the worker threads (a run of rows
+    // a piece).
+    parallel_ranges(threads_, own.size(), [&](int, std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i)
+            convert(round.row(own[i].local_row), own[i].rows * length,
+                    data + (own[i].file_row - low) * length * size);
+    });
     std::uint64_t placed = 0;
-    for (const Piece& piece : own) {
-        convert(round.row(piece.local_row), piece.rows * length, data + (piece.file_row - low) * length * size);
+    for (const Piece& piece : own)
         placed += piece.rows;
-    }
     const char* from = values_received_.data();
     for (std::size_t h = 0; h + 1 < headers_received_.size(); h += 2) {
         const std::uint64_t file_row = headers_received_[h], count = headers_received_[h + 1];
@@ -182,18 +192,52 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
     if (placed != high - low)
         throw std::logic_error("a segment of round " + std::to_string(round.sum)
                                + " was not filled (a bug: please report it)");
-    for (const ChecksumPiece& piece :
-         checksum_pieces(layout_, layout_.round_offset(round.sum) + low * length, (high - low) * length, data, size))
-        pieces_.insert(pieces_.end(), {piece.block, piece.offset, piece.length, piece.crc});
+    checksum_segment(data, layout_.round_offset(round.sum) + low * length, (high - low) * length);
     return job;
 }
 
+// The blocks' checksum pieces (with a file) and the segment's CRC-64 of
+// `count` values from file position `position`, each worker thread taking
+// one part; the parts' CRCs are combined in order.
+void RoundWriter::checksum_segment(const char* data, std::uint64_t position, std::uint64_t count) {
+    const std::size_t size = value_bytes(precision_);
+    const int parts = int(std::clamp<std::uint64_t>(count / 65536, 1, std::uint64_t(threads_)));
+    const std::size_t count_of_parts = static_cast<std::size_t>(parts);
+    std::vector<std::vector<ChecksumPiece>> blocks(count_of_parts);
+    std::vector<std::uint64_t> crcs(count_of_parts), lengths(count_of_parts);
+    parallel_ranges(parts, std::uint64_t(parts), [&](int part, std::uint64_t, std::uint64_t) {
+        const std::uint64_t begin = count * std::uint64_t(part) / std::uint64_t(parts);
+        const std::uint64_t end = count * std::uint64_t(part + 1) / std::uint64_t(parts);
+        const char* bytes = data + begin * size;
+        if (file_)
+            blocks[std::size_t(part)] = checksum_pieces(layout_, position + begin, end - begin, bytes, size);
+        crcs[std::size_t(part)] = crc64(bytes, (end - begin) * size);
+        lengths[std::size_t(part)] = (end - begin) * size;
+    });
+    std::uint64_t crc = 0;
+    for (int part = 0; part < parts; ++part) {
+        crc = crc64_combine(crc, crcs[std::size_t(part)], lengths[std::size_t(part)]);
+        for (const ChecksumPiece& piece : blocks[std::size_t(part)])
+            pieces_.insert(pieces_.end(), {piece.block, piece.offset, piece.length, piece.crc});
+    }
+    digest_pieces_.insert(digest_pieces_.end(), {position * size, count * size, crc});
+}
+
 // Rank 0 folds every rank's checksum pieces of the round into the blocks'
-// checksums.
-void RoundWriter::gather_checksums() {
-    const std::vector<std::uint64_t> all = comm_.gather(pieces_);
-    for (std::size_t i = 0; i + 3 < all.size(); i += 4)
-        checksums_->add({all[i], all[i + 1], all[i + 2], all[i + 3]});
+// checksums, and its digest pieces into the round's CRC.
+void RoundWriter::gather_checksums(int sum) {
+    if (file_) {
+        const std::vector<std::uint64_t> all = comm_.gather(pieces_);
+        for (std::size_t i = 0; i + 3 < all.size(); i += 4)
+            checksums_->add({all[i], all[i + 1], all[i + 2], all[i + 3]});
+    }
+    const std::vector<std::uint64_t> all = comm_.gather(digest_pieces_);
+    if (!comm_.is_root())
+        return;
+    std::vector<DigestPiece> pieces;
+    for (std::size_t i = 0; i + 2 < all.size(); i += 3)
+        pieces.push_back({all[i], all[i + 1], all[i + 2]});
+    digest_->add_round(sum, std::move(pieces));
 }
 
 // The round is cut into groups of `ranks` segments of consecutive rows,
@@ -211,6 +255,7 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
     const Segments segments{rows, groups * ranks};
     const std::vector<Piece> runs = file_runs(round);
     pieces_.clear();
+    digest_pieces_.clear();
     std::size_t next = 0;
     std::uint64_t row_in_run = 0;
     for (std::uint64_t group = 0; group < groups; ++group) {
@@ -219,16 +264,26 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
         const std::uint64_t segment = group * ranks + std::uint64_t(comm_.rank());
         Job job = assemble_segment(round, segments.first_row(segment), segments.first_row(segment + 1),
                                    pieces[std::size_t(comm_.rank())]);
-        record.bytes_written += job.length;
         job.round = long(round_index);
+        if (!file_) {  // the digest only: the buffer serves the next segment
+            const std::lock_guard<std::mutex> lock(mutex_);
+            spare_.push_back(std::move(job.buffer));
+            continue;
+        }
+        record.bytes_written += job.length;
         if (job.length > 0)
             queue(std::move(job));
     }
-    Job marker;
-    marker.round = long(round_index);
-    marker.marker = true;
-    queue(std::move(marker));
-    gather_checksums();
+    if (file_) {
+        Job marker;
+        marker.round = long(round_index);
+        marker.marker = true;
+        queue(std::move(marker));
+    } else {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        written_through_ = long(round_index);
+    }
+    gather_checksums(round.sum);
     record.seconds = MPI_Wtime() - start;
     return record;
 }
@@ -348,6 +403,8 @@ long RoundWriter::written_through() const {
 }
 
 void RoundWriter::sync() {
+    if (!file_)
+        return;
     if (::fdatasync(descriptor_) != 0)
         throw PhaseError(comm_.rank(), Phase::Write, std::size_t(std::max(written_through(), 0L)),
                          std::string("fdatasync ") + path_ + ": " + std::strerror(errno));

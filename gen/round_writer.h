@@ -20,13 +20,18 @@
 //
 // The writer also checksums what it writes: each rank the CRC-32 of its
 // segments' pieces of every block, rank 0 folding them into the blocks'
-// checksums (table_format.h). And it tells how far the file is on disk: a
+// checksums (table_format.h), and the CRC-64 of each segment, rank 0
+// folding them into the table's digest (table/digest.h). Converting and
+// checksumming a segment is split over the rank's worker threads.
+// Without a file (stackgen --no-output) it does all of that but the
+// writing and the blocks' checksums: the digest still comes out. And it tells how far the file is on disk: a
 // marker follows each round's segments through the writer thread, so
 // written_through() is the last round all of whose bytes this rank wrote.
 #pragma once
 
 #include "band.h"
 #include "support/communicator.h"
+#include "table/digest.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -50,9 +55,11 @@ class RoundWriter {
 public:
     static constexpr std::uint64_t SegmentBytes = std::uint64_t(16) << 20;
 
-    // Collective. `data_offset` is the byte offset of /values in `path`.
+    // Collective. `data_offset` is the byte offset of /values in `path`;
+    // an empty path writes nothing (the digest only). `threads` convert
+    // and checksum each segment.
     RoundWriter(const Communicator& comm, const Partition& partition, const RoundLayout& layout, Precision precision,
-                const std::string& path, std::uint64_t data_offset);
+                const std::string& path, std::uint64_t data_offset, int threads = 1);
     ~RoundWriter();
     RoundWriter(const RoundWriter&) = delete;
     RoundWriter& operator=(const RoundWriter&) = delete;
@@ -67,8 +74,11 @@ public:
     long written_through() const;
     // Flushes what this rank wrote to the device.
     void sync();
-    // Rank 0: the blocks' checksums, complete for the rounds written.
+    // Rank 0: the blocks' checksums, complete for the rounds written (a
+    // writer with a file).
     ChecksumAssembler& checksums() { return *checksums_; }
+    // Rank 0: the table's digest, its rounds' CRCs as they are written.
+    ValueDigest& digest() { return *digest_; }
     // Bytes held by queued writes and buffers now.
     std::uint64_t buffer_bytes() const;
     double writer_busy_seconds() const { return busy_seconds_; }
@@ -107,7 +117,8 @@ private:
                                               std::uint64_t& row_in_run) const;
     void send_pieces(const RoundStore& round, const std::vector<std::vector<Piece>>& pieces, WriteRecord& record);
     Job assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high, const std::vector<Piece>& own);
-    void gather_checksums();
+    void gather_checksums(int sum);
+    void checksum_segment(const char* data, std::uint64_t position, std::uint64_t count);
     void write_job(Job& job);
     void queue(Job job);
     void agree_no_failure();
@@ -126,6 +137,10 @@ private:
 
     std::unique_ptr<ChecksumAssembler> checksums_;  // rank 0
     std::vector<std::uint64_t> pieces_;             // this round's checksum pieces, 4 numbers each
+    std::unique_ptr<ValueDigest> digest_;           // rank 0
+    std::vector<std::uint64_t> digest_pieces_;      // this round's digest pieces, 3 numbers each
+    int threads_ = 1;
+    bool file_ = true;                              // false: the digest only
     long written_through_ = -1;
 
     mutable std::mutex mutex_;

@@ -1,9 +1,14 @@
 #include "solver.h"
 
+#include "support/parallel.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <array>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <numeric>
 #include <utility>
 
 #include <unistd.h>
@@ -51,14 +56,16 @@ public:
 
     // Points the ghost cursors at the rows the round of `sum` reads, and
     // starts finding the rows of the round that others read.
-    void begin_round(int sum, Band& band, Exchange& exchange) {
+    // `worker` names this kernel's finder of the rows others read (the
+    // caller has begun the round's sends).
+    void begin_round(int sum, Band& band, Exchange& exchange, int worker) {
         sum_ = sum;
         band_ = &band;
         exchange_ = &exchange;
+        finder_ = &exchange.finder(worker);
         row_index_ = layout_.row_indices(sum);
         for (int step = 1; step <= set_.most_cells(); ++step)
             successor_index_[std::size_t(step)] = layout_.row_indices(sum + step);
-        exchange.begin_sends(row_index_);
         row_length_ = layout_.row_length(sum);
         prepared_ = computed_ = 0;
         for (int step = 1; step <= set_.most_cells(); ++step)
@@ -165,6 +172,7 @@ private:
     int sum_ = 0, row_length_ = 0;
     Band* band_ = nullptr;
     Exchange* exchange_ = nullptr;
+    Exchange::Finder* finder_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<double> best_;  // [piece][row * n + index] -> best successor value
     std::array<PreparedSlice, Lookahead> ring_;
@@ -199,7 +207,7 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
             first_row_id = geometry.encode(row_heights);
     });
     const PlacementTable::Differences differences = placements_.differences(heights);
-    exchange_->find_slice(heights);
+    exchange_->find_slice(*finder_, heights);
     // The tables held in locals: add() stores through pointers that could
     // alias members, which would otherwise be reloaded at every placement.
     const PlacementRule* const rule_table = rules_.data();
@@ -219,7 +227,7 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
         const std::uint32_t row_start = std::uint32_t(row) * n;
         PlacementTable::Differences row_differences = differences;
         set_row_differences(placements_, row_heights, lower_, row_differences);
-        exchange_->find_row(first_row + row, row_heights, row_differences);
+        exchange_->find_row(*finder_, first_row + row, row_heights, row_differences);
         for_each_row_placement<false>(placements_, row_heights, row_differences, 0, lower_, [&](int o, int x, int h0) {
             const PlacementRule& rule = rule_table[std::size_t(o) * MaxWidth + std::size_t(x)];
             const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
@@ -312,37 +320,78 @@ void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
 }
 
 RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
-                         const Rules& rules)
+                         const Rules& rules, int threads)
     : partition_(partition), layout_(layout), set_(rules), placements_(partition.geometry(), rules),
       rules_(partition, rules), band_(partition, layout), exchange_(comm, partition, placements_, rules_) {
     // The kernel's in-row jumps count stored states of the set's classes.
     if (layout.residues().modulus() != rules.modulus())
         throw std::invalid_argument("the layout's residue classes are not taken mod the set's gcd "
                                     + std::to_string(rules.modulus()));
-    kernel_ = std::make_unique<SliceKernel>(partition, placements_, rules_, layout);
+    if (threads < 1)
+        throw std::invalid_argument("a round runner needs at least one thread");
+    for (int worker = 0; worker < threads; ++worker)
+        kernels_.push_back(std::make_unique<SliceKernel>(partition, placements_, rules_, layout));
 }
 
 RoundRunner::~RoundRunner() = default;
 
-PieceCounts RoundRunner::connections() const { return kernel_->counts(); }
+PieceCounts RoundRunner::connections() const {
+    PieceCounts total(std::size_t(set_.piece_count()), 0);
+    for (const auto& kernel : kernels_) {
+        const PieceCounts counts = kernel->counts();
+        for (std::size_t piece = 0; piece < total.size(); ++piece)
+            total[piece] += counts[piece];
+    }
+    return total;
+}
 
 RoundRecord RoundRunner::compute(std::size_t round) {
     band_.open(round_sum(round));
     return compute_again(round);
 }
 
+// The round's slices are dealt to the workers in blocks of consecutive
+// slices, each worker taking the next block when it finishes one, so that
+// every worker ends the round within one block of the others whatever a
+// slice costs (slices differ tenfold: a tall slice's rows take the column-0
+// placements that a low one's do not). About DealtBlocks blocks a worker
+// keeps the tail short and the shared counter cold. A worker's blocks
+// ascend, so its slices, and the ghost rows they read, come in id order.
+// Every state is computed from the same successor values by the same
+// arithmetic whichever worker takes it, so the values do not depend on the
+// dealing.
 RoundRecord RoundRunner::compute_again(std::size_t round) {
+    constexpr std::uint64_t DealtBlocks = 64;
     RoundRecord record;
     record.sum = round_sum(round);
     const double start = MPI_Wtime();
     RoundStore& store = band_[record.sum];
-    kernel_->begin_round(record.sum, band_, exchange_);
+    const int workers = int(kernels_.size());
+    exchange_.begin_sends(layout_.row_indices(record.sum), workers);
+    for (int worker = 0; worker < workers; ++worker)
+        kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
+    slices_.clear();
     for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
         if (store.slice_start[chunk + 1] != store.slice_start[chunk])
-            kernel_->add_slice(chunk);
-    kernel_->end_round();
+            slices_.push_back(chunk);
+    const std::uint64_t grain =
+        std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
+    const std::uint64_t blocks = (slices_.size() + grain - 1) / grain;
+    std::atomic<std::uint64_t> next_block{0};
+    std::vector<double> busy(std::size_t(workers), 0.0);
+    run_workers(workers, [&](int worker) {
+        const auto begin = std::chrono::steady_clock::now();
+        SliceKernel& kernel = *kernels_[std::size_t(worker)];
+        for (std::uint64_t block; (block = next_block.fetch_add(1, std::memory_order_relaxed)) < blocks;)
+            for (std::uint64_t i = block * grain; i < std::min<std::uint64_t>(slices_.size(), (block + 1) * grain); ++i)
+                kernel.add_slice(slices_[i]);
+        kernel.end_round();
+        busy[std::size_t(worker)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    });
     record.states = store.values.size();
     record.compute_seconds = MPI_Wtime() - start;
+    record.worker_seconds_max = *std::max_element(busy.begin(), busy.end());
+    record.worker_seconds_mean = std::accumulate(busy.begin(), busy.end(), 0.0) / workers;
     return record;
 }
 
@@ -368,12 +417,13 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
     RoundStore& store = band_.open(sum);
     const std::uint64_t length = std::uint64_t(store.row_length);
     exchange_.begin_sends(layout_.row_indices(sum));
+    Exchange::Finder& finder = exchange_.finder(0);
     for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk) {
         const std::uint64_t first = store.slice_start[chunk], rows = store.slice_start[chunk + 1] - first;
         if (rows == 0)
             continue;
         Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
-        exchange_.find_slice(heights);
+        exchange_.find_slice(finder, heights);
         const PlacementTable::Differences differences = placements_.differences(heights);
         partition_.for_each_row_of_slice(heights, sum - partition_.upper_sum(chunk),
                                          [&](std::uint64_t row, const Heights& row_heights) {
@@ -392,14 +442,14 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
             }
             PlacementTable::Differences row_differences = differences;
             set_row_differences(placements_, row_heights, partition_.lower_columns(), row_differences);
-            exchange_.find_row(first + row, row_heights, row_differences);
+            exchange_.find_row(finder, first + row, row_heights, row_differences);
         });
     }
 }
 
 PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                  const std::function<void(const RoundStore&)>& on_round) {
-    RoundRunner runner(comm, partition, layout, rules);
+                  const std::function<void(const RoundStore&)>& on_round, int threads) {
+    RoundRunner runner(comm, partition, layout, rules, threads);
     for (std::size_t round = 0; round < runner.round_count(); ++round) {
         runner.compute(round);
         runner.exchange(round);

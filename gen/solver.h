@@ -38,6 +38,8 @@ struct RoundRecord {
     int sum = 0;                  // the row sum computed
     std::uint64_t states = 0;     // computed by this rank
     double compute_seconds = 0;
+    double worker_seconds_max = 0;   // the busiest worker thread's time in the round
+    double worker_seconds_mean = 0;  // the worker threads' mean
     ExchangeRecord exchange;      // of this round's rows, after it
     std::uint64_t rounds_bytes = 0;  // band arrays held at the round's end (rounds S..S+K and spares)
     std::uint64_t ghost_bytes = 0;   // ghost rows held then
@@ -46,13 +48,17 @@ struct RoundRecord {
 };
 
 // The state of one solve, run one round at a time (collective over `comm`).
+// `threads` workers compute each round's slices, sharing the band and the
+// ghost rows (only the calling thread talks to MPI).
 class RoundRunner {
 public:
-    RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules);
+    RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
+                int threads = 1);
     ~RoundRunner();
 
     std::size_t round_count() const { return std::size_t(partition_.rounds()); }
     int round_sum(std::size_t round) const { return partition_.max_row_sum() - static_cast<int>(round); }
+    int threads() const { return int(kernels_.size()); }
     // Lays out the round and computes its owned slices.
     RoundRecord compute(std::size_t round);
     // Sends the round's rows that other ranks read; receives theirs.
@@ -87,7 +93,8 @@ private:
     PlacementRules rules_;
     Band band_;
     Exchange exchange_;
-    std::unique_ptr<SliceKernel> kernel_;
+    std::vector<std::unique_ptr<SliceKernel>> kernels_;  // [worker thread]
+    std::vector<std::uint64_t> slices_;                  // the round's non-empty slices' chunks, ascending
 };
 
 // Calls visit(heights, values) for every row of a round held by this rank,
@@ -111,6 +118,6 @@ void for_each_row_of_round(const Partition& partition, const RoundStore& round, 
 // before it is released; collective over `comm`. Returns the connections
 // counted on this rank.
 PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                  const std::function<void(const RoundStore&)>& on_round = {});
+                  const std::function<void(const RoundStore&)>& on_round = {}, int threads = 1);
 
 }  // namespace stack

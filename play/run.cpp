@@ -1,3 +1,4 @@
+#include "support/parallel.h"
 #include "run.h"
 
 #include "support/cli.h"
@@ -345,8 +346,7 @@ std::string find_table_in(const std::string& directory) {
 int run_stackplay(const PlayOptions& options) {
     if (options.check && options.mode != PlayMode::Play)
         throw InputError("--check applies to a run of games, not to --show or --explain");
-    const int threads = options.threads > 0 ? options.threads
-                                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int threads = resolve_threads(options.threads);
     const std::string path = options.table.empty() ? find_table_in(".") : options.table;
     // --show and --explain read only the boards they visit; a run of games
     // holds the table in memory when it fits the limit.

@@ -36,7 +36,8 @@ namespace {
 // where the residue classes leave a board out (empty elsewhere).
 std::vector<double> solve_table(const Communicator& comm, const Geometry& geometry,
                                 ResidueSet residues = ResidueSet::all(stack::TetrominoCells), int lower_columns = 0,
-                                PieceCounts* connections = nullptr, const Rules& rules = Rules::tetrominoes()) {
+                                PieceCounts* connections = nullptr, const Rules& rules = Rules::tetrominoes(),
+                                int threads = 1) {
     const Partition partition(geometry, comm.size(), comm.rank(), lower_columns);
     const RoundLayout layout(geometry, residues);
     std::vector<BoardId> ids;
@@ -50,7 +51,7 @@ std::vector<double> solve_table(const Communicator& comm, const Geometry& geomet
                     values.push_back(row[layout.index_in_row(round.sum, h0)]);
                 }
         });
-    });
+    }, threads);
     if (connections) {
         *connections = counted;
         comm.all_reduce(connections->data(), int(connections->size()), Reduction::Sum);
@@ -228,6 +229,31 @@ TEST(Solver, GivesThePlainSolversBitsForEveryPieceSetWellAndClass) {
                 ++wells;
             }
     EXPECT_EQ(wells, 4u * 5 * 8);
+}
+
+// Worker threads inside a rank deal a round's slices among themselves: the
+// values and the connections counted are the plain solver's for any number
+// of them, more threads than a round has slices included.
+TEST(Solver, GivesThePlainSolversBitsForAnyNumberOfThreads) {
+    Communicator world(MPI_COMM_WORLD);
+    for (const char* name : {"tetrominoes", "rectangles", "pentominoes"}) {
+        const Rules rules{PieceSet::builtin(name)};
+        for (auto [width, height] : std::vector<std::pair<int, int>>{{2, 5}, {4, 8}, {5, 7}}) {
+            const Geometry geometry(width, height);
+            const PieceSetSolution plain = world.is_root() ? solve_piece_set(rules.set(), geometry) : PieceSetSolution{};
+            const ResidueSet residues = ResidueSet::all(rules.modulus());
+            for (int threads : {1, 2, 3, 7}) {
+                PieceCounts counted;
+                const std::vector<double> table = solve_table(world, geometry, residues, 0, &counted, rules, threads);
+                if (!world.is_root())
+                    continue;
+                EXPECT_EQ(mismatches(table, plain.values, geometry, residues), 0u)
+                    << name << " " << width << "x" << height << ", " << threads << " threads, np " << world.size();
+                EXPECT_EQ(counted, plain.connections) << name << " " << width << "x" << height << ", " << threads
+                                                      << " threads";
+            }
+        }
+    }
 }
 
 TEST(Partition, OwnsEveryRowOnceAndCountsThemByRound) {

@@ -10,9 +10,11 @@
 #                                      the table
 #   trust.sh resume W H ROUNDS...      kill -9 one rank at each of ROUNDS, resume at np 1, 2, 3:
 #                                      the table is byte-identical to an uninterrupted run
-# Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
+# Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS; THREADS (default 1):
+# the worker threads per rank of the runs that checkpoint, are killed and resume
 source "$(dirname "$0")/lib.sh"
 command=$1; shift
+threads=${THREADS:-1}
 
 # rewrite TABLE PYTHON: change a table with h5py (f is the open file, np numpy, t
 # the StackTable), then recompute the checksums (tests/reseal.py), so that
@@ -156,7 +158,7 @@ checkpoints)
     for seconds in 0 0.01 0.03 0.1; do
         rm -f "$work"/t.h5*
         timeout 60 "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" --width 6 --height 12 \
-            --output "$work/t.h5" --quiet --checkpoint-seconds "$seconds"
+            --output "$work/t.h5" --quiet --checkpoint-seconds "$seconds" --threads "$threads"
         code=$?
         [ "$code" -eq 0 ] && pass || { fail "np $np, --checkpoint-seconds $seconds: exit $code (124: hung)"; continue; }
         cmp -s "$work/whole.h5" "$work/t.h5" && pass || fail "np $np, --checkpoint-seconds $seconds: differs from np 1"
@@ -174,11 +176,11 @@ resume)
             victim=1
             STACK_FAULT="rank=$victim,round=$round,phase=compute,action=kill" timeout 120 "$MPIEXEC" \
                 "$MPIEXEC_NUMPROC_FLAG" 2 "${preflags[@]}" -x STACK_FAULT "$stackgen" --width "$width" --height "$height" \
-                --output "$work/t.h5" --quiet --checkpoint-seconds 0 > /dev/null 2>&1
+                --output "$work/t.h5" --quiet --checkpoint-seconds 0 --threads "$threads" > /dev/null 2>&1
             [ -e "$work/t.h5.partial" ] && [ ! -e "$work/t.h5" ] && pass || { fail "round $round: no partial table after the kill"; continue; }
             done_rounds=$("$python" -c "import h5py, sys; print(int(h5py.File(sys.argv[1], 'r').attrs['rounds_done']))" "$work/t.h5.partial")
             mpi "$np" "$stackgen" --width "$width" --height "$height" --output "$work/t.h5" --resume --checkpoint-seconds 0 \
-                --json > "$work/resumed.json" \
+                --threads "$threads" --json > "$work/resumed.json" \
                 || { fail "round $round: resume at np $np failed"; continue; }
             if cmp -s "$work/whole.h5" "$work/t.h5"; then
                 pass; echo "${width}x${height}: killed at round $round ($done_rounds recorded), resumed at np $np: byte-identical"

@@ -42,4 +42,39 @@ void parallel_ranges(int threads, std::uint64_t count, Work&& work) {
             std::rethrow_exception(failure);
 }
 
+// work(worker) for worker = 0..workers-1 at once, worker 0 on the calling
+// thread; the first exception (by worker) is rethrown after all have
+// stopped. For work that deals itself out (a shared counter).
+template <class Work>
+void run_workers(int workers, Work&& work) {
+    if (workers <= 1) {
+        work(0);
+        return;
+    }
+    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(workers));
+    std::vector<std::thread> helpers;
+    helpers.reserve(std::size_t(workers - 1));
+    const auto guarded = [&](int worker) {
+        try {
+            work(worker);
+        } catch (...) {
+            failures[std::size_t(worker)] = std::current_exception();
+        }
+    };
+    for (int worker = 1; worker < workers; ++worker)
+        helpers.emplace_back(guarded, worker);
+    guarded(0);
+    for (std::thread& helper : helpers)
+        helper.join();
+    for (const std::exception_ptr& failure : failures)
+        if (failure)
+            std::rethrow_exception(failure);
+}
+
+// The cores this process may run on (its affinity mask: what mpirun's
+// binding gave this rank), at least 1.
+int bound_cores();
+// A --threads option: itself when positive, 0 meaning bound_cores().
+int resolve_threads(int requested);
+
 }  // namespace stack

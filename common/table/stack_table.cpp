@@ -119,7 +119,7 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
     check_values_storage(dataset, path, stored.stored_states, size, file_bytes);
     const std::uint64_t limit = effective_memory_limit(options.memory_limit);
     const std::uint64_t held = stored.stored_states * (MappedValues::mappable(dataset) ? size : sizeof(double));
-    const int threads = options.threads > 0 ? options.threads : std::max(1, int(std::thread::hardware_concurrency()));
+    const int threads = resolve_threads(options.threads);
     if (options.residency == Residency::Resident || (options.residency == Residency::Automatic && held <= limit)) {
         const bool copy = options.id_order && table.layout_ && stored.stored_states == table.geometry_.states()
                           && held + table.geometry_.states() * sizeof(double) <= limit;

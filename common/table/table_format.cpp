@@ -161,6 +161,9 @@ void write_table_info(hid_t file, const TableInfo& info) {
         write_attribute(file, "piece_set", info.pieces.name());
         write_attribute(file, "piece_cells", info.pieces.cells_text());
         write_attribute(file, "piece_set_checksum", std::uint64_t(piece_set_checksum(info.pieces)));
+        // 0 until the last round is done; made now, so that a table resumed
+        // in another process has the same bytes as one written at once.
+        write_attribute(file, DigestAttribute, info.digest.value_or(0));
     }
 }
 
@@ -246,6 +249,8 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
         info.stored_states = info.states;
         if (info.format_version >= 2)
             read_round_attributes(file, path, info, modulus);
+        if (has_attribute(file, DigestAttribute))
+            info.digest = read_unsigned_attribute(file, DigestAttribute);
     } catch (const Hdf5Error& error) {
         throw InputError("'" + path + "' is not a valid stacking table: " + error.what());
     }

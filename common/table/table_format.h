@@ -59,6 +59,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,7 @@ constexpr std::int64_t TableFormatVersion = 2;  // the version stackgen writes, 
 constexpr std::int64_t OldestTableFormatVersion = 1;
 constexpr const char* ValuesDataset = "values";
 constexpr const char* RoundOffsetsDataset = "round_offsets";
+constexpr const char* DigestAttribute = "values_crc64";  // uint64, table/digest.h
 constexpr const char* RoundsLayout = "rounds";
 constexpr const char* ChecksumsDataset = "checksums";
 constexpr std::uint64_t ChecksumValues = 4096;  // values per checksummed block
@@ -98,6 +100,8 @@ struct TableInfo {
     Precision precision = Precision::Float64;
     std::int64_t rounds_done = 0;     // version 2: rounds on disk; all of them when finished
     std::vector<std::uint64_t> connections_done;  // version 2: of those rounds, one count per piece
+    std::optional<std::uint64_t> digest;  // values_crc64: CRC-64/XZ of /values (table/digest.h) once every round is
+                                          // done (0 before), in tables of a stackgen that records it
     int piece_count() const { return int(pieces.pieces().size()); }
 };
 

@@ -151,6 +151,17 @@ void RoundTableFile::record(const TableInfo& progress, const std::vector<std::ui
     info_.rounds_done = progress.rounds_done;
 }
 
+void RoundTableFile::record_digest(std::uint64_t digest) {
+    if (!has_attribute(file_, DigestAttribute)) {  // a partial table made before the digest
+        write_attribute(file_, DigestAttribute, digest);
+    } else {
+        Handle attribute = attribute_handle(H5Aopen(file_, DigestAttribute, H5P_DEFAULT),
+                                            std::string("open attribute ") + DigestAttribute);
+        check_hdf5(H5Awrite(attribute, H5T_NATIVE_UINT64, &digest), std::string("write attribute ") + DigestAttribute);
+    }
+    info_.digest = digest;
+}
+
 void RoundTableFile::close() { file_.close("close " + path_); }
 
 namespace {

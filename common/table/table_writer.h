@@ -47,6 +47,9 @@ public:
     // finished.
     void record(const TableInfo& progress, const std::vector<std::uint32_t>& checksums, std::uint64_t first_block,
                 std::uint64_t last_block);
+    // Sets the digest attribute (table/digest.h) of a finished table; the
+    // next record() flushes it.
+    void record_digest(std::uint64_t digest);
     // Closes the file, reporting a failed flush.
     void close();
 

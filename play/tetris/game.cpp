@@ -1,3 +1,4 @@
+#include "support/parallel.h"
 #include "tetris/game.h"
 
 #include "game_random.h"
@@ -185,7 +186,7 @@ std::string describe(const TetrisOptions& options, const Setup& setup) {
 }
 
 int resolved_threads(int threads) {
-    return threads > 0 ? threads : std::max(1, int(std::thread::hardware_concurrency()));
+    return resolve_threads(threads);
 }
 
 // Games over threads: each thread takes the next game not yet played; the

@@ -1,0 +1,167 @@
+#include "plan.h"
+
+#include "band.h"
+#include "capacity.h"
+#include "support/cli.h"
+#include "support/errors.h"
+#include "support/parallel.h"
+
+#include <sys/statvfs.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace stack {
+
+namespace {
+
+// A worker thread's own arrays: its kernel's best-successor rows and its
+// ring of prepared slices (well under this for every built-in set).
+constexpr double ThreadBytes = 1 << 20;
+
+double free_disk_beside(const std::string& output) {
+    const std::filesystem::path directory = std::filesystem::absolute(output).parent_path();
+    struct statvfs status {};
+    return ::statvfs(directory.c_str(), &status) == 0 ? double(status.f_bavail) * double(status.f_frsize) : -1.0;
+}
+
+std::string output_name(const GenerateOptions& options) {
+    return options.output ? *options.output : default_table_name(options.width, options.height, options.pieces);
+}
+
+}  // namespace
+
+// Fitted by scripts/scale-out on 1 x 1 runs of this code on the 2-core
+// development machine (results/scale-out.md gives the runs and the fit).
+CostModel measured_cost_model() { return {114.4e-9, 13.4e-9, 1.9e9}; }
+
+Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::string& reason) {
+    const Geometry geometry(options.width, options.height);
+    const Rules rules(options.pieces);
+    rules.check_fits(geometry);
+    const ResidueSet residues = options.residues ? *options.residues : ResidueSet::all(rules.modulus());
+    const RoundLayout layout(geometry, residues);
+    const Partition partition(geometry, plan.ranks, 0);
+    const RankMemory memory = rank_memory(partition, layout, rules);
+    const int threads = resolve_threads(options.threads);
+    const double thread_bytes = ThreadBytes * threads;
+    const double rank_bytes = memory.total() + thread_bytes;
+    const int ranks_per_node = (plan.ranks + plan.nodes - 1) / plan.nodes;
+    const double node_bytes = rank_bytes * ranks_per_node;
+    const double available = plan.node_memory ? double(*plan.node_memory) : double(available_memory_bytes());
+    const double file_bytes = options.no_output ? 0.0 : double(table_file_bytes(layout, options.precision));
+    const std::string output = output_name(options);
+    const double disk = options.no_output ? -1.0 : plan.disk ? double(*plan.disk) : free_disk_beside(output);
+
+    std::uint64_t rows = 0;
+    for (int sum = 0; sum < layout.rounds(); ++sum)
+        rows += layout.round_values(sum) > 0 ? layout.rows(sum) : 0;
+    const CostModel model = measured_cost_model();
+    const double core_seconds = model.row_seconds * double(rows) + model.state_seconds * double(layout.stored_states());
+    const double workers = double(plan.ranks) * threads;
+    const double compute_seconds = core_seconds / workers;
+    const double write_seconds = file_bytes / model.write_bytes_per_second / plan.nodes;
+
+    reason.clear();
+    if (available > 0 && node_bytes > available)
+        reason = "a node needs " + human_bytes(node_bytes) + " (" + std::to_string(ranks_per_node) + " ranks x "
+                 + human_bytes(rank_bytes) + ") but has " + human_bytes(available)
+                 + ": use more nodes, fewer residue classes, or a smaller well";
+    else if (disk >= 0 && file_bytes > disk)
+        reason = "the table needs " + human_bytes(file_bytes) + " of disk but " + human_bytes(disk)
+                 + " is free for " + output + ": use --no-output, or free some disk";
+    return {{"width", geometry.width()},
+            {"height", geometry.height()},
+            {"pieces", rules.set().name()},
+            {"residue_classes", residues.list()},
+            {"residue_modulus", residues.modulus()},
+            {"precision", precision_name(options.precision)},
+            {"ranks", plan.ranks},
+            {"threads", threads},
+            {"nodes", plan.nodes},
+            {"states", geometry.states()},
+            {"stored_states", layout.stored_states()},
+            {"rows", rows},
+            {"rounds", layout.rounds()},
+            {"band_rounds", Band::most_rounds(rules)},
+            {"rank_bytes",
+             {{"band", memory.band},
+              {"ghosts", memory.ghosts},
+              {"writer", memory.writer},
+              {"process", memory.process},
+              {"threads", thread_bytes},
+              {"total", rank_bytes}}},
+            {"node_bytes", node_bytes},
+            {"node_available_bytes", available},
+            {"file_bytes", file_bytes},
+            {"output", options.no_output ? Json(nullptr) : Json(output)},
+            {"disk_free_bytes", disk >= 0 ? Json(disk) : Json(nullptr)},
+            {"model", {{"row_ns", model.row_seconds * 1e9}, {"state_ns", model.state_seconds * 1e9},
+                       {"write_bytes_per_second", model.write_bytes_per_second}}},
+            {"seconds", {{"compute", compute_seconds}, {"write", write_seconds},
+                         {"estimate", std::max(compute_seconds, write_seconds)}}},
+            {"fits", reason.empty()},
+            {"reason", reason.empty() ? Json(nullptr) : Json(reason)}};
+}
+
+std::string plan_text(const Json& p) {
+    std::string text;
+    char line[512];
+    const auto bytes = [](const Json& value) { return human_bytes(value.get<double>()); };
+    const Json& rank = p["rank_bytes"];
+    std::string classes;
+    for (const Json& residue : p["residue_classes"])
+        classes += (classes.empty() ? "" : ",") + std::to_string(residue.get<int>());
+    std::snprintf(line, sizeof line, "stackgen --plan: %dx%d well, %s, %d rank%s x %d thread%s on %d node%s\n",
+                  p["width"].get<int>(), p["height"].get<int>(), p["pieces"].get<std::string>().c_str(),
+                  p["ranks"].get<int>(), p["ranks"].get<int>() == 1 ? "" : "s", p["threads"].get<int>(),
+                  p["threads"].get<int>() == 1 ? "" : "s", p["nodes"].get<int>(), p["nodes"].get<int>() == 1 ? "" : "s");
+    text += line;
+    std::snprintf(line, sizeof line, "  states            %s stored (height sum mod %d in {%s}) of %s, in %s rows, %d rounds\n",
+                  with_commas(p["stored_states"].get<std::uint64_t>()).c_str(), p["residue_modulus"].get<int>(),
+                  classes.c_str(), with_commas(p["states"].get<std::uint64_t>()).c_str(),
+                  with_commas(p["rows"].get<std::uint64_t>()).c_str(), p["rounds"].get<int>());
+    text += line;
+    std::snprintf(line, sizeof line,
+                  "  memory per rank   %s: band %s (%d rounds, float64), ghosts %s, writer %s, process %s, threads %s\n",
+                  bytes(rank["total"]).c_str(), bytes(rank["band"]).c_str(), p["band_rounds"].get<int>(),
+                  bytes(rank["ghosts"]).c_str(), bytes(rank["writer"]).c_str(), bytes(rank["process"]).c_str(),
+                  bytes(rank["threads"]).c_str());
+    text += line;
+    std::snprintf(line, sizeof line, "  memory per node   %s of %s available\n", bytes(p["node_bytes"]).c_str(),
+                  bytes(p["node_available_bytes"]).c_str());
+    text += line;
+    if (p["output"].is_null())
+        std::snprintf(line, sizeof line, "  disk              none (--no-output)\n");
+    else
+        std::snprintf(line, sizeof line, "  disk              %s for %s (%s table), %s free\n",
+                      bytes(p["file_bytes"]).c_str(), p["output"].get<std::string>().c_str(),
+                      p["precision"].get<std::string>().c_str(),
+                      p["disk_free_bytes"].is_null() ? "unknown" : bytes(p["disk_free_bytes"]).c_str());
+    text += line;
+    const Json& model = p["model"];
+    std::snprintf(line, sizeof line,
+                  "  time              about %.0f s: compute %.0f s on %d workers at full speed (%.1f ns a row + %.1f ns "
+                  "a stored state, a worker), writing %.0f s overlapping it\n",
+                  p["seconds"]["estimate"].get<double>(), p["seconds"]["compute"].get<double>(),
+                  p["ranks"].get<int>() * p["threads"].get<int>(), model["row_ns"].get<double>(),
+                  model["state_ns"].get<double>(), p["seconds"]["write"].get<double>());
+    text += line;
+    text += p["fits"].get<bool>() ? "  fits              yes\n"
+                                   : "  fits              no: " + p["reason"].get<std::string>() + "\n";
+    return text;
+}
+
+void print_plan(const Communicator& comm, const GenerateOptions& options, const PlanOptions& plan) {
+    std::string reason;
+    comm.on_root([&] {
+        const Json document = make_plan(options, plan, reason);
+        std::fputs(options.json ? json_text(document).c_str() : plan_text(document).c_str(), stdout);
+        std::fflush(stdout);
+    });
+    comm.broadcast(reason);
+    if (!reason.empty())
+        throw InputError("the run does not fit: " + reason);
+}
+
+}  // namespace stack

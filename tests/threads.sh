@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Threads inside ranks, the digest, --no-output and --plan.
+#   threads.sh identity SET W H   tables of every ranks x threads in {1,2,3} x {1,2} are
+#                                 byte-identical; every summary and a --no-output run give
+#                                 the same digest, which is xz's CRC-64 of /values
+#   threads.sh plan               --plan answers for 9x20 class 0 at 16 x 8 (fits with a big
+#                                 enough node, exit 2 and one line when not), and refuses
+#                                 impossible layouts and thread counts with one line
+# Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
+source "$(dirname "$0")/lib.sh"
+command=$1; shift
+
+# digest_of SUMMARY: the digest a summary printed.
+digest_of() { sed -n 's/^  digest *\(crc64:[0-9a-f]*\).*/\1/p' "$1"; }
+
+# xz_crc64 TABLE: CRC-64 of the table's /values bytes, as xz computes it.
+xz_crc64() {
+    "$python" -c "import h5py, sys; sys.stdout.buffer.write(h5py.File(sys.argv[1], 'r')['values'][...].tobytes())" "$1" \
+        | xz -C crc64 -0 -c > "$work/values.xz"
+    xz --robot --list -vv "$work/values.xz" | awk '$1 == "block" { print "crc64:" $11 }'
+    rm -f "$work/values.xz"
+}
+
+case "$command" in
+identity)
+    set_name=$1 width=$2 height=$3
+    shape=(--width "$width" --height "$height" --pieces "$set_name")
+    mpi 1 "$stackgen" "${shape[@]}" --threads 1 --output "$work/1x1.h5" > "$work/1x1.txt" 2> "$work/1x1.err" \
+        || { cat "$work/1x1.err"; exit 1; }
+    reference=$(digest_of "$work/1x1.txt")
+    [ -n "$reference" ] && pass || fail "1 x 1: no digest in the summary"
+    [ "$(xz_crc64 "$work/1x1.h5")" = "$reference" ] && pass \
+        || fail "the digest $reference is not xz's CRC-64 of /values ($(xz_crc64 "$work/1x1.h5"))"
+    for ranks in 1 2 3; do
+        for threads in 1 2; do
+            [ "$ranks$threads" = 11 ] && continue
+            layout="${ranks}x${threads}"
+            mpi "$ranks" "$stackgen" "${shape[@]}" --threads "$threads" --output "$work/$layout.h5" > "$work/$layout.txt" \
+                2> "$work/$layout.err" || { fail "$layout: stackgen failed: $(tail -1 "$work/$layout.err")"; continue; }
+            cmp -s "$work/1x1.h5" "$work/$layout.h5" && pass || fail "$set_name ${width}x$height: $layout differs from 1 x 1"
+            [ "$(digest_of "$work/$layout.txt")" = "$reference" ] && pass || fail "$layout: digest $(digest_of "$work/$layout.txt")"
+            grep -q "$ranks rank.* x $threads thread" "$work/$layout.txt" && pass || fail "$layout: the summary names another layout"
+            echo "$set_name ${width}x$height: $layout byte-identical to 1 x 1, digest $reference"
+        done
+    done
+    mpi 2 "$stackgen" "${shape[@]}" --threads 2 --no-output > "$work/none.txt" 2> "$work/none.err" \
+        || fail "--no-output failed: $(tail -1 "$work/none.err")"
+    [ "$(digest_of "$work/none.txt")" = "$reference" ] && pass || fail "--no-output: digest $(digest_of "$work/none.txt")"
+    grep -q "output  *none" "$work/none.txt" && pass || fail "--no-output: the summary names an output"
+    [ -z "$(ls "$work" | grep -v -e '^[0-9]x[0-9]\.' -e '^none\.' -e '^out$' -e '^err$')" ] && pass \
+        || fail "--no-output left files: $(ls "$work")"
+    "$python" -c "import h5py, sys; a = h5py.File(sys.argv[1], 'r').attrs['values_crc64']; sys.exit(0 if 'crc64:%016x' % a == sys.argv[2] else 1)" \
+        "$work/1x1.h5" "$reference" && pass || fail "the table's values_crc64 attribute is not the digest"
+    finish
+    ;;
+plan)
+    plan=(--plan --width 9 --height 20 --residue 0 --plan-ranks 16 --threads 8 --no-output)
+    start=$(date +%s.%N)
+    "$stackgen" "${plan[@]}" --plan-memory 4096G > "$work/plan.txt" && pass || fail "a 4 TB node: the plan does not fit"
+    seconds=$(echo "$(date +%s.%N) - $start" | bc)
+    echo "9x20 class 0, 16 x 8, planned in $seconds s:"; cat "$work/plan.txt"
+    grep -q "16 ranks x 8 threads" "$work/plan.txt" && grep -q "memory per rank.*band.*ghosts.*writer" "$work/plan.txt" \
+        && grep -q "198,570,011,646 stored" "$work/plan.txt" && grep -q "fits  *yes" "$work/plan.txt" && pass \
+        || fail "the plan misses its layout, parts, states or verdict"
+    "$stackgen" "${plan[@]}" --plan-memory 4096G --json | "$python" -c "
+import json, sys
+p = json.load(sys.stdin)
+r = p['rank_bytes']
+assert p['fits'] and p['threads'] == 8 and p['ranks'] == 16, p
+assert abs(r['band'] + r['ghosts'] + r['writer'] + r['process'] + r['threads'] - r['total']) < 1, r
+assert p['seconds']['compute'] > 0 and p['file_bytes'] == 0, p" && pass || fail "--plan --json"
+    expect_error 2 "does not fit: a node needs .* but has" "$stackgen" "${plan[@]}" --plan-memory 128G
+    expect_error 2 "does not fit: the table needs .* of disk" "$stackgen" --plan --width 9 --height 20 --residue 0 \
+        --plan-ranks 16 --plan-nodes 16 --plan-memory 4096G --plan-disk 64G --output "$work/t.h5"
+    expect_error 2 "plan-nodes 17 is more nodes than the 16 ranks" "$stackgen" "${plan[@]}" --plan-nodes 17
+    expect_error 2 "plan-ranks" "$stackgen" "${plan[@]}" --plan-ranks 0
+    expect_error 2 "plan-ranks goes with --plan" "$stackgen" --width 4 --height 8 --plan-ranks 4
+    expect_error 2 "threads" "$stackgen" --width 4 --height 8 --threads -1
+    expect_error 2 "threads" "$stackgen" --width 4 --height 8 --threads 1025
+    expect_error 2 "threads" "$stackgen" --width 4 --height 8 --threads two
+    expect_error 2 "no-output writes no table" "$stackgen" --width 4 --height 8 --no-output --output "$work/t.h5"
+    expect_error 2 "no-output writes no table" "$stackgen" --width 4 --height 8 --no-output --resume
+    [ ! -e "$work/t.h5" ] && pass || fail "a refused run left a table"
+    finish
+    ;;
+*) echo "unknown subcommand $command"; exit 2 ;;
+esac
