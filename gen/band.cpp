@@ -4,9 +4,10 @@
 
 namespace stack {
 
-RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, int round_sum, RoundStore reused)
-    : sum(round_sum), row_length(layout.row_length(round_sum)), slice_start(std::move(reused.slice_start)),
-      values(std::move(reused.values)) {
+RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, int round_sum, int bytes_a_value,
+                       RoundStore reused)
+    : sum(round_sum), row_length(layout.row_length(round_sum)), value_size(bytes_a_value),
+      slice_start(std::move(reused.slice_start)), values(std::move(reused.values)) {
     slice_start.resize(partition.owned_chunks() + 1);
     std::uint64_t rows = 0;
     for (std::uint64_t chunk = 0; chunk < partition.owned_chunks(); ++chunk) {
@@ -14,11 +15,12 @@ RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, in
         rows += partition.slice_rows(chunk, round_sum);
     }
     slice_start[partition.owned_chunks()] = rows;
-    values.resize(rows * std::uint64_t(row_length));  // every value is written before it is read
+    // Every value is written before it is read.
+    values.resize((rows * std::uint64_t(row_length) * std::uint64_t(value_size) + sizeof(double) - 1) / sizeof(double));
 }
 
-Band::Band(const Partition& partition, const RoundLayout& layout)
-    : partition_(partition), layout_(layout), rounds_(partition.rounds()) {
+Band::Band(const Partition& partition, const RoundLayout& layout, int value_size)
+    : partition_(partition), layout_(layout), rounds_(partition.rounds()), value_size_(value_size) {
     const std::vector<std::uint64_t> rows = partition.owned_rows_per_round();
     for (int sum = 0; sum < partition.rounds(); ++sum)
         largest_round_values_ = std::max(largest_round_values_, rows[sum] * std::uint64_t(layout.row_length(sum)));
@@ -30,10 +32,10 @@ RoundStore& Band::open(int sum) {
         reused = std::move(spare_.back());
         spare_.pop_back();
     } else {
-        reused.values.reserve(largest_round_values_);
+        reused.values.reserve((largest_round_values_ * std::uint64_t(value_size_) + sizeof(double) - 1) / sizeof(double));
         reused.slice_start.reserve(partition_.owned_chunks() + 1);
     }
-    rounds_[sum] = RoundStore(partition_, layout_, sum, std::move(reused));
+    rounds_[sum] = RoundStore(partition_, layout_, sum, value_size_, std::move(reused));
     return rounds_[sum];
 }
 

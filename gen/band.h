@@ -24,18 +24,37 @@ namespace stack {
 struct RoundStore {
     int sum = -1;
     int row_length = 0;                       // values per row
+    int value_size = sizeof(double);          // bytes a value: 8, or 4 in a float32 band
     std::vector<std::uint64_t> slice_start;   // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
-    HugeVector<double> values;                // [row * row_length + index in row]
+    HugeVector<double> values;                // storage: [row * row_length + index in row] of value_size bytes
 
     // Lays out round `sum` for this rank, in the arrays of `reused` (a
     // closed round's, or empty; their contents are overwritten before they
     // are read).
-    RoundStore(const Partition& partition, const RoundLayout& layout, int sum, RoundStore reused);
+    RoundStore(const Partition& partition, const RoundLayout& layout, int sum, int value_size, RoundStore reused);
     RoundStore() = default;
 
     std::uint64_t rows() const { return slice_start.back(); }
-    double* row(std::uint64_t index) { return values.data() + index * row_length; }
-    const double* row(std::uint64_t index) const { return values.data() + index * row_length; }
+    std::uint64_t value_count() const { return rows() * std::uint64_t(row_length); }
+    // A row's values as the band holds them (Value is double, or float in
+    // a float32 band).
+    template <class Value>
+    Value* row_as(std::uint64_t index) {
+        return reinterpret_cast<Value*>(values.data()) + index * row_length;
+    }
+    template <class Value>
+    const Value* row_as(std::uint64_t index) const {
+        return reinterpret_cast<const Value*>(values.data()) + index * row_length;
+    }
+    double* row(std::uint64_t index) { return row_as<double>(index); }  // a float64 band
+    const double* row(std::uint64_t index) const { return row_as<double>(index); }
+    const char* row_bytes(std::uint64_t index) const {
+        return reinterpret_cast<const char*>(values.data()) + index * row_length * std::uint64_t(value_size);
+    }
+    // The value of row `index` at place `place`, whatever the band's type.
+    double value(std::uint64_t index, int place) const {
+        return value_size == sizeof(float) ? double(row_as<float>(index)[place]) : row(index)[place];
+    }
     std::uint64_t bytes() const {
         return values.capacity() * sizeof(double) + slice_start.capacity() * sizeof(std::uint64_t);
     }
@@ -48,7 +67,10 @@ struct RoundStore {
 // the band turns over the whole table.
 class Band {
 public:
-    Band(const Partition& partition, const RoundLayout& layout);
+    // `value_size`: 8 (float64, the default) or 4 (a float32 band: each
+    // value rounded to float32 as it is stored, and read back widened).
+    Band(const Partition& partition, const RoundLayout& layout, int value_size = sizeof(double));
+    int value_size() const { return value_size_; }
     // The most rounds held at once: S..S+K while S computes.
     static int most_rounds(const Rules& rules) { return rules.most_cells() + 1; }
     // Values in this rank's largest round (from the partition alone).
@@ -70,6 +92,7 @@ private:
     std::vector<RoundStore> rounds_;  // [sum]; sum == -1 when not held
     std::vector<RoundStore> spare_;   // closed rounds, their arrays to reuse
     std::uint64_t largest_round_values_ = 0;
+    int value_size_ = sizeof(double);
 
 };
 

@@ -82,14 +82,15 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 // over (the band); the chunks a rank owns at least floor(chunks / P), each
 // with an upper sum and five slice starts; the rounds' counting tables.
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
-                             const ResidueSet& residues, Precision precision, const std::string& output, bool resuming) {
+                             const ResidueSet& residues, Precision precision, Precision band_precision,
+                             const std::string& output, bool resuming) {
     const Wide most_rounds = Wide(Band::most_rounds(rules));
     const Wide ranks = Wide(comm.size());
     const Wide stored = RoundLayout::fewest_stored_states(geometry, residues);
     const Wide rounds = Wide((geometry.width() - 1) * geometry.height() + 1);
     const int lower = Partition::default_lower_columns(geometry, comm.size());
     const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
-    const Wide band = most_rounds * sizeof(double) * (stored / rounds / ranks);
+    const Wide band = most_rounds * value_bytes(band_precision) * (stored / rounds / ranks);
     const Wide slices = chunks * (sizeof(std::uint32_t) + most_rounds * sizeof(std::uint64_t));
     const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
     Needs needs;
@@ -98,24 +99,26 @@ void check_capacity_up_front(const Communicator& comm, const Geometry& geometry,
     refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ");
 }
 
-RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules) {
+RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
+                       Precision band_precision) {
     const Band band_plan(partition, layout);
     RankMemory memory;
     memory.band = double(Band::most_rounds(rules))
-                  * (double(band_plan.largest_round_values()) * sizeof(double)
+                  * (double(band_plan.largest_round_values()) * double(value_bytes(band_precision))
                      + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
     const double share = rules.is_tetrominoes() ? TetrominoGhostShare : OtherGhostShare;
     memory.ghosts = partition.ranks() > 1 ? memory.band * share : 0.0;
     memory.writer = WriterBytes;
     memory.process = ProcessBytes;
+    memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + sizeof(std::uint64_t));
     return memory;
 }
 
 // The exact band, ghosts and buffers (rank_memory).
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                    Precision precision, const std::string& output, bool resuming) {
+                    Precision precision, Precision band_precision, const std::string& output, bool resuming) {
     Needs needs;
-    needs.rank_bytes = rank_memory(partition, layout, rules).total();
+    needs.rank_bytes = rank_memory(partition, layout, rules, band_precision).total();
     needs.file_bytes = double(table_file_bytes(layout, precision));
     refuse_if_too_large(comm, partition.geometry(), needs, output, resuming, "about ");
 }

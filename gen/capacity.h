@@ -26,21 +26,24 @@ namespace stack {
 // available on a node or the free disk beside `output` (not checked when
 // resuming, the file existing, nor for an empty `output`: no file).
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
-                             const ResidueSet& residues, Precision precision, const std::string& output, bool resuming);
+                             const ResidueSet& residues, Precision precision, Precision band_precision,
+                             const std::string& output, bool resuming);
 
 // The same with the exact band, once the partition and layout exist.
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                    Precision precision, const std::string& output, bool resuming);
+                    Precision precision, Precision band_precision, const std::string& output, bool resuming);
 
 // What one rank holds at its peak, by part: the band (K+1 arrays each sized
 // for the rank's largest round, with their slice starts), the ghost rows
-// allowed for when there are several ranks, the writer's buffers and the
-// process itself.
+// allowed for when there are several ranks, the writer's buffers, the
+// per-chunk lists and the process itself.
 struct RankMemory {
     double band = 0, ghosts = 0, writer = 0, process = 0;
-    double total() const { return band + ghosts + writer + process; }
+    double chunks = 0;  // the partition's upper sums and a round's list of slices, a chunk each
+    double total() const { return band + ghosts + writer + process + chunks; }
 };
-RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules);
+RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
+                       Precision band_precision = Precision::Float64);
 
 // The table file's size: values, offsets, checksums and metadata.
 std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision);

@@ -93,10 +93,11 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
         return record;
     const double start = MPI_Wtime();
     const int ranks = comm_.size();
-    const std::size_t length = round.row_length;
+    const std::size_t length = round.row_length, row_bytes = length * std::size_t(round.value_size);
+    const MPI_Datatype type = round.value_size == sizeof(float) ? MPI_FLOAT : MPI_DOUBLE;
     std::vector<int> send_counts(ranks), send_offsets(ranks), receive_counts(ranks), receive_offsets(ranks);
     std::vector<BoardId>& send_ids = send_ids_;
-    std::vector<double>& send_values = send_values_;
+    std::vector<char>& send_values = send_values_;
     send_ids.clear();
     send_values.clear();
     for (int destination = 0; destination < ranks; ++destination) {
@@ -112,10 +113,10 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
         send_counts[destination] = int(merged_.size());
         for (const SendRow& row : merged_) {
             send_ids.push_back(row.id);
-            send_values.insert(send_values.end(), round.row(row.local), round.row(row.local) + length);
+            send_values.insert(send_values.end(), round.row_bytes(row.local), round.row_bytes(row.local) + row_bytes);
         }
     }
-    if ((send_values.size() + 1) > INT_MAX)
+    if ((send_ids.size() * length + 1) > INT_MAX)
         throw std::runtime_error("one round sends more than 2^31 values from one rank; use more ranks");
     receive_counts = comm_.all_to_all(send_counts);
     std::uint64_t received = 0;
@@ -129,8 +130,9 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
     }
     ghosts.counts = receive_counts;
     ghosts.offsets = receive_offsets;
+    ghosts.row_bytes = row_bytes;
     ghosts.ids.resize(received);
-    ghosts.values.resize(received * length);
+    ghosts.values.resize(received * row_bytes);
     comm_.all_to_all(send_ids.data(), send_counts, send_offsets, ghosts.ids.data(), receive_counts, receive_offsets);
     for (int rank = 0; rank < ranks; ++rank) {
         send_counts[rank] *= int(length);
@@ -139,11 +141,11 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
         receive_offsets[rank] *= int(length);
     }
     comm_.all_to_all(send_values.data(), send_counts, send_offsets, ghosts.values.data(), receive_counts,
-                     receive_offsets);
-    bytes_ += ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size() * sizeof(double);
+                     receive_offsets, type);
+    bytes_ += ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size();
     record.rows_sent = send_ids.size();
     record.rows_received = received;
-    record.bytes_sent = send_ids.size() * sizeof(BoardId) + send_values.size() * sizeof(double);
+    record.bytes_sent = send_ids.size() * sizeof(BoardId) + send_values.size();
     record.seconds = MPI_Wtime() - start;
     return record;
 }
@@ -152,17 +154,16 @@ GhostCursor Exchange::cursor(int sum, int source) const {
     if (sum > partition_.max_row_sum() || comm_.size() == 1 || ghosts_[sum].counts.empty())
         return {};
     const Ghosts& ghosts = ghosts_[sum];
-    const std::size_t length = ghosts.ids.empty() ? 0 : ghosts.values.size() / ghosts.ids.size();
     const BoardId* first = ghosts.ids.data() + ghosts.offsets[source];
-    return GhostCursor(first, first + ghosts.counts[source], ghosts.values.data() + std::size_t(ghosts.offsets[source]) * length,
-                       length);
+    return GhostCursor(first, first + ghosts.counts[source],
+                       ghosts.values.data() + std::size_t(ghosts.offsets[source]) * ghosts.row_bytes, ghosts.row_bytes);
 }
 
 void Exchange::drop(int sum) {
     if (sum < 0 || sum > partition_.max_row_sum())
         return;
     Ghosts& ghosts = ghosts_[sum];
-    bytes_ -= ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size() * sizeof(double);
+    bytes_ -= ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size();
     ghosts.counts.clear();
     spare_.push_back(std::move(ghosts));
     ghosts = Ghosts();

@@ -30,19 +30,20 @@ namespace stack {
 class GhostCursor {
 public:
     GhostCursor() = default;
-    GhostCursor(const BoardId* first, const BoardId* last, const double* values, std::size_t row_length)
-        : first_(first), next_(first), last_(last), values_(values), row_length_(row_length) {}
+    GhostCursor(const BoardId* first, const BoardId* last, const char* values, std::size_t row_bytes)
+        : first_(first), next_(first), last_(last), values_(values), row_bytes_(row_bytes) {}
 
-    // The row whose first id is `id`; ids asked for must not decrease. A
-    // worker thread that skipped other workers' slices jumps by search.
-    const double* find(BoardId id) {
+    // The row whose first id is `id` (its values as the band holds them);
+    // ids asked for must not decrease. A worker thread that skipped other
+    // workers' slices jumps by search.
+    const void* find(BoardId id) {
         if (last_ - next_ > 8 && next_[8] < id)
             next_ = std::lower_bound(next_ + 8, last_, id);
         while (next_ != last_ && *next_ < id)
             ++next_;
         if (next_ == last_ || *next_ != id)
             missing(id);
-        return values_ + (next_ - first_) * row_length_;
+        return values_ + std::size_t(next_ - first_) * row_bytes_;
     }
 
 private:
@@ -51,8 +52,8 @@ private:
     const BoardId* first_ = nullptr;
     const BoardId* next_ = nullptr;
     const BoardId* last_ = nullptr;
-    const double* values_ = nullptr;
-    std::size_t row_length_ = 0;
+    const char* values_ = nullptr;
+    std::size_t row_bytes_ = 0;
 };
 
 struct ExchangeRecord {
@@ -104,7 +105,8 @@ private:
     struct Ghosts {
         std::vector<int> counts, offsets;  // [source] in rows
         std::vector<BoardId> ids;          // first ids, by source, ascending
-        std::vector<double> values;        // rows, in the same order
+        std::vector<char> values;          // rows, in the same order, as the band holds them
+        std::size_t row_bytes = 0;
     };
 
     const Communicator& comm_;
@@ -114,7 +116,7 @@ private:
     std::vector<Ghosts> ghosts_;                          // [sum]
     std::vector<Ghosts> spare_;                           // buffers of dropped rounds, reused
     std::vector<BoardId> send_ids_;
-    std::vector<double> send_values_;
+    std::vector<char> send_values_;
     std::vector<Finder> finders_;                         // [worker thread]
     std::vector<SendRow> merged_;                         // one destination's rows from every finder
     std::array<bool, MaxWidth> remote_column_{};          // [x] -> some predecessor at x lives elsewhere

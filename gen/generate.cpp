@@ -199,7 +199,7 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
                      Checkpoint* checkpoint, TableInfo& info, double start) {
     RoundsRun run;
     const int threads = resolve_threads(options.threads);
-    RoundRunner runner(comm, partition, layout, rules, threads);
+    RoundRunner runner(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)));
     RoundWriter writer(comm, partition, layout, options.precision, checkpoint ? partial : std::string(),
                        checkpoint ? checkpoint->data_offset() : 0, threads);
     const std::size_t first_round = checkpoint ? checkpoint->first_round() : 0;
@@ -247,7 +247,7 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     run.connections = sum_over_ranks(comm, runner.connections(), before);
     // The empty board: row sum 0, chunk 0 (rank 0's first), h0 = 0.
     if (comm.is_root() && layout.residues().has(0))
-        run.empty_board_value = runner.store(0).row(0)[layout.index_in_row(0, 0)];
+        run.empty_board_value = runner.store(0).value(0, layout.index_in_row(0, 0));
     comm.broadcast(run.empty_board_value);
     if (comm.is_root())
         run.digest = writer.digest().digest();
@@ -270,6 +270,7 @@ void print_summary(const Communicator& comm, const GenerateOptions& options, con
     summary.writer_busy_seconds = run.writer_busy;
     summary.digest = run.digest;
     summary.threads = resolve_threads(options.threads);
+    summary.band_precision = options.band_precision;
     summary.precision = options.precision;
     summary.file_bytes = table_file_bytes(layout, options.precision);
     summary.times = run.times;
@@ -294,6 +295,9 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     if (options.resume && options.precision != Precision::Float64)
         throw InputError("--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
                          "rounds still needed cannot be rebuilt bit for bit");
+    if (options.band_precision == Precision::Float32 && options.precision == Precision::Float64 && !options.no_output)
+        throw InputError("--band-precision float32 rounds every value to float32: give --precision float32 (or "
+                         "--no-output)");
     if (options.no_output && (options.output || options.resume || options.force))
         throw InputError("--no-output writes no table: give it without --output, --resume and --force");
     const Geometry geometry(options.width, options.height);
@@ -307,10 +311,11 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     if (!options.no_output)
         comm.on_root([&] { guard_output(options, output, lock); });
     const std::string disk_for = options.no_output ? std::string() : output;  // none: no disk needed
-    check_capacity_up_front(comm, geometry, rules, residues, options.precision, disk_for, options.resume);
+    check_capacity_up_front(comm, geometry, rules, residues, options.precision, options.band_precision, disk_for,
+                            options.resume);
     const Partition partition(geometry, comm.size(), comm.rank());
     const RoundLayout layout(geometry, residues);
-    check_capacity(comm, partition, layout, rules, options.precision, disk_for, options.resume);
+    check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume);
 
     TableInfo info = table_info(geometry, layout, rules, options);
     std::optional<Checkpoint> checkpoint;

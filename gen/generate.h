@@ -26,6 +26,8 @@ struct GenerateOptions {
     std::optional<std::string> output;  // none: stack_<W>x<H>.h5; "" is refused
     std::optional<ResidueSet> residues; // the classes of the height sum, mod the set's gcd, to compute (none: all)
     Precision precision = Precision::Float64;
+    Precision band_precision = Precision::Float64;  // the rounds held in memory; float32 halves the band, and each
+                                                    // value is computed from float32-rounded successors
     int threads = 1;           // worker threads per rank (0: the cores this rank is bound to)
     ProgressMode progress = ProgressMode::Default;
     bool quiet = false;        // no summary (and no progress)

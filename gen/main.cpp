@@ -29,6 +29,10 @@ po::options_description described_options() {
          "tetrominoes: R in 0..3; repeat for several; default all)")
         ("precision", po::value<std::string>()->default_value("float64"),
          "values in the file: float64, or float32 (computed in float64, rounded once when written)")
+        ("band-precision", po::value<std::string>()->default_value("float64"),
+         "the rounds held in memory: float64, or float32 (half the band; each value computed in float64 from "
+         "float32 successors, so it may differ from a float64 band's in the last bits: needs --precision float32 "
+         "or --no-output)")
         ("threads", po::value<std::string>()->default_value("1"),
          "worker threads per rank, sharing its rounds (0: the cores this rank is bound to, at most 1024); "
          "one rank per node or socket times threads is the layout to use")
@@ -77,6 +81,7 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
     options.checkpoint_seconds =
         stack::parse_real_option("checkpoint-seconds", text("checkpoint-seconds"), -1e-300, 1e9);
     options.precision = stack::parse_precision(text("precision"));
+    options.band_precision = stack::parse_precision(text("band-precision"), "band-precision");
     options.threads = int(stack::parse_int_option("threads", text("threads"), 0, 1024));
     options.pieces = stack::PieceSet::named_or_file(text("pieces"));
     if (variables.count("residue")) {

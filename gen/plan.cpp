@@ -42,7 +42,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const ResidueSet residues = options.residues ? *options.residues : ResidueSet::all(rules.modulus());
     const RoundLayout layout(geometry, residues);
     const Partition partition(geometry, plan.ranks, 0);
-    const RankMemory memory = rank_memory(partition, layout, rules);
+    const RankMemory memory = rank_memory(partition, layout, rules, options.band_precision);
     const int threads = resolve_threads(options.threads);
     const double thread_bytes = ThreadBytes * threads;
     const double rank_bytes = memory.total() + thread_bytes;
@@ -76,6 +76,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
             {"residue_classes", residues.list()},
             {"residue_modulus", residues.modulus()},
             {"precision", precision_name(options.precision)},
+            {"band_precision", precision_name(options.band_precision)},
             {"ranks", plan.ranks},
             {"threads", threads},
             {"nodes", plan.nodes},
@@ -89,6 +90,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
               {"ghosts", memory.ghosts},
               {"writer", memory.writer},
               {"process", memory.process},
+              {"chunks", memory.chunks},
               {"threads", thread_bytes},
               {"total", rank_bytes}}},
             {"node_bytes", node_bytes},
@@ -123,9 +125,12 @@ std::string plan_text(const Json& p) {
                   with_commas(p["rows"].get<std::uint64_t>()).c_str(), p["rounds"].get<int>());
     text += line;
     std::snprintf(line, sizeof line,
-                  "  memory per rank   %s: band %s (%d rounds, float64), ghosts %s, writer %s, process %s, threads %s\n",
+                  "  memory per rank   %s: band %s (%d rounds, %s), ghosts %s, writer %s, chunk lists %s, process %s, "
+                  "threads %s\n",
                   bytes(rank["total"]).c_str(), bytes(rank["band"]).c_str(), p["band_rounds"].get<int>(),
-                  bytes(rank["ghosts"]).c_str(), bytes(rank["writer"]).c_str(), bytes(rank["process"]).c_str(),
+                  p["band_precision"].get<std::string>().c_str(),
+                  bytes(rank["ghosts"]).c_str(), bytes(rank["writer"]).c_str(), bytes(rank["chunks"]).c_str(),
+                  bytes(rank["process"]).c_str(),
                   bytes(rank["threads"]).c_str());
     text += line;
     std::snprintf(line, sizeof line, "  memory per node   %s of %s available\n", bytes(p["node_bytes"]).c_str(),

@@ -170,6 +170,7 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"residue_classes", layout.residues().list()},
         {"residue_modulus", layout.residues().modulus()},
         {"precision", precision_name(in.precision)},
+        {"band_precision", precision_name(in.band_precision)},
         {"states", geometry.states()},
         {"stored_states", layout.stored_states()},
         {"connections", std::uint64_t(connections)},
@@ -265,9 +266,9 @@ std::string summary_text(const Json& s) {
         number("bytes_exchanged_per_state"));
     add("  bytes redistributed %s\n", human_bytes(number("bytes_redistributed")).c_str());
     const Json& parts = s["band_parts_max"];
-    add("  band memory         max %s per rank (rounds S..S+%d %s, ghost rows %s, writer %s, each at its peak)\n",
+    add("  band memory         max %s per rank (rounds S..S+%d %s in %s, ghost rows %s, writer %s, each at its peak)\n",
         human_bytes(number("band_bytes_max")).c_str(), s["band_rounds"].get<int>() - 1,
-        human_bytes(parts["rounds"].get<double>()).c_str(),
+        human_bytes(parts["rounds"].get<double>()).c_str(), s["band_precision"].get<std::string>().c_str(),
         human_bytes(parts["ghosts"].get<double>()).c_str(), human_bytes(parts["writer"].get<double>()).c_str());
     const Json& rss = s["peak_rss_bytes"];
     add("  peak RSS per rank   max %s, mean %s, total %s\n", human_bytes(rss["max"].get<double>()).c_str(),

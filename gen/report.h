@@ -62,6 +62,7 @@ struct SummaryInputs {
     double writer_busy_seconds = 0;     // this rank's writer thread
     std::uint64_t digest = 0;           // CRC-64 of the values (table/digest.h)
     int threads = 1;                    // worker threads per rank
+    Precision band_precision = Precision::Float64;
     Precision precision = Precision::Float64;
     std::uint64_t file_bytes = 0;
     PhaseTimes times;

@@ -59,14 +59,23 @@ RoundWriter::~RoundWriter() {
         ::close(direct_descriptor_);
 }
 
-void RoundWriter::convert(const double* values, std::uint64_t count, char* out) const {
-    if (precision_ == Precision::Float64) {
-        std::memcpy(out, values, count * sizeof(double));
-        return;
+// `count` values from row `row` of the band into the file's precision: a
+// copy when the band holds that precision, else rounded to nearest (or
+// widened exactly).
+void RoundWriter::convert(const RoundStore& round, std::uint64_t row, std::uint64_t count, char* out) const {
+    if (std::size_t(round.value_size) == value_bytes(precision_)) {
+        std::memcpy(out, round.row_bytes(row), count * value_bytes(precision_));
+    } else if (round.value_size == sizeof(double)) {
+        const double* values = round.row(row);
+        float* narrow = reinterpret_cast<float*>(out);
+        for (std::uint64_t i = 0; i < count; ++i)
+            narrow[i] = static_cast<float>(values[i]);
+    } else {
+        const float* values = round.row_as<float>(row);
+        double* wide = reinterpret_cast<double*>(out);
+        for (std::uint64_t i = 0; i < count; ++i)
+            wide[i] = values[i];
     }
-    float* narrow = reinterpret_cast<float*>(out);
-    for (std::uint64_t i = 0; i < count; ++i)
-        narrow[i] = static_cast<float>(values[i]);  // round to nearest
 }
 
 // This rank's slices of a round as runs of file rows, in file order (a
@@ -136,7 +145,7 @@ void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::ve
                 headers_.push_back(piece.rows);
                 const std::size_t at = values_.size();
                 values_.resize(at + piece.rows * length * size);
-                convert(round.row(piece.local_row), piece.rows * length, values_.data() + at);
+                convert(round, piece.local_row, piece.rows * length, values_.data() + at);
             }
         header_counts[destination] = int(headers_.size()) - header_offsets[destination];
         value_counts[destination] = int(values_.size() / size) - value_offsets[destination];
@@ -174,8 +183,7 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
     // a piece).
     parallel_ranges(threads_, own.size(), [&](int, std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i)
-            convert(round.row(own[i].local_row), own[i].rows * length,
-                    data + (own[i].file_row - low) * length * size);
+            convert(round, own[i].local_row, own[i].rows * length, data + (own[i].file_row - low) * length * size);
     });
     std::uint64_t placed = 0;
     for (const Piece& piece : own)

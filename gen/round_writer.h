@@ -124,7 +124,7 @@ private:
     void agree_no_failure();
     std::vector<char> spare_bytes();  // a buffer a finished write gave back
     void run_writer();
-    void convert(const double* values, std::uint64_t count, char* out) const;
+    void convert(const RoundStore& round, std::uint64_t row, std::uint64_t count, char* out) const;
 
     const Communicator& comm_;
     const Partition& partition_;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 
 #include <unistd.h>
@@ -25,12 +26,27 @@ namespace stack {
 // prefetcher.
 //
 // Layout of best_: [piece][row * n + index], stride_ apart, -1 meaning "no
-// placement yet" (1 + -1 adds exactly 0 to the sum).
-class RoundRunner::SliceKernel {
+// placement yet" (1 + -1 adds exactly 0 to the sum). best_ is float64
+// whatever the band holds (Value: double, or float in a float32 band), so
+// a state's value is the same arithmetic on the same successor values in
+// either, rounded once as it is stored.
+class SliceKernel {
+public:
+    virtual ~SliceKernel() = default;
+    virtual void begin_round(int sum, Band& band, Exchange& exchange, int worker) = 0;
+    virtual void add_slice(std::uint64_t chunk) = 0;
+    virtual void end_round() = 0;
+    virtual PieceCounts counts() const = 0;
+};
+
+namespace {
+
+template <class Value>
+class TypedKernel final : public SliceKernel {
 public:
     static constexpr int Lookahead = 2;  // slices prepared ahead of the one computed
 
-    SliceKernel(const Partition& partition, const PlacementTable& placements, const PlacementRules& rules,
+    TypedKernel(const Partition& partition, const PlacementTable& placements, const PlacementRules& rules,
                 const RoundLayout& layout)
         : partition_(partition), placements_(placements), rules_(rules), set_(placements.rules()), layout_(layout),
           rank_(partition.rank()), width_(partition.geometry().width()), height_(partition.geometry().height()),
@@ -58,7 +74,7 @@ public:
     // starts finding the rows of the round that others read.
     // `worker` names this kernel's finder of the rows others read (the
     // caller has begun the round's sends).
-    void begin_round(int sum, Band& band, Exchange& exchange, int worker) {
+    void begin_round(int sum, Band& band, Exchange& exchange, int worker) override {
         sum_ = sum;
         band_ = &band;
         exchange_ = &exchange;
@@ -71,7 +87,7 @@ public:
         for (int step = 1; step <= set_.most_cells(); ++step)
             if (band.holds(sum + step)) {
                 const RoundStore& round = band[sum + step];
-                successor_rounds_[std::size_t(step)] = {round.values.data(), round.slice_start.data(),
+                successor_rounds_[std::size_t(step)] = {round.row_as<Value>(0), round.slice_start.data(),
                                                         std::uint64_t(round.row_length)};
             } else {
                 successor_rounds_[std::size_t(step)] = {};
@@ -84,29 +100,29 @@ public:
             }
     }
     // Slices in increasing chunk order; each is computed Lookahead later.
-    void add_slice(std::uint64_t chunk) {
+    void add_slice(std::uint64_t chunk) override {
         if (prepared_ - computed_ == Lookahead)
             compute(ring_[computed_++ % Lookahead]);
         prepare(ring_[prepared_++ % Lookahead], chunk);
     }
-    void end_round() {
+    void end_round() override {
         while (computed_ < prepared_)
             compute(ring_[computed_++ % Lookahead]);
     }
-    PieceCounts counts() const { return PieceCounts(counts_.begin(), counts_.begin() + pieces_); }
+    PieceCounts counts() const override { return PieceCounts(counts_.begin(), counts_.begin() + pieces_); }
 
 private:
     // One update: best[piece][target .. target + length) takes the max with
     // source[0 .. length): a whole slice, a row, or one state.
     struct Update {
-        const double* source;
+        const Value* source;
         std::uint32_t target;
         std::uint32_t length;
         std::uint16_t piece;
         bool copy;  // the piece's first whole-slice update: copies instead of taking the max
     };
     struct PreparedSlice {
-        double* out = nullptr;
+        Value* out = nullptr;
         std::uint32_t rows = 0;
         std::uint32_t count = 0;
         std::uint64_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
@@ -121,7 +137,7 @@ private:
     // Where the rows of round sum_ + step live, for the rules that stay on
     // this rank: looked up once a round, not once a placement.
     struct SuccessorRound {
-        const double* values = nullptr;
+        const Value* values = nullptr;
         const std::uint64_t* slice_start = nullptr;
         std::uint64_t row_length = 0;
     };
@@ -129,23 +145,23 @@ private:
     // The first row of the successor slice (or the successor row) of a
     // placement from `chunk`, in the band or among the ghosts.
     GhostCursor& cursor(int o, int x) { return cursors_[std::size_t(o) * MaxWidth + std::size_t(x)]; }
-    const double* successor(const PlacementRule& rule, int o, int x, std::uint64_t chunk, std::uint64_t row_in_slice,
-                            BoardId row_id) {
+    const Value* successor(const PlacementRule& rule, int o, int x, std::uint64_t chunk, std::uint64_t row_in_slice,
+                           BoardId row_id) {
         if (rule.successor_owner != rank_)
-            return cursor(o, x).find(row_id + rule.row_offset);
+            return static_cast<const Value*>(cursor(o, x).find(row_id + rule.row_offset));
         const SuccessorRound& target = successor_rounds_[rule.sum_step];
         return target.values + (target.slice_start[chunk + rule.chunk_shift] + row_in_slice) * target.row_length;
     }
     // Into the second-level cache: a slice's sources would crowd the first.
-    static void prefetch(const double* source, std::uint32_t length) {
-        for (std::uint32_t i = 0; i < length; i += 8)
+    static void prefetch(const Value* source, std::uint32_t length) {
+        for (std::uint32_t i = 0; i < length; i += 64 / sizeof(Value))
             __builtin_prefetch(source + i, 0, 2);
         __builtin_prefetch(source + length - 1, 0, 2);
     }
     // A round may store no state at all (a set with more classes than the
     // well has heights, e.g. the pentominoes' one class in a well under 4
     // high): its updates are empty and their successors need not exist.
-    void add(PreparedSlice& slice, const double* source, std::uint32_t target, std::uint32_t length, int piece,
+    void add(PreparedSlice& slice, const Value* source, std::uint32_t target, std::uint32_t length, int piece,
              bool whole_slice = false) {
         if (length == 0)
             return;
@@ -186,7 +202,8 @@ private:
     std::array<const int*, MostPieceColumns * MostPieceColumns + 1> successor_index_{};  // [sum step] -> the same there
 };
 
-void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk) {
+template <class Value>
+void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     const RoundStore& round = (*band_)[sum_];
     const std::uint64_t first_row = round.slice_start[chunk];
     const std::uint32_t rows = std::uint32_t(round.slice_start[chunk + 1] - first_row);
@@ -194,7 +211,7 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
     const Geometry& geometry = partition_.geometry();
     const BoardId chunk_first = partition_.chunk_first(chunk);
     const int lower_sum = sum_ - partition_.upper_sum(chunk);
-    slice.out = const_cast<double*>(round.row(first_row));
+    slice.out = const_cast<Value*>(round.row_as<Value>(first_row));
     slice.rows = rows;
     slice.count = 0;
     slice.covered = 0;
@@ -239,7 +256,7 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
                 return;
             }
             const int index = row_index[h0];  // one state, whose h0 the step fixes
-            const double* source = successor(rule, o, x, chunk, successor_row, row_id)
+            const Value* source = successor(rule, o, x, chunk, successor_row, row_id)
                                    + successor_index_[rule.sum_step][h0 + rule.column0_added];
             add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
         }, [&](int h0) { return row_index[h0] >= 0; });
@@ -247,11 +264,12 @@ void RoundRunner::SliceKernel::prepare(PreparedSlice& slice, std::uint64_t chunk
     for (const InRow& in_row : in_row_)  // at column 0, each row's states with room above
         if (n > std::uint32_t(in_row.jump))
             counts_[std::size_t(in_row.piece)] += std::uint64_t(rows) * (n - std::uint32_t(in_row.jump));
-    for (std::uint32_t i = 0; i < rows * n; i += 8)
+    for (std::uint32_t i = 0; i < rows * n; i += 64 / sizeof(Value))
         __builtin_prefetch(slice.out + i, 1);
 }
 
-void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
+template <class Value>
+void TypedKernel<Value>::compute(const PreparedSlice& slice) {
     const std::uint32_t n = std::uint32_t(row_length_), size = slice.rows * n;
     for (int piece = 0; piece < pieces_; ++piece)
         if (!(slice.covered >> piece & 1))
@@ -260,7 +278,10 @@ void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
         const Update& update = slice.updates[u];
         double* target = best_.data() + update.piece * stride_ + update.target;
         if (update.copy) {
-            std::memcpy(target, update.source, update.length * sizeof(double));
+            if constexpr (std::is_same_v<Value, double>)
+                std::memcpy(target, update.source, update.length * sizeof(double));
+            else
+                std::copy_n(update.source, update.length, target);  // widened exactly
             continue;
         }
         if (update.length == 1) {
@@ -289,12 +310,13 @@ void RoundRunner::SliceKernel::compute(const PreparedSlice& slice) {
 // and the block's states are independent of each other. Block is the
 // smallest jump (the template's, or block_ when 0); a set without one-column
 // orientations finishes a row in one block.
+template <class Value>
 template <int Block, int Pieces>
-void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
+void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
     const int n = row_length_;
     const int block = Block > 0 ? Block : block_ > 0 ? block_ : n;
     for (std::uint32_t row = 0; row < slice.rows; ++row) {
-        double* out = slice.out + std::size_t(row) * n;
+        Value* out = slice.out + std::size_t(row) * n;
         const double* best_row = best_.data() + std::size_t(row) * n;
         for (int base = n - block; base > -block; base -= block) {
             const int first = base > 0 ? base : 0;
@@ -304,7 +326,7 @@ void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
                     if (i + Block < n)
                         column[i] = column[i] > out[i + Block] ? column[i] : out[i + Block];
                 for (int i = first; i < base + Block; ++i)
-                    out[i] = value_from_best(best_row + i, stride_, Pieces);
+                    out[i] = Value(value_from_best(best_row + i, stride_, Pieces));
             } else {
                 for (const InRow& in_row : in_row_) {
                     double* column = best_.data() + std::size_t(in_row.piece) * stride_ + std::size_t(row) * n;
@@ -313,16 +335,21 @@ void RoundRunner::SliceKernel::finish_rows(const PreparedSlice& slice) {
                             column[i] = column[i] > out[i + in_row.jump] ? column[i] : out[i + in_row.jump];
                 }
                 for (int i = first; i < base + block; ++i)
-                    out[i] = value_from_best(best_row + i, stride_, set_);
+                    out[i] = Value(value_from_best(best_row + i, stride_, set_));
             }
         }
     }
 }
 
+}  // namespace
+
 RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
-                         const Rules& rules, int threads)
+                         const Rules& rules, int threads, int band_value_size)
     : partition_(partition), layout_(layout), set_(rules), placements_(partition.geometry(), rules),
-      rules_(partition, rules), band_(partition, layout), exchange_(comm, partition, placements_, rules_) {
+      rules_(partition, rules), band_(partition, layout, band_value_size),
+      exchange_(comm, partition, placements_, rules_) {
+    if (band_value_size != sizeof(double) && band_value_size != sizeof(float))
+        throw std::invalid_argument("a band holds float64 or float32 values");
     // The kernel's in-row jumps count stored states of the set's classes.
     if (layout.residues().modulus() != rules.modulus())
         throw std::invalid_argument("the layout's residue classes are not taken mod the set's gcd "
@@ -330,7 +357,10 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
     if (threads < 1)
         throw std::invalid_argument("a round runner needs at least one thread");
     for (int worker = 0; worker < threads; ++worker)
-        kernels_.push_back(std::make_unique<SliceKernel>(partition, placements_, rules_, layout));
+        if (band_value_size == sizeof(float))
+            kernels_.push_back(std::make_unique<TypedKernel<float>>(partition, placements_, rules_, layout));
+        else
+            kernels_.push_back(std::make_unique<TypedKernel<double>>(partition, placements_, rules_, layout));
 }
 
 RoundRunner::~RoundRunner() = default;
@@ -388,7 +418,7 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
         kernel.end_round();
         busy[std::size_t(worker)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     });
-    record.states = store.values.size();
+    record.states = store.value_count();
     record.compute_seconds = MPI_Wtime() - start;
     record.worker_seconds_max = *std::max_element(busy.begin(), busy.end());
     record.worker_seconds_mean = std::accumulate(busy.begin(), busy.end(), 0.0) / workers;
@@ -413,6 +443,8 @@ RoundRecord RoundRunner::run(std::size_t round) {
 }
 
 void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_offset) {
+    if (band_.value_size() != sizeof(double))
+        throw std::logic_error("only a float64 band resumes from a table file");
     const int sum = round_sum(round);
     RoundStore& store = band_.open(sum);
     const std::uint64_t length = std::uint64_t(store.row_length);

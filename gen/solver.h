@@ -47,13 +47,16 @@ struct RoundRecord {
     std::uint64_t band_bytes() const { return rounds_bytes + ghost_bytes + writer_bytes; }
 };
 
+class SliceKernel;  // solver.cpp
+
 // The state of one solve, run one round at a time (collective over `comm`).
 // `threads` workers compute each round's slices, sharing the band and the
-// ghost rows (only the calling thread talks to MPI).
+// ghost rows (only the calling thread talks to MPI). `band_value_size` 4
+// holds the rounds in the band as float32 (band.h).
 class RoundRunner {
 public:
     RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                int threads = 1);
+                int threads = 1, int band_value_size = sizeof(double));
     ~RoundRunner();
 
     std::size_t round_count() const { return std::size_t(partition_.rounds()); }
@@ -85,7 +88,6 @@ public:
     PieceCounts connections() const;
 
 private:
-    class SliceKernel;
     const Partition& partition_;
     const RoundLayout& layout_;
     const Rules& set_;

@@ -49,6 +49,19 @@ identity)
     grep -q "output  *none" "$work/none.txt" && pass || fail "--no-output: the summary names an output"
     [ -z "$(ls "$work" | grep -v -e '^[0-9]x[0-9]\.' -e '^none\.' -e '^out$' -e '^err$')" ] && pass \
         || fail "--no-output left files: $(ls "$work")"
+    # A float32 band: the same bytes for every layout too (its own values).
+    for layout in 1x1 2x2; do
+        mpi "${layout%x*}" "$stackgen" "${shape[@]}" --threads "${layout#*x}" --band-precision float32 --precision float32 \
+            --output "$work/band32_$layout.h5" --quiet || fail "--band-precision float32 at $layout failed"
+    done
+    cmp -s "$work/band32_1x1.h5" "$work/band32_2x2.h5" && pass || fail "a float32 band: 2 x 2 differs from 1 x 1"
+    "$python" - "$work/band32_1x1.h5" "$work/1x1.h5" <<'PYTHON' && pass || fail "a float32 band's values are not within 1e-5 of float64's"
+import sys, h5py, numpy as np
+low, high = (h5py.File(path, "r")["values"][...].astype(np.float64) for path in sys.argv[1:3])
+gap = np.abs(low - high).max()
+print("float32 band: largest difference from float64 %.3g" % gap)
+sys.exit(0 if low.shape == high.shape and 0 < gap < 1e-5 * max(1.0, high.max()) else 1)
+PYTHON
     "$python" -c "import h5py, sys; a = h5py.File(sys.argv[1], 'r').attrs['values_crc64']; sys.exit(0 if 'crc64:%016x' % a == sys.argv[2] else 1)" \
         "$work/1x1.h5" "$reference" && pass || fail "the table's values_crc64 attribute is not the digest"
     finish
@@ -67,7 +80,7 @@ import json, sys
 p = json.load(sys.stdin)
 r = p['rank_bytes']
 assert p['fits'] and p['threads'] == 8 and p['ranks'] == 16, p
-assert abs(r['band'] + r['ghosts'] + r['writer'] + r['process'] + r['threads'] - r['total']) < 1, r
+assert abs(r['band'] + r['ghosts'] + r['writer'] + r['process'] + r['chunks'] + r['threads'] - r['total']) < 1, r
 assert p['seconds']['compute'] > 0 and p['file_bytes'] == 0, p" && pass || fail "--plan --json"
     expect_error 2 "does not fit: a node needs .* but has" "$stackgen" "${plan[@]}" --plan-memory 128G
     expect_error 2 "does not fit: the table needs .* of disk" "$stackgen" --plan --width 9 --height 20 --residue 0 \
@@ -80,6 +93,12 @@ assert p['seconds']['compute'] > 0 and p['file_bytes'] == 0, p" && pass || fail 
     expect_error 2 "threads" "$stackgen" --width 4 --height 8 --threads two
     expect_error 2 "no-output writes no table" "$stackgen" --width 4 --height 8 --no-output --output "$work/t.h5"
     expect_error 2 "no-output writes no table" "$stackgen" --width 4 --height 8 --no-output --resume
+    expect_error 2 "band-precision float32 rounds every value to float32" "$stackgen" --width 4 --height 8 \
+        --band-precision float32 --output "$work/t.h5"
+    expect_error 2 "band-precision must be float64 or float32" "$stackgen" --width 4 --height 8 --band-precision half
+    "$stackgen" --plan --width 9 --height 20 --residue 0 --threads 16 --plan-memory 128G --no-output \
+        --band-precision float32 > "$work/plan.txt" && grep -q "band .*float32" "$work/plan.txt" && pass \
+        || fail "9x20 class 0 with a float32 band does not fit a 128 GB node: $(cat "$work/plan.txt")"
     [ ! -e "$work/t.h5" ] && pass || fail "a refused run left a table"
     finish
     ;;

@@ -15,12 +15,12 @@ namespace stack {
 
 std::string precision_name(Precision precision) { return precision == Precision::Float64 ? "float64" : "float32"; }
 
-Precision parse_precision(const std::string& text) {
+Precision parse_precision(const std::string& text, const std::string& option) {
     if (text == "float64")
         return Precision::Float64;
     if (text == "float32")
         return Precision::Float32;
-    throw InputError("--precision must be float64 or float32, not '" + text + "'");
+    throw InputError("--" + option + " must be float64 or float32, not '" + text + "'");
 }
 
 RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues)

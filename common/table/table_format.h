@@ -83,7 +83,7 @@ enum class Precision : std::uint8_t { Float64, Float32 };
 
 std::string precision_name(Precision precision);  // "float64", "float32"
 // Throws InputError naming the accepted words.
-Precision parse_precision(const std::string& text);
+Precision parse_precision(const std::string& text, const std::string& option = "precision");
 inline std::size_t value_bytes(Precision precision) { return precision == Precision::Float64 ? 8 : 4; }
 
 struct TableInfo {
