@@ -91,6 +91,18 @@ void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::str
     ::close(descriptor);
 }
 
+// Open MPI binds a rank to one core by default (at 2 ranks or fewer):
+// threads asked for beyond the cores a rank may run on share them. Rank 0
+// says so once, on stderr, with the way out.
+void warn_if_oversubscribed(const Communicator& comm, const GenerateOptions& options, int threads) {
+    const int cores = bound_cores();
+    if (comm.is_root() && !options.quiet && threads > cores)
+        std::fprintf(stderr,
+                     "stackgen: warning: %d threads per rank, but rank 0 may run on %d core%s: bind each rank to "
+                     "its cores (mpirun --map-by slot:PE=%d --bind-to core, or --bind-to none)\n",
+                     threads, cores, cores == 1 ? "" : "s", threads);
+}
+
 // What the round loop hands to the summary.
 struct RoundsRun {
     std::vector<RoundReport> reports;
@@ -199,6 +211,7 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
                      Checkpoint* checkpoint, TableInfo& info, double start) {
     RoundsRun run;
     const int threads = resolve_threads(options.threads);
+    warn_if_oversubscribed(comm, options, threads);
     RoundRunner runner(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)));
     RoundWriter writer(comm, partition, layout, options.precision, checkpoint ? partial : std::string(),
                        checkpoint ? checkpoint->data_offset() : 0, threads);

@@ -46,6 +46,8 @@ po::options_description described_options() {
         ("plan-nodes", po::value<std::string>(), "with --plan: the ranks spread over this many nodes (default 1)")
         ("plan-memory", po::value<std::string>(),
          "with --plan: the memory of a node, e.g. 128G (default: what this node has available)")
+        ("plan-cores", po::value<std::string>(),
+         "with --plan: the cores of a node, for the time (default: the cores this process may run on)")
         ("plan-disk", po::value<std::string>(),
          "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")
         ("force", "discard an existing <output>.partial instead of refusing to start")
@@ -101,7 +103,7 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
     }
     options.round_table = variables.count("round-table") > 0;
     if (!variables.count("plan"))
-        for (const char* planning : {"plan-ranks", "plan-nodes", "plan-memory", "plan-disk"})
+        for (const char* planning : {"plan-ranks", "plan-nodes", "plan-memory", "plan-disk", "plan-cores"})
             if (variables.count(planning))
                 throw stack::InputError(std::string("--") + planning + " goes with --plan");
     return options;
@@ -119,6 +121,8 @@ stack::PlanOptions parse_plan_options(const po::variables_map& variables, int la
                                 + std::to_string(plan.ranks) + " ranks planned: every node needs a rank");
     if (variables.count("plan-memory"))
         plan.node_memory = stack::parse_bytes_option("plan-memory", text("plan-memory"));
+    if (variables.count("plan-cores"))
+        plan.cores = stack::parse_int_option("plan-cores", text("plan-cores"), 1, 1 << 20);
     if (variables.count("plan-disk"))
         plan.disk = stack::parse_bytes_option("plan-disk", text("plan-disk"));
     return plan;
