@@ -21,6 +21,8 @@
 //                    sum (W-1)H down); a finished table has all of them. A
 //                    table being written is named <table>.partial.
 //   connections_done int64[pieces]: the connections of those rounds, per piece
+//   values_crc64     uint64: CRC-64/XZ of the bytes of /values (digest.h), 0
+//                    until every round is done; absent in older tables
 //   the piece set    in full, in four attributes: piece_set (its name:
 //                    tetrominoes, rectangles, pentominoes or "file NAME"),
 //                    pieces (every orientation of every piece, in order,
