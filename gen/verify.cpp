@@ -4,6 +4,7 @@
 #include "rules/compositions.h"
 #include "support/errors.h"
 #include "support/json.h"
+#include "table/digest.h"
 #include "table/stack_table.h"
 #include "rules/value.h"
 
@@ -11,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -265,8 +267,50 @@ Tally reduce_tally(const Communicator& comm, const Tally& local) {
     return all;
 }
 
+// The table's digest (table/digest.h) from its stored values: each rank the
+// CRC-64 of its positions' bytes at the table's precision (a float32 table's
+// values widen and narrow back exactly), combined on rank 0 in rank order.
+// Only a finished version-2 table records one; `checked` is false for the
+// others.
+struct DigestCheck {
+    bool checked = false;
+    std::uint64_t stored = 0, derived = 0;
+    bool passed() const { return !checked || stored == derived; }
+};
+
+DigestCheck check_digest(const Communicator& comm, const StackTable& table, std::uint64_t first, std::uint64_t last) {
+    DigestCheck check;
+    if (!table.info().digest || !table.layout())
+        return check;
+    const bool narrow = table.info().precision == Precision::Float32;
+    const std::size_t size = narrow ? sizeof(float) : sizeof(double);
+    std::vector<char> buffer(std::size_t(1) << 20);
+    std::uint64_t crc = 0;
+    for (std::uint64_t position = first; position < last;) {
+        const std::uint64_t count = std::min<std::uint64_t>(last - position, buffer.size() / size);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            const double value = table.value_at(position + i);
+            if (narrow) {
+                const float stored = static_cast<float>(value);
+                std::memcpy(buffer.data() + i * size, &stored, size);
+            } else {
+                std::memcpy(buffer.data() + i * size, &value, size);
+            }
+        }
+        crc = crc64(buffer.data(), count * size, crc);
+        position += count;
+    }
+    const std::vector<std::uint64_t> parts = comm.gather(std::vector<std::uint64_t>{crc, (last - first) * size});
+    check.checked = true;
+    check.stored = *table.info().digest;
+    for (std::size_t i = 0; i + 1 < parts.size(); i += 2)
+        check.derived = crc64_combine(check.derived, parts[i], parts[i + 1]);
+    comm.broadcast(check.derived);
+    return check;
+}
+
 Json report_json(const StackTable& table, const std::string& path, int ranks, const Tally& all, double seconds,
-                 bool passed) {
+                 bool passed, const DigestCheck& digest) {
     const Geometry& geometry = table.geometry();
     Json report = {{"table", path},
                    {"width", geometry.width()},
@@ -281,6 +325,8 @@ Json report_json(const StackTable& table, const std::string& path, int ranks, co
                    {"largest_deviation", all.largest_deviation},
                    {"wrong", all.wrong},
                    {"seconds", seconds},
+                   {"digest_attribute", digest.checked ? Json(digest_text(digest.stored)) : Json(nullptr)},
+                   {"digest_of_values", digest.checked ? Json(digest_text(digest.derived)) : Json(nullptr)},
                    {"passed", passed}};
     if (all.wrong > 0) {
         const Heights heights = geometry.decode(all.first_wrong);
@@ -293,7 +339,7 @@ Json report_json(const StackTable& table, const std::string& path, int ranks, co
 }
 
 void print_report(const StackTable& table, const std::string& path, int ranks, const Tally& all, double seconds,
-                  bool passed) {
+                  bool passed, const DigestCheck& digest) {
     const Geometry& geometry = table.geometry();
     const TableInfo& info = table.info();
     std::printf("stackverify %s: %s, %dx%d, %s, format %lld, classes {%s} mod %d, %s, %d rank%s\n",
@@ -305,6 +351,11 @@ void print_report(const StackTable& table, const std::string& path, int ranks, c
     std::printf("  connections         %s counted, %s in the file%s\n", with_commas(all.connections).c_str(),
                 with_commas(info.connections).c_str(), all.connections == info.connections ? "" : ": DIFFERENT");
     std::printf("  largest deviation   %.3g\n", all.largest_deviation);
+    if (digest.checked)
+        std::printf("  digest              %s of the values, %s in the file%s\n", digest_text(digest.derived).c_str(),
+                    digest_text(digest.stored).c_str(), digest.passed() ? "" : ": DIFFERENT");
+    else
+        std::printf("  digest              none in the file (written before stackgen recorded one)\n");
     std::printf("  time                %.3f s\n", seconds);
     if (all.wrong > 0)
         std::printf("  wrong               %s states; the first, board %s (id %llu), stores %.17g where its "
@@ -326,19 +377,25 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
     const std::uint64_t first = stored * std::uint64_t(comm.rank()) / comm.size();
     const std::uint64_t last = stored * std::uint64_t(comm.rank() + 1) / comm.size();
     const Tally all = reduce_tally(comm, check_range(*table, first, last));
+    const DigestCheck digest = check_digest(comm, *table, first, last);
     const double seconds = MPI_Wtime() - start_time;
-    const bool passed = all.wrong == 0 && all.states == stored && all.connections == table->info().connections;
+    const bool passed = all.wrong == 0 && all.states == stored && all.connections == table->info().connections
+                        && digest.passed();
     if (!comm.is_root())
         return passed ? ExitSuccess : ExitCheckFailed;
     if (options.json)
-        std::fputs(json_text(report_json(*table, options.table, comm.size(), all, seconds, passed)).c_str(), stdout);
+        std::fputs(json_text(report_json(*table, options.table, comm.size(), all, seconds, passed, digest)).c_str(),
+                   stdout);
     else
-        print_report(*table, options.table, comm.size(), all, seconds, passed);
+        print_report(*table, options.table, comm.size(), all, seconds, passed, digest);
     std::fflush(stdout);
     if (!passed) {
         const double found[2] = {all.stored_at_first, all.derived_at_first};
         std::fprintf(stderr, "stackverify: %s fails verification: %s\n", options.table.c_str(),
-                     failure_summary(table->geometry(), all, found, table->info().connections, stored).c_str());
+                     digest.passed() || all.wrong > 0
+                         ? failure_summary(table->geometry(), all, found, table->info().connections, stored).c_str()
+                         : ("its values' digest " + digest_text(digest.derived) + " is not the "
+                            + digest_text(digest.stored) + " it records").c_str());
     }
     return passed ? ExitSuccess : ExitCheckFailed;
 }

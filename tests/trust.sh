@@ -55,6 +55,12 @@ verifier)
     rewrite "$work/swapped.h5" "a, b = (int(p) for p in t.positions(t.board_id([[3,6,8,7],[3,8,6,7]]))); v = f['values']; x, y = v[a], v[b]; assert x != y, 'the swap must change something'; v[a], v[b] = y, x" \
         || fail "the swap was not made"
     expect_error 1 "fails verification: [0-9]+ states disagree" mpi 2 "$stackverify" "$work/swapped.h5"
+    # Every value right, the recorded digest one bit off: the digest check alone fails it
+    cp "$work/v2.h5" "$work/digest.h5"
+    "$python" -c "import h5py, numpy as np, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs.modify('values_crc64', np.uint64(int(f.attrs['values_crc64']) ^ 1)); f.close()" "$work/digest.h5"
+    expect_error 1 "fails verification: its values' digest crc64:[0-9a-f]{16} is not the crc64:[0-9a-f]{16} it records" \
+        mpi 3 "$stackverify" "$work/digest.h5"
+    grep -q "digest .*DIFFERENT" "$work/out" && pass || fail "the report does not mark the digest DIFFERENT"
     # The 4x20 table relabelled as 2x440 (21^4 = 441^2): version 1 holds ids only
     cp "$work/v1.h5" "$work/relabelled.h5"
     "$python" -c "import h5py, numpy as np, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs['width'] = np.int64(2); f.attrs['height'] = np.int64(440); f.close()" "$work/relabelled.h5"
