@@ -31,12 +31,6 @@ constexpr double ProcessBytes = 64 << 20;
 // Metadata and slack in a table file.
 constexpr std::uint64_t FileSlack = 1 << 16;
 
-double free_disk_bytes(const std::string& output) {
-    const std::filesystem::path directory = std::filesystem::absolute(output).parent_path();
-    struct statvfs status {};
-    return ::statvfs(directory.c_str(), &status) == 0 ? double(status.f_bavail) * double(status.f_frsize) : -1.0;
-}
-
 std::string directory_of(const std::string& output) {
     return std::filesystem::absolute(output).parent_path().string();
 }
@@ -70,6 +64,12 @@ void refuse_if_too_large(const Communicator& comm, const Geometry& geometry, con
 }
 
 }  // namespace
+
+double free_disk_bytes(const std::string& output) {
+    const std::filesystem::path directory = std::filesystem::absolute(output).parent_path();
+    struct statvfs status {};
+    return ::statvfs(directory.c_str(), &status) == 0 ? double(status.f_bavail) * double(status.f_frsize) : -1.0;
+}
 
 std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
     return layout.stored_states() * value_bytes(precision) + layout.offsets().size() * sizeof(std::uint64_t)

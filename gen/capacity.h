@@ -45,6 +45,9 @@ struct RankMemory {
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
                        Precision band_precision = Precision::Float64);
 
+// Free bytes in the directory that would hold `output` (-1: unknown).
+double free_disk_bytes(const std::string& output);
+
 // The table file's size: values, offsets, checksums and metadata.
 std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision);
 

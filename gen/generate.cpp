@@ -28,9 +28,13 @@ namespace {
 // Seconds between progress lines by default: a few a second.
 constexpr double ProgressInterval = 0.25;
 
-std::string output_of(const GenerateOptions& options) {
+}  // namespace
+
+std::string output_path(const GenerateOptions& options) {
     return options.output ? *options.output : default_table_name(options.width, options.height, options.pieces);
 }
+
+namespace {
 
 // Rank 0, before anything is computed: the output's path, the lock, and a
 // partial in the way (output.h).
@@ -303,7 +307,7 @@ void print_summary(const Communicator& comm, const GenerateOptions& options, con
 // before the output is guarded and the sizes are known to fit.
 void generate(const Communicator& comm, const GenerateOptions& options) {
     const double start = MPI_Wtime();
-    const std::string output = output_of(options);
+    const std::string output = output_path(options);
     const std::string partial = partial_name(output);
     if (options.resume && options.precision != Precision::Float64)
         throw InputError("--resume needs a float64 table: a float32 one keeps only rounded values, from which the "

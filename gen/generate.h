@@ -39,6 +39,9 @@ struct GenerateOptions {
     double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)
 };
 
+// The table the options name: --output, else stack_<W>x<H>[_<SET>].h5.
+std::string output_path(const GenerateOptions& options);
+
 // Throws InputError (raised identically on every rank) when the request
 // cannot be met: a bad shape or output, a run already writing the output, a
 // partial in the way, a table larger than the memory of the ranks on a node

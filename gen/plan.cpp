@@ -6,10 +6,7 @@
 #include "support/errors.h"
 #include "support/parallel.h"
 
-#include <sys/statvfs.h>
-
 #include <cstdio>
-#include <filesystem>
 
 namespace stack {
 
@@ -18,16 +15,6 @@ namespace {
 // A worker thread's own arrays: its kernel's best-successor rows and its
 // ring of prepared slices (well under this for every built-in set).
 constexpr double ThreadBytes = 1 << 20;
-
-double free_disk_beside(const std::string& output) {
-    const std::filesystem::path directory = std::filesystem::absolute(output).parent_path();
-    struct statvfs status {};
-    return ::statvfs(directory.c_str(), &status) == 0 ? double(status.f_bavail) * double(status.f_frsize) : -1.0;
-}
-
-std::string output_name(const GenerateOptions& options) {
-    return options.output ? *options.output : default_table_name(options.width, options.height, options.pieces);
-}
 
 }  // namespace
 
@@ -52,8 +39,8 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const double node_bytes = rank_bytes * ranks_per_node;
     const double available = plan.node_memory ? double(*plan.node_memory) : double(available_memory_bytes());
     const double file_bytes = options.no_output ? 0.0 : double(table_file_bytes(layout, options.precision));
-    const std::string output = output_name(options);
-    const double disk = options.no_output ? -1.0 : plan.disk ? double(*plan.disk) : free_disk_beside(output);
+    const std::string output = output_path(options);
+    const double disk = options.no_output ? -1.0 : plan.disk ? double(*plan.disk) : free_disk_bytes(output);
 
     std::uint64_t rows = 0;
     for (int sum = 0; sum < layout.rounds(); ++sum)

@@ -213,7 +213,7 @@ void RoundWriter::checksum_segment(const char* data, std::uint64_t position, std
     const std::size_t count_of_parts = static_cast<std::size_t>(parts);
     std::vector<std::vector<ChecksumPiece>> blocks(count_of_parts);
     std::vector<std::uint64_t> crcs(count_of_parts), lengths(count_of_parts);
-    parallel_ranges(parts, std::uint64_t(parts), [&](int part, std::uint64_t, std::uint64_t) {
+    run_workers(parts, [&](int part) {
         const std::uint64_t begin = count * std::uint64_t(part) / std::uint64_t(parts);
         const std::uint64_t end = count * std::uint64_t(part + 1) / std::uint64_t(parts);
         const char* bytes = data + begin * size;

@@ -1,5 +1,6 @@
-// Work split over threads: the player's games and exact length
-// distribution, the checks of a table's values as it opens. Each thread
+// Work split over threads: the solver's worker threads (run_workers), the
+// writer's segments, the player's games and exact length distribution, the
+// checks of a table's values as it opens. With parallel_ranges each thread
 // takes one contiguous range of [0, count), so a caller that writes
 // per-range results and combines them in range order gets the same answer
 // for any number of threads. An exception thrown on a
@@ -14,33 +15,6 @@
 #include <vector>
 
 namespace stack {
-
-// work(part, begin, end) for part = 0..parts-1, where parts = min(threads,
-// count) (at least 1) and the ranges cover [0, count) in order.
-template <class Work>
-void parallel_ranges(int threads, std::uint64_t count, Work&& work) {
-    const std::uint64_t parts = std::clamp<std::uint64_t>(std::uint64_t(std::max(threads, 1)), 1, std::max<std::uint64_t>(count, 1));
-    if (parts == 1) {
-        work(0, std::uint64_t(0), count);
-        return;
-    }
-    std::vector<std::exception_ptr> failures(parts);
-    std::vector<std::thread> workers;
-    workers.reserve(parts);
-    for (std::uint64_t part = 0; part < parts; ++part)
-        workers.emplace_back([&, part] {
-            try {
-                work(int(part), count * part / parts, count * (part + 1) / parts);
-            } catch (...) {
-                failures[part] = std::current_exception();
-            }
-        });
-    for (std::thread& worker : workers)
-        worker.join();
-    for (const std::exception_ptr& failure : failures)
-        if (failure)
-            std::rethrow_exception(failure);
-}
 
 // work(worker) for worker = 0..workers-1 at once, worker 0 on the calling
 // thread; the first exception (by worker) is rethrown after all have
@@ -69,6 +43,16 @@ void run_workers(int workers, Work&& work) {
     for (const std::exception_ptr& failure : failures)
         if (failure)
             std::rethrow_exception(failure);
+}
+
+// work(part, begin, end) for part = 0..parts-1, where parts = min(threads,
+// count) (at least 1) and the ranges cover [0, count) in order.
+template <class Work>
+void parallel_ranges(int threads, std::uint64_t count, Work&& work) {
+    const std::uint64_t parts = std::clamp<std::uint64_t>(std::uint64_t(std::max(threads, 1)), 1, std::max<std::uint64_t>(count, 1));
+    run_workers(int(parts), [&](int part) {
+        work(part, count * std::uint64_t(part) / parts, count * std::uint64_t(part + 1) / parts);
+    });
 }
 
 // The cores this process may run on (its affinity mask: what mpirun's
