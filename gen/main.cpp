@@ -128,10 +128,7 @@ stack::PlanOptions parse_plan_options(const po::variables_map& variables, int la
     return plan;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    stack::MpiSession mpi(&argc, &argv);
+int run(int argc, char** argv) {
     const int rank = stack::MpiSession::world_rank();
     try {
         stack::Communicator comm(MPI_COMM_WORLD);
@@ -163,4 +160,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "stackgen: error on rank %d: %s\n", rank, error.what());
         stack::MpiSession::abort(stack::ExitFailure);
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    stack::MpiSession mpi(&argc, &argv);
+    return stack::finish_output("stackgen", run(argc, argv));
 }

@@ -8,8 +8,9 @@
 
 namespace po = boost::program_options;
 
-int main(int argc, char** argv) {
-    stack::MpiSession mpi(&argc, &argv);
+namespace {
+
+int run(int argc, char** argv) {
     const int rank = stack::MpiSession::world_rank();
     try {
         stack::Communicator comm(MPI_COMM_WORLD);
@@ -36,4 +37,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "stackverify: error on rank %d: %s\n", rank, error.what());
         stack::MpiSession::abort(stack::ExitFailure);
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    stack::MpiSession mpi(&argc, &argv);
+    return stack::finish_output("stackverify", run(argc, argv));
 }

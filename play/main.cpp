@@ -194,9 +194,7 @@ stack::PlayOptions parse_options(const po::variables_map& variables) {
     return options;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     try {
         const po::options_description described = described_options();
         po::variables_map variables;
@@ -222,3 +220,7 @@ int main(int argc, char** argv) {
         return stack::ExitFailure;
     }
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return stack::finish_output("stackplay", run(argc, argv)); }

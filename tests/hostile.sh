@@ -11,6 +11,9 @@
 #   hostile.sh memory TABLE     a chunked copy of TABLE stays within stackplay's --memory-limit
 #   hostile.sh messages         file messages name the path and the OS reason; strict --start
 #   hostile.sh progress         progress lines under mpirun by default; --quiet, --progress
+#   hostile.sh full             output to a full device (/dev/full): every tool exits 3 with one line
+#                               saying so (issue 28; under mpirun, mpirun forwards the ranks' output and
+#                               ignores its own write failures, so stackgen and stackverify run as singletons)
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 source "$(dirname "$0")/lib.sh"
 command=$1; shift
@@ -280,6 +283,37 @@ progress)
     [ ! -s "$work/err3" ] && [ ! -s "$work/out" ] && pass || fail "--quiet printed something"
     expect_error 2 "give --quiet or --progress, not both" mpi 2 "$stackgen" --width 6 --height 12 --output "$work/x.h5" --quiet --progress
     echo "progress lines: $progress by default, $always with --progress, 0 with --quiet"
+    finish
+    ;;
+full)
+    # to_full PATTERN COMMAND...: stdout to /dev/full; exit 3 and a last
+    # stderr line matching (stackgen's progress lines come before it).
+    to_full() {
+        "$@" > /dev/full 2> "$work/err"
+        local code=$? last
+        last=$(tail -n 1 "$work/err")
+        if [ "$code" -eq 3 ] && printf '%s\n' "$last" | grep -Eq "cannot write the output"; then
+            pass
+        else
+            fail "$* > /dev/full -> exit $code, last stderr line: $last"
+        fi
+    }
+    mpi 1 "$stackgen" --width 4 --height 8 --output "$work/t.h5" --quiet || exit 1
+    to_full "$stackgen" --width 4 --height 8 --output "$work/json.h5" --json
+    to_full "$stackgen" --width 4 --height 8 --no-output
+    to_full "$stackgen" --plan --width 9 --height 20 --residue 0 --plan-memory 1024G --no-output
+    to_full "$stackverify" "$work/t.h5"
+    to_full "$stackverify" "$work/t.h5" --json
+    to_full "$stackplay" --table "$work/t.h5" --runs 1000
+    to_full "$stackplay" --table "$work/t.h5" --runs 1000 --json
+    to_full "$stackplay" --table "$work/t.h5" --show --seed 3
+    to_full "$stackplay" --table "$work/t.h5" --explain --board 1,2,0,3
+    to_full "$stackplay" --game tetris --games 2
+    to_full "$stackplay" --game tetris --games 2 --json
+    to_full "$stackplay" --help
+    # The same commands to a device that takes everything succeed.
+    "$stackplay" --table "$work/t.h5" --runs 1000 > /dev/null && "$stackverify" "$work/t.h5" > /dev/null && pass \
+        || fail "a run to /dev/null failed"
     finish
     ;;
 *) echo "unknown subcommand $command"; exit 2 ;;

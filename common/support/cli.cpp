@@ -5,9 +5,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -177,5 +179,17 @@ std::uint64_t available_memory_bytes() {
 }
 
 const char* project_version() { return STACK_VERSION; }
+
+int finish_output(const char* tool, int code) {
+    std::cout.flush();
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    const int reason = errno;
+    if ((flushed && !std::ferror(stdout) && std::cout.good()) || (code != ExitSuccess && code != ExitCheckFailed))
+        return code;
+    std::fprintf(stderr, "%s: error: cannot write the output: %s\n", tool,
+                 reason != 0 ? std::strerror(reason) : "a write to standard output failed");
+    return ExitFailure;
+}
 
 }  // namespace stack

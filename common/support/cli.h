@@ -18,6 +18,12 @@ bool print_help_or_version(const std::string& tool, const boost::program_options
 
 // Parses argv into `variables`; any Boost error (unknown option, bad value,
 // missing value) becomes an InputError with Boost's one-line message.
+// At the end of a tool: flushes standard output, and when anything written
+// to it failed (a full disk, a closed pipe) says so in one line on stderr
+// and returns ExitFailure; otherwise returns `code`. A tool that already
+// failed keeps its own code and message.
+int finish_output(const char* tool, int code);
+
 void parse_command_line(int argc, char** argv, const boost::program_options::options_description& options,
                         boost::program_options::variables_map& variables,
                         const boost::program_options::positional_options_description* positional = nullptr);
