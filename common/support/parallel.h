@@ -11,14 +11,33 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace stack {
 
+// Starts threads running work(t) for t = first..first+count-1, stopping at
+// the first one the system refuses (an address-space or process limit), and
+// returns those started, in order: the caller runs the rest itself.
+template <class Work>
+std::vector<std::thread> start_threads(int first, int count, Work& work) {
+    std::vector<std::thread> started;
+    started.reserve(std::size_t(std::max(count, 0)));
+    for (int t = first; t < first + count; ++t) {
+        try {
+            started.emplace_back(work, t);
+        } catch (const std::system_error&) {
+            break;
+        }
+    }
+    return started;
+}
+
 // work(worker) for worker = 0..workers-1 at once, worker 0 on the calling
-// thread; the first exception (by worker) is rethrown after all have
-// stopped. For work that deals itself out (a shared counter).
+// thread (and any worker whose thread the system refused, after it); the
+// first exception (by worker) is rethrown after all have stopped. For work
+// that deals itself out (a shared counter) or that splits a range.
 template <class Work>
 void run_workers(int workers, Work&& work) {
     if (workers <= 1) {
@@ -26,8 +45,6 @@ void run_workers(int workers, Work&& work) {
         return;
     }
     std::vector<std::exception_ptr> failures(static_cast<std::size_t>(workers));
-    std::vector<std::thread> helpers;
-    helpers.reserve(std::size_t(workers - 1));
     const auto guarded = [&](int worker) {
         try {
             work(worker);
@@ -35,9 +52,10 @@ void run_workers(int workers, Work&& work) {
             failures[std::size_t(worker)] = std::current_exception();
         }
     };
-    for (int worker = 1; worker < workers; ++worker)
-        helpers.emplace_back(guarded, worker);
+    std::vector<std::thread> helpers = start_threads(1, workers - 1, guarded);
     guarded(0);
+    for (int worker = 1 + int(helpers.size()); worker < workers; ++worker)
+        guarded(worker);
     for (std::thread& helper : helpers)
         helper.join();
     for (const std::exception_ptr& failure : failures)

@@ -211,9 +211,11 @@ std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& se
             done = options.games;
         }
     };
-    std::vector<std::thread> workers;
-    for (int t = 0; t < game_threads; ++t)
-        workers.emplace_back(work, t);
+    // Threads the system refuses (a memory limit) leave the games to those
+    // it started, or to this thread when it started none.
+    std::vector<std::thread> workers = start_threads(0, game_threads, work);
+    if (workers.empty())
+        work(0);
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     for (double last = 0; done < options.games;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
