@@ -135,6 +135,20 @@ TEST(PieceSet, WeightsAndLetters) {
     EXPECT_EQ(PieceSet::from_attribute(set.attribute_text()).pieces()[0].weight, 3u);
 }
 
+// Any letter a piece file accepts reads back from the table's attribute:
+// ':' too, which the attribute also uses after the name (a table made with
+// 'letter :' was refused by every reader, issue 28).
+TEST(PieceSet, EveryLetterAPieceFileTakesReadsBack) {
+    for (const char letter : std::string("!\"$%&'()*+,-/:;<=>?@[\\]^_`{|}~Qz9")) {
+        const PieceSet set = PieceSet::from_file_text(std::string("piece dot letter ") + letter + "\n#\n\npiece bar\n###\n");
+        const PieceSet again = PieceSet::from_attribute(set.attribute_text());
+        ASSERT_EQ(again.pieces().size(), 2u) << letter;
+        EXPECT_EQ(again.pieces()[0].letter, letter);
+        EXPECT_EQ(again.pieces()[0].name, "dot");
+        EXPECT_EQ(again.attribute_text(), set.attribute_text()) << letter;
+    }
+}
+
 TEST(PieceSet, BadPieceFilesAreRefused) {
     for (const char* text : {
              "",                                    // no pieces

@@ -370,7 +370,10 @@ PieceSet PieceSet::from_attribute(const std::string& text, const std::string& ce
     while (std::getline(stream, line)) {
         ++line_number;
         const std::string here = "the pieces attribute, line " + std::to_string(line_number);
-        const auto colon = line.find(':');
+        // The head ends at ": (", where the orientations start: a letter may
+        // itself be ':' ("letter=:"), so the first ':' is not enough.
+        const auto separator = line.find(": (");
+        const auto colon = separator != std::string::npos ? separator : line.find(':');
         if (colon == std::string::npos)
             throw InputError(here + ": no ':' after the piece's name");
         if (set.pieces_.size() == MaximumPieces)
