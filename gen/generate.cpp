@@ -130,15 +130,16 @@ void read_back_digest(const std::string& partial, const Checkpoint& checkpoint, 
         std::uint64_t crc = 0;
         const std::uint64_t offset = checkpoint.data_offset() + digest.round_offset(sum), bytes = digest.round_bytes(sum);
         for (std::uint64_t done = 0; done < bytes;) {
-            const ssize_t got = ::pread(descriptor, buffer.data(), std::min<std::uint64_t>(buffer.size(), bytes - done),
-                                        off_t(offset + done));
-            if (got <= 0) {
+            const std::uint64_t piece = std::min<std::uint64_t>(buffer.size(), bytes - done);
+            try {
+                read_exactly(descriptor, buffer.data(), piece, offset + done,
+                             "cannot read round " + std::to_string(round) + " back for the digest");
+            } catch (...) {
                 ::close(descriptor);
-                throw std::runtime_error("cannot read round " + std::to_string(round) + " back for the digest: "
-                                         + (got < 0 ? std::strerror(errno) : "the file ends early"));
+                throw;
             }
-            crc = crc64(buffer.data(), std::size_t(got), crc);
-            done += std::uint64_t(got);
+            crc = crc64(buffer.data(), piece, crc);
+            done += piece;
         }
         digest.set_round(sum, crc);
     }

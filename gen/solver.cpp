@@ -1,5 +1,6 @@
 #include "solver.h"
 
+#include "support/cli.h"
 #include "support/parallel.h"
 
 #include <algorithm>
@@ -462,15 +463,8 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
             if (row == 0) {  // the slice's rows are consecutive in the file
                 const std::uint64_t position = layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
                 const std::uint64_t bytes = rows * length * sizeof(double);
-                char* into = reinterpret_cast<char*>(store.row(first));
-                for (std::uint64_t done = 0; done < bytes;) {
-                    const ssize_t got = ::pread(descriptor, into + done, bytes - done,
-                                                off_t(data_offset + position * sizeof(double) + done));
-                    if (got <= 0)
-                        throw std::runtime_error("cannot read round " + std::to_string(round) + " back to resume: "
-                                                 + (got < 0 ? std::strerror(errno) : "the file ends early"));
-                    done += std::uint64_t(got);
-                }
+                read_exactly(descriptor, store.row(first), bytes, data_offset + position * sizeof(double),
+                             "cannot read round " + std::to_string(round) + " back to resume");
             }
             PlacementTable::Differences row_differences = differences;
             set_row_differences(placements_, row_heights, partition_.lower_columns(), row_differences);

@@ -4,6 +4,7 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -190,6 +191,18 @@ int finish_output(const char* tool, int code) {
     std::fprintf(stderr, "%s: error: cannot write the output: %s\n", tool,
                  reason != 0 ? std::strerror(reason) : "a write to standard output failed");
     return ExitFailure;
+}
+
+void read_exactly(int descriptor, void* into, std::uint64_t bytes, std::uint64_t offset, const std::string& what) {
+    char* at = static_cast<char*>(into);
+    for (std::uint64_t done = 0; done < bytes;) {
+        const ssize_t got = ::pread(descriptor, at + done, bytes - done, off_t(offset + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            throw std::runtime_error(what + ": " + (got < 0 ? std::strerror(errno) : "the file ends early"));
+        done += std::uint64_t(got);
+    }
 }
 
 }  // namespace stack

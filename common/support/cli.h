@@ -48,6 +48,10 @@ std::string fixed(double value, int decimals);   // printf("%.*f")
 // What a file that is not a regular file is, from its stat mode: "a
 // directory", "a FIFO", "a socket", "a character device", "a block device".
 std::string file_kind(unsigned mode);
+// Reads exactly `bytes` at `offset` of an open file into `into`; throws
+// std::runtime_error "WHAT: REASON" (the OS reason, or that the file ends
+// early).
+void read_exactly(int descriptor, void* into, std::uint64_t bytes, std::uint64_t offset, const std::string& what);
 
 // Peak resident set size of this process, in bytes.
 std::uint64_t peak_rss_bytes();
