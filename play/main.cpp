@@ -1,7 +1,7 @@
 // stackplay: parse the options, call run_stackplay(), report errors.
 #include "support/cli.h"
 #include "support/errors.h"
-#include "run.h"
+#include "stacking/run.h"
 #include "tetris/game.h"
 #include "web/server.h"
 

@@ -1,6 +1,6 @@
-#include "distribution.h"
+#include "stacking/distribution.h"
 #include "play_support.h"
-#include "player.h"
+#include "stacking/player.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "rules/moves.h"
+#include "srs/moves.h"
 #include "rules/rules.h"
 #include "rules/pieces.h"
 

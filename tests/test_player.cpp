@@ -1,5 +1,5 @@
 #include "play_support.h"
-#include "player.h"
+#include "stacking/player.h"
 
 #include <gtest/gtest.h>
 

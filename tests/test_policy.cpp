@@ -1,7 +1,7 @@
 #include "support/errors.h"
 #include "rules/rules.h"
 #include "play_support.h"
-#include "policy.h"
+#include "stacking/policy.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "statistics.h"
+#include "stacking/statistics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include "support/json.h"
 #include "rules/rules.h"
 #include "play_support.h"
-#include "view.h"
+#include "stacking/view.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // against the modules they come from, and every kind of bad parameter
 // refused with BadRequest.
 #include "play_support.h"
-#include "policy.h"
-#include "rules/moves.h"
+#include "stacking/policy.h"
+#include "srs/moves.h"
 #include "web/api.h"
 #include "web/assets.h"
 

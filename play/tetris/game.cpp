@@ -2,7 +2,7 @@
 #include "tetris/game.h"
 
 #include "game_random.h"
-#include "rules/moves.h"
+#include "srs/moves.h"
 #include "rules/rules.h"
 #include "support/cli.h"
 #include "support/errors.h"

@@ -1,4 +1,4 @@
-// stackplay --game tetris: the real game (rules/tetris.h) played by a
+// stackplay --game tetris: the real game (tetris/board.h) played by a
 // policy (search.h), many seeded games at once, one game as frames, or one
 // decision on a board read from a file (seed 002's decision core, without
 // its Game Boy screen reader).
@@ -16,7 +16,7 @@
 #pragma once
 
 #include "rules/rules.h"
-#include "rules/tetris.h"
+#include "tetris/board.h"
 #include "tetris/search.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "tetris/search.h"
 
 #include "support/parallel.h"
-#include "rules/moves.h"
+#include "srs/moves.h"
 #include "support/errors.h"
 #include "tetris/features.h"
 

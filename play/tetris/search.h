@@ -34,8 +34,8 @@
 // on any number of threads.
 #pragma once
 
-#include "rules/moves.h"
-#include "rules/tetris.h"
+#include "srs/moves.h"
+#include "tetris/board.h"
 #include "tetris/features.h"
 
 #include <cstdint>
@@ -74,13 +74,13 @@ constexpr int MostPlacements = 4 * MostWidth * MostHeight;  // SRS: 4 rotations 
 
 constexpr double Lost = -1e12;
 
-// The board as SRS move generation (rules/moves.h) reads it: a well 4 to 16
+// The board as SRS move generation (srs/moves.h) reads it: a well 4 to 16
 // wide.
 moves::Board srs_board(const Board& board);
 
 // Every placement of `piece` on `board` that lies wholly inside the well:
 // hard drops of each rotation at each column, or (MoveSet::BreadthFirst,
-// tetrominoes only) every one SRS reaches (rules/moves.h). Returns the count
+// tetrominoes only) every one SRS reaches (srs/moves.h). Returns the count
 // written to `out`.
 int generate_placements(const ShapeSet& shapes, const Board& board, int piece, MoveSet moves,
                         std::span<Placement, MostPlacements> out);

@@ -2,7 +2,7 @@
 // function from the request's query parameters to a JSON answer, so the
 // tests call it directly and the server (server.h) only routes.
 //
-//   /api/moves    SRS move generation on a drawn board (rules/moves.h), with
+//   /api/moves    SRS move generation on a drawn board (srs/moves.h), with
 //                 the search's events for the animation
 //   /api/table    the loaded table's metadata
 //   /api/board    a stack's value and every piece's placements, best first

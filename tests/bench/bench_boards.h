@@ -2,7 +2,7 @@
 // boards with holes and overhangs, so every run sees the same ones.
 #pragma once
 
-#include "rules/moves.h"
+#include "srs/moves.h"
 
 #include <random>
 #include <vector>

@@ -4,8 +4,8 @@
 // one player move. MPI is initialised for the solver.
 #include "naive_solver.h"
 #include "rules/rules.h"
-#include "distribution.h"
-#include "player.h"
+#include "stacking/distribution.h"
+#include "stacking/player.h"
 #include "solver.h"
 
 #include <benchmark/benchmark.h>

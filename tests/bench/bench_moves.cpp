@@ -1,10 +1,10 @@
-// The five move-generation algorithms (common/rules/moves.h) on the same 10x20
+// The five move-generation algorithms (play/srs/moves.h) on the same 10x20
 // boards: 64 boards with holes and overhangs (seeded, so every run sees the
 // same ones), each of the 7 tetrominoes. Reports placements found per
 // second and (pieces) generations per second; scripts/moves-bench turns the
 // JSON into results/moves.md.
 #include "bench_boards.h"
-#include "rules/moves.h"
+#include "srs/moves.h"
 
 #include <benchmark/benchmark.h>
 

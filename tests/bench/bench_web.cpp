@@ -3,7 +3,7 @@
 // and overhangs, each of the 7 tetrominoes, BFS with events. The load test
 // (scripts/web-load) measures the same answer through HTTP.
 #include "bench_boards.h"
-#include "rules/moves.h"
+#include "srs/moves.h"
 #include "web/api.h"
 
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-#include "policy.h"
+#include "stacking/policy.h"
 
 #include "support/errors.h"
 

@@ -1,7 +1,7 @@
-#include "player.h"
+#include "stacking/player.h"
 
 #include "support/parallel.h"
-#include "statistics.h"
+#include "stacking/statistics.h"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 // default), show one game, or explain one board; text or JSON.
 #pragma once
 
-#include "policy.h"
+#include "stacking/policy.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "rules/moves.h"
+#include "srs/moves.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,9 +1,9 @@
-#include "view.h"
+#include "stacking/view.h"
 
 #include "support/cli.h"
 
-#include "rules/moves.h"
-#include "player.h"
+#include "srs/moves.h"
+#include "stacking/player.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "distribution.h"
+#include "stacking/distribution.h"
 
 #include "rules/compositions.h"
 #include "support/parallel.h"

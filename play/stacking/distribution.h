@@ -22,7 +22,7 @@
 // terms (distribution.cpp tells how).
 #pragma once
 
-#include "policy.h"
+#include "stacking/policy.h"
 
 #include <cstdint>
 #include <stdexcept>

@@ -1,14 +1,14 @@
 #include "support/parallel.h"
-#include "run.h"
+#include "stacking/run.h"
 
 #include "support/cli.h"
-#include "distribution.h"
+#include "stacking/distribution.h"
 #include "support/errors.h"
 #include "support/json.h"
-#include "player.h"
-#include "statistics.h"
+#include "stacking/player.h"
+#include "stacking/statistics.h"
 #include "table/stack_table.h"
-#include "view.h"
+#include "stacking/view.h"
 
 #include <algorithm>
 #include <chrono>

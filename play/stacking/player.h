@@ -9,7 +9,7 @@
 #pragma once
 
 #include "game_random.h"
-#include "policy.h"
+#include "stacking/policy.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "rules/tetris.h"
+#include "tetris/board.h"
 
 #include "support/errors.h"
 

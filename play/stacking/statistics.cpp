@@ -1,4 +1,4 @@
-#include "statistics.h"
+#include "stacking/statistics.h"
 
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/special_functions/erf.hpp>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "support/json.h"
-#include "policy.h"
+#include "stacking/policy.h"
 #include "table/stack_table.h"
 
 #include <array>
@@ -53,7 +53,7 @@ struct PlacementOption {
     BoardId successor = 0;
     double value = 0;
     // For the tetrominoes, how a real player gets there under SRS
-    // (common/rules/moves.h): a shortest input sequence from spawn, empty
+    // (play/srs/moves.h): a shortest input sequence from spawn, empty
     // when SRS cannot reach it (or the well is narrower than 4, or the set
     // is not the tetrominoes), and whether hard drop alone does; a reachable
     // placement hard drop misses needs a spin or a tuck.
