@@ -2,7 +2,7 @@
 #include "support/cli.h"
 #include "support/errors.h"
 #include "stacking/run.h"
-#include "tetris/game.h"
+#include "tetris/run.h"
 #include "web/server.h"
 
 #include <cstdio>

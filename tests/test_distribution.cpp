@@ -14,7 +14,7 @@ namespace {
 
 // P(L = k) from `id` by the backward recursion over the next piece, without
 // layers or merging: an independent route to what distribution.h computes.
-std::vector<double> lengths_by_recursion(const Policy& policy, const Geometry& geometry, BoardId id,
+std::vector<double> lengths_by_recursion(const StackingPolicy& policy, const Geometry& geometry, BoardId id,
                                          std::map<BoardId, std::vector<double>>& memo) {
     if (auto found = memo.find(id); found != memo.end())
         return found->second;

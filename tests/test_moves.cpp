@@ -16,15 +16,15 @@ namespace {
 
 using CellSet = std::set<Cells>;
 
-CellSet cell_set(const std::vector<Placement>& placements) {
+CellSet cell_set(const std::vector<SrsPlacement>& placements) {
     CellSet set;
-    for (const Placement& placement : placements)
+    for (const SrsPlacement& placement : placements)
         set.insert(placement.cells);
     return set;
 }
 
-std::uint8_t reached_at(const std::vector<Placement>& placements, const Cells& cells) {
-    for (const Placement& placement : placements)
+std::uint8_t reached_at(const std::vector<SrsPlacement>& placements, const Cells& cells) {
+    for (const SrsPlacement& placement : placements)
         if (placement.cells == cells)
             return placement.reached;
     return 0;
@@ -37,8 +37,8 @@ Cells sorted(Cells cells) {
 
 // A random board with holes and overhangs: random column heights, then
 // cells removed below the top at the given rate.
-Board random_board(std::mt19937_64& random, int width, int height, double hole_rate) {
-    Board board(width, height);
+SrsBoard random_board(std::mt19937_64& random, int width, int height, double hole_rate) {
+    SrsBoard board(width, height);
     std::uniform_int_distribution<int> column_height(0, height - 4);
     std::bernoulli_distribution hole(hole_rate);
     for (int x = 0; x < width; ++x) {
@@ -75,9 +75,9 @@ CellSet table_placements(const std::vector<int>& heights, int height, Piece piec
 }
 
 // The BFS placements that leave no hole and stay within the well's rows.
-CellSet hole_free_placements(const Board& board, Piece piece) {
+CellSet hole_free_placements(const SrsBoard& board, Piece piece) {
     CellSet set;
-    for (const Placement& placement : generate(board, piece, Algorithm::BreadthFirst)) {
+    for (const SrsPlacement& placement : generate(board, piece, Algorithm::BreadthFirst)) {
         bool keep = true;
         for (const auto& [x, y] : placement.cells) {
             const bool supported = y == 0 || board.filled(x, y - 1)
@@ -97,7 +97,7 @@ struct ClaimCount {
 // Checks the claim on one contour for every piece; `clearance` is the
 // number of empty rows under the spawn rows the contour leaves.
 void check_claim(const std::vector<int>& heights, int height, ClaimCount& count) {
-    const Board board = Board::from_heights(int(heights.size()), height, heights);
+    const SrsBoard board = SrsBoard::from_heights(int(heights.size()), height, heights);
     const int highest = *std::max_element(heights.begin(), heights.end());
     ++count.contours;
     for (Piece piece : AllPieces) {
@@ -125,7 +125,7 @@ void check_claim(const std::vector<int>& heights, int height, ClaimCount& count)
 }  // namespace
 
 TEST(Moves, SpawnIsCentredAboveTheWell) {
-    const Board board(10, 20);
+    const SrsBoard board(10, 20);
     EXPECT_EQ(cells_at(PieceT, *spawn_location(board, PieceT)),
               sorted({{{3, 20}, {4, 20}, {5, 20}, {4, 21}}}));
     EXPECT_EQ(cells_at(PieceI, *spawn_location(board, PieceI)),
@@ -138,7 +138,7 @@ TEST(Moves, SpawnIsCentredAboveTheWell) {
 // rotation: I 7 + 10, O 9, T 4 x 8 + ... counted by hand: the distinct
 // resting cell sets of each piece on a flat floor.
 TEST(Moves, EmptyWellPlacementCounts) {
-    const Board board(10, 20);
+    const SrsBoard board(10, 20);
     // I: 7 horizontal, 10 vertical. O: 9. T: 8 + 8 + 9 + 9. S, Z: 8 + 9.
     // J, L: 8 + 8 + 9 + 9.
     const std::array<std::size_t, PieceCount> expected = {17, 34, 9, 17, 17, 34, 34};  // I T O S Z L J
@@ -154,7 +154,7 @@ TEST(Moves, EmptyWellPlacementCounts) {
 // 1-wide hole at column 3: BFS finds 17 placements, the document's version
 // 11; the complete convolution finds BFS's 17 with the same spin marks.
 TEST(Moves, ConvolutionSeedMissesAKickLiftedTurnThatConvolutionFinds) {
-    Board board(10, 20);
+    SrsBoard board(10, 20);
     for (int y = 0; y < 20; ++y)
         for (int x = 0; x < 10; ++x)
             if (y == 0 ? x != 3 : (x < 3 || x > 6))
@@ -165,7 +165,7 @@ TEST(Moves, ConvolutionSeedMissesAKickLiftedTurnThatConvolutionFinds) {
     EXPECT_EQ(bfs.size(), 17u);
     EXPECT_EQ(seed.size(), 11u);
     EXPECT_EQ(cell_set(complete), cell_set(bfs));
-    for (const Placement& placement : bfs)
+    for (const SrsPlacement& placement : bfs)
         EXPECT_EQ(placement.reached, reached_at(complete, placement.cells));
     const CellSet found = cell_set(seed), all = cell_set(bfs);
     EXPECT_TRUE(std::includes(all.begin(), all.end(), found.begin(), found.end()));
@@ -175,14 +175,14 @@ TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
     std::mt19937_64 random(2026);
     long boards = 0, placements = 0, missed_by_hard_drop = 0, missed_by_quick = 0, missed_by_seed = 0;
     for (int trial = 0; trial < 3000; ++trial) {
-        const Board board = random_board(random, 10, 20, trial % 3 == 0 ? 0.0 : 0.3);
+        const SrsBoard board = random_board(random, 10, 20, trial % 3 == 0 ? 0.0 : 0.3);
         for (Piece piece : AllPieces) {
             for (bool rotate_180 : {false, true}) {
                 const MoveOptions options{rotate_180};
                 const auto bfs = generate(board, piece, Algorithm::BreadthFirst, options);
                 const auto convolution = generate(board, piece, Algorithm::Convolution, options);
                 ASSERT_EQ(cell_set(bfs), cell_set(convolution)) << "trial " << trial;
-                for (const Placement& placement : bfs)
+                for (const SrsPlacement& placement : bfs)
                     ASSERT_EQ(placement.reached, reached_at(convolution, placement.cells)) << "trial " << trial;
                 if (rotate_180)
                     continue;
@@ -216,7 +216,7 @@ TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
 // box at the end but (1,2) are filled, and both corners it points to
 // (down: (1,0), (3,0)) are filled: a full T-spin, which hard drop misses.
 TEST(Moves, TSpinDoubleSlot) {
-    Board board(10, 20);
+    SrsBoard board(10, 20);
     for (int x = 0; x < 10; ++x) {
         if (x != 2)
             board.fill(x, 0);
@@ -238,7 +238,7 @@ TEST(Moves, TSpinDoubleSlot) {
 // dropping beside it. Hard drop lands on top of the overhang; quick and BFS
 // tuck it.
 TEST(Moves, TuckUnderAnOverhang) {
-    Board board(10, 20);
+    SrsBoard board(10, 20);
     board.fill(0, 2);
     board.fill(1, 2);
     const Cells tucked = sorted({{{0, 0}, {1, 0}, {0, 1}, {1, 1}}});
@@ -259,7 +259,7 @@ TEST(Moves, TuckUnderAnOverhang) {
 //   y=1  #SS###...#
 //   y=0  SS##.#..##
 TEST(Moves, SKickIntoASlot) {
-    Board board(10, 20);
+    SrsBoard board(10, 20);
     for (auto [x, y] : {std::pair{3, 2}, {5, 2}, {8, 2}, {0, 1}, {3, 1}, {4, 1}, {5, 1}, {9, 1}, {2, 0}, {3, 0}, {5, 0},
                         {8, 0}, {9, 0}})
         board.fill(x, y);
@@ -356,7 +356,7 @@ TEST(Moves, ReachOfTablePlacementsOfAPieceAtOnce) {
         std::vector<int> heights(10);
         for (int& height : heights)
             height = int(random() % (trial % 2 ? 21 : 8));
-        const Board board = Board::from_heights(10, 20, heights);
+        const SrsBoard board = SrsBoard::from_heights(10, 20, heights);
         for (Piece piece : AllPieces) {
             std::vector<std::pair<const Orientation*, int>> wanted;
             for (const Orientation& orientation : rules.orientations())
@@ -366,7 +366,7 @@ TEST(Moves, ReachOfTablePlacementsOfAPieceAtOnce) {
             const std::vector<Reach> reaches = reach_table_placements(heights, 20, wanted);
             ASSERT_EQ(reaches.size(), wanted.size());
             CellSet by_hard_drop;
-            for (const Placement& placement : generate(board, piece, Algorithm::HardDrop))
+            for (const SrsPlacement& placement : generate(board, piece, Algorithm::HardDrop))
                 by_hard_drop.insert(placement.cells);
             for (std::size_t i = 0; i < wanted.size(); ++i, ++checked) {
                 const Cells target = table_placement_cells(*wanted[i].first, wanted[i].second, heights.data());
@@ -397,7 +397,7 @@ TEST(Moves, BatchInputsAndTracesAgreeWithTheSingleSearches) {
     std::mt19937_64 random(19);
     long checked = 0;
     for (int trial = 0; trial < 60; ++trial) {
-        const Board board = random_board(random, 10, 20, trial % 2 ? 0.3 : 0.0);
+        const SrsBoard board = random_board(random, 10, 20, trial % 2 ? 0.3 : 0.0);
         for (Piece piece : AllPieces) {
             const auto placements = generate(board, piece, Algorithm::BreadthFirst);
             const auto batch = shortest_inputs(board, piece, placements);
@@ -419,7 +419,7 @@ TEST(Moves, BatchInputsAndTracesAgreeWithTheSingleSearches) {
                 ASSERT_FALSE(events.empty());
                 EXPECT_EQ(events.front().kind, SearchEventKind::Reached);
                 EXPECT_EQ(events.front().at, *spawn_location(board, piece));
-                for (const Placement& placement : traced)
+                for (const SrsPlacement& placement : traced)
                     EXPECT_TRUE(std::any_of(events.begin(), events.end(), [&](const SearchEvent& event) {
                         return event.kind == SearchEventKind::Placeable && cells_at(piece, event.at) == placement.cells;
                     })) << algorithm_name(algorithm);

@@ -11,7 +11,7 @@ namespace {
 using testing::flat_table;
 using testing::reference_table;
 
-Move choose(const Policy& policy, const Heights& heights, BoardId id, Piece piece) {
+Move choose(const StackingPolicy& policy, const Heights& heights, BoardId id, Piece piece) {
     return policy.choose(Turn{heights, id, piece, {}, nullptr});
 }
 }  // namespace

@@ -11,13 +11,13 @@
 namespace stack {
 
 namespace {
-Move choose(const Policy& policy, const Heights& heights, BoardId id, int piece,
+Move choose(const StackingPolicy& policy, const Heights& heights, BoardId id, int piece,
             std::span<const int> next = {}, GameRandom* random = nullptr) {
     return policy.choose(Turn{heights, id, piece, next, random});
 }
 }  // namespace
 
-TEST(Policy, ParsesEveryFormAndRejectsTheRest) {
+TEST(StackingPolicy, ParsesEveryFormAndRejectsTheRest) {
     EXPECT_EQ(parse_policy("table").kind, PolicyKind::Table);
     EXPECT_EQ(parse_policy("random").kind, PolicyKind::Random);
     EXPECT_EQ(parse_policy("heuristic").kind, PolicyKind::Heuristic);

@@ -73,9 +73,9 @@ int shape_of(std::span<const Row> rows) {
     return s;
 }
 
-Board board_of(const Grid& grid) {
+TetrisBoard board_of(const Grid& grid) {
     const int height = int(grid.size()), width = int(grid[0].size());
-    Board board(width, height);
+    TetrisBoard board(width, height);
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x)
             if (grid[std::size_t(y)][std::size_t(x)])
@@ -124,8 +124,8 @@ int naive_landing(const Grid& g, const Shape& shape, int x) {
 
 // Every hard-drop placement lying inside the well: rotations in the set's
 // order, columns left to right.
-std::vector<Placement> naive_placements(const ShapeSet& shapes, const Grid& g, int piece) {
-    std::vector<Placement> out;
+std::vector<TetrisPlacement> naive_placements(const ShapeSet& shapes, const Grid& g, int piece) {
+    std::vector<TetrisPlacement> out;
     for (int s = shapes.first(piece); s < shapes.end(piece); ++s) {
         const Shape& shape = shapes.shape(s);
         for (int x = 0; x + shape.width <= grid_width(g); ++x) {
@@ -330,7 +330,7 @@ std::string describe(const Grid& g) {
     return out;
 }
 
-void expect_board_is(const Board& board, const Grid& g) {
+void expect_board_is(const TetrisBoard& board, const Grid& g) {
     ASSERT_EQ(board.width(), grid_width(g));
     ASSERT_EQ(board.height(), grid_height(g));
     int cells = 0, top = 0;
@@ -347,8 +347,8 @@ void expect_board_is(const Board& board, const Grid& g) {
     EXPECT_EQ(board.top(), top);
 }
 
-std::vector<Placement> generated(const ShapeSet& shapes, const Board& board, int piece) {
-    std::array<Placement, MostPlacements> out;
+std::vector<TetrisPlacement> generated(const ShapeSet& shapes, const TetrisBoard& board, int piece) {
+    std::array<TetrisPlacement, MostPlacements> out;
     const int count = generate_placements(shapes, board, piece, MoveSet::HardDrop, out);
     return {out.begin(), out.begin() + count};
 }
@@ -396,7 +396,7 @@ TEST(TetrisShapes, RotationsAreTheTetrominoesAndTheirColumnsMatchTheirCells) {
 }
 
 TEST(TetrisBoard, FromTextReadsTheTopRowFirst) {
-    const Board board = Board::from_text("....\n.#..\n#...\n", 4, 3);
+    const TetrisBoard board = TetrisBoard::from_text("....\n.#..\n#...\n", 4, 3);
     EXPECT_TRUE(board.filled(0, 0));
     EXPECT_TRUE(board.filled(1, 1));
     EXPECT_FALSE(board.filled(0, 2));
@@ -406,25 +406,25 @@ TEST(TetrisBoard, FromTextReadsTheTopRowFirst) {
     EXPECT_EQ(board.column_height(1), 2);  // a hole under it
     EXPECT_EQ(board.column_height(2), 0);
     EXPECT_EQ(board.top(), 2);
-    EXPECT_EQ(Board::from_text(board.text(), 4, 3), board);
+    EXPECT_EQ(TetrisBoard::from_text(board.text(), 4, 3), board);
 }
 
 TEST(TetrisBoard, FromTextRejectsBadBoards) {
-    EXPECT_THROW(Board::from_text("....\n...\n....\n", 4, 3), InputError);  // ragged
-    EXPECT_THROW(Board::from_text("....\n....\n...#\n", 5, 3), InputError);  // width
-    EXPECT_THROW(Board::from_text("....\n....\n...#\n", 4, 4), InputError);  // height
-    EXPECT_THROW(Board::from_text("....\n....\n...#\n", 4, 2), InputError);
-    EXPECT_THROW(Board::from_text("....\n.x..\n...#\n", 4, 3), InputError);  // bad character
-    EXPECT_THROW(Board::from_text("....\n.. .\n...#\n", 4, 3), InputError);
-    EXPECT_THROW(Board::from_text("....\n....\n1..#\n", 4, 3), InputError);
-    EXPECT_THROW(Board::from_text("....\n####\n#..#\n", 4, 3), InputError);  // a full row
-    EXPECT_THROW(Board::from_text("####\n", 4, 1), InputError);
-    EXPECT_THROW(Board::from_text("", 4, 3), InputError);
-    EXPECT_NO_THROW(Board::from_text("....\n###.\n#..#\n", 4, 3));
+    EXPECT_THROW(TetrisBoard::from_text("....\n...\n....\n", 4, 3), InputError);  // ragged
+    EXPECT_THROW(TetrisBoard::from_text("....\n....\n...#\n", 5, 3), InputError);  // width
+    EXPECT_THROW(TetrisBoard::from_text("....\n....\n...#\n", 4, 4), InputError);  // height
+    EXPECT_THROW(TetrisBoard::from_text("....\n....\n...#\n", 4, 2), InputError);
+    EXPECT_THROW(TetrisBoard::from_text("....\n.x..\n...#\n", 4, 3), InputError);  // bad character
+    EXPECT_THROW(TetrisBoard::from_text("....\n.. .\n...#\n", 4, 3), InputError);
+    EXPECT_THROW(TetrisBoard::from_text("....\n....\n1..#\n", 4, 3), InputError);
+    EXPECT_THROW(TetrisBoard::from_text("....\n####\n#..#\n", 4, 3), InputError);  // a full row
+    EXPECT_THROW(TetrisBoard::from_text("####\n", 4, 1), InputError);
+    EXPECT_THROW(TetrisBoard::from_text("", 4, 3), InputError);
+    EXPECT_NO_THROW(TetrisBoard::from_text("....\n###.\n#..#\n", 4, 3));
 }
 
 TEST(TetrisBoard, HorizontalIClearsOneRow) {
-    Board board = Board::from_text("......\n"
+    TetrisBoard board = TetrisBoard::from_text("......\n"
                                    "......\n"
                                    ".#....\n"
                                    "##....\n"
@@ -437,7 +437,7 @@ TEST(TetrisBoard, HorizontalIClearsOneRow) {
     EXPECT_EQ(landing.lines, 1);
     EXPECT_EQ(landing.eroded_cells, 4);  // 1 row x 4 of the I's cells in it
     // The bottom row went; the two rows above moved down one.
-    EXPECT_EQ(board, Board::from_text("......\n"
+    EXPECT_EQ(board, TetrisBoard::from_text("......\n"
                                       "......\n"
                                       "......\n"
                                       ".#....\n"
@@ -452,7 +452,7 @@ TEST(TetrisBoard, HorizontalIClearsOneRow) {
 }
 
 TEST(TetrisBoard, VerticalIClearsTwoRowsApart) {
-    Board board = Board::from_text("....\n"   // y6
+    TetrisBoard board = TetrisBoard::from_text("....\n"   // y6
                                    "....\n"   // y5
                                    ".#..\n"   // y4
                                    "#...\n"   // y3
@@ -467,7 +467,7 @@ TEST(TetrisBoard, VerticalIClearsTwoRowsApart) {
     EXPECT_EQ(landing.lines, 2);
     EXPECT_EQ(landing.eroded_cells, 4);
     // Left: y1 "#.##", y3 "#..#", y4 ".#.."
-    EXPECT_EQ(board, Board::from_text("....\n"
+    EXPECT_EQ(board, TetrisBoard::from_text("....\n"
                                       "....\n"
                                       "....\n"
                                       "....\n"
@@ -485,7 +485,7 @@ TEST(TetrisBoard, VerticalIClearsTwoRowsApart) {
 
 TEST(TetrisBoard, ColumnWhoseTopCellIsClearedFallsOntoItsHole) {
     // Column 0's only cell is at y1, over a hole at y0.
-    Board well = Board::from_text("....\n"
+    TetrisBoard well = TetrisBoard::from_text("....\n"
                                   "....\n"
                                   "#...\n"
                                   ".###\n",
@@ -495,7 +495,7 @@ TEST(TetrisBoard, ColumnWhoseTopCellIsClearedFallsOntoItsHole) {
     const Landing landing = well.place(l, 1, 1);
     EXPECT_EQ(landing.lines, 1);      // y1 "####"
     EXPECT_EQ(landing.eroded_cells, 3);  // 1 row x the L's 3 cells in it
-    EXPECT_EQ(well, Board::from_text("....\n"
+    EXPECT_EQ(well, TetrisBoard::from_text("....\n"
                                      "....\n"
                                      "...#\n"
                                      ".###\n",
@@ -509,7 +509,7 @@ TEST(TetrisBoard, ColumnWhoseTopCellIsClearedFallsOntoItsHole) {
 }
 
 TEST(TetrisBoard, HardDropStopsOnTheHighestCellUnderAnOverhang) {
-    const Board board = Board::from_text("....\n"
+    const TetrisBoard board = TetrisBoard::from_text("....\n"
                                          "....\n"
                                          "....\n"
                                          "....\n"
@@ -536,7 +536,7 @@ TEST(TetrisBoard, HardDropStopsOnTheHighestCellUnderAnOverhang) {
 }
 
 TEST(TetrisBoard, FitsIsFalseOutsideTheWellAndOnFilledCells) {
-    const Board board = Board::from_text("....\n"
+    const TetrisBoard board = TetrisBoard::from_text("....\n"
                                          "....\n"
                                          "....\n"
                                          "#...\n",
@@ -558,7 +558,7 @@ TEST(TetrisBoard, FitsIsFalseOutsideTheWellAndOnFilledCells) {
 }
 
 TEST(TetrisBoard, PlaceWithoutClearingLeavesTheFullRow) {
-    Board board = Board::from_text("......\n"
+    TetrisBoard board = TetrisBoard::from_text("......\n"
                                    "......\n"
                                    ".#....\n"
                                    "##....\n"
@@ -588,7 +588,7 @@ TEST(TetrisBoard, PlaceWithoutClearingLeavesTheFullRow) {
 TEST(TetrisGameOver, NoPlacementOfTheOFits) {
     // Every pair of neighbouring columns has one of height 3: an O (2 high)
     // would reach row 5 of 4.
-    const Board board = Board::from_text("....\n"
+    const TetrisBoard board = TetrisBoard::from_text("....\n"
                                          "#.#.\n"
                                          "#.#.\n"
                                          "#.#.\n",
@@ -597,12 +597,12 @@ TEST(TetrisGameOver, NoPlacementOfTheOFits) {
     EXPECT_TRUE(generated(t.shapes, board, PieceSquare).empty());
     // The I still fits: vertical in column 1 or 3, flat on row 3.
     EXPECT_EQ(generated(t.shapes, board, PieceI).size(), 3u);
-    const Policy policy(t.shapes, parse_tetris_policy("dellacherie", 0, 0), std::vector<double>(7, 1.0 / 7));
+    const TetrisPolicy policy(t.shapes, parse_tetris_policy("dellacherie", 0, 0), std::vector<double>(7, 1.0 / 7));
     const int o[] = {PieceSquare};
     EXPECT_FALSE(policy.choose(board, o).has_value());
     const int i[] = {PieceI};
     EXPECT_TRUE(policy.choose(board, i).has_value());
-    const Policy preview(t.shapes, parse_tetris_policy("lee", 1, 0), std::vector<double>(7, 1.0 / 7));
+    const TetrisPolicy preview(t.shapes, parse_tetris_policy("lee", 1, 0), std::vector<double>(7, 1.0 / 7));
     const int o_then_i[] = {PieceSquare, PieceI};
     EXPECT_FALSE(preview.choose(board, o_then_i).has_value());
 }
@@ -611,7 +611,7 @@ TEST(TetrisGameOver, EntryIsBlockedWhileAPlacementRemainsLower) {
     const Tetrominoes& t = tetrominoes();
     const Shape& o = t.shapes.shape(t.shapes.first(PieceSquare));
     // The O spawns in columns (6 - 2) / 2 = 2 and 3, rows 4 and 5 of 6.
-    const Board blocked = Board::from_text("..#...\n"
+    const TetrisBoard blocked = TetrisBoard::from_text("..#...\n"
                                            "......\n"
                                            "......\n"
                                            "......\n"
@@ -619,12 +619,12 @@ TEST(TetrisGameOver, EntryIsBlockedWhileAPlacementRemainsLower) {
                                            "......\n",
                                            6, 6);
     EXPECT_FALSE(blocked.can_enter(o));
-    const std::vector<Placement> lower = generated(t.shapes, blocked, PieceSquare);
+    const std::vector<TetrisPlacement> lower = generated(t.shapes, blocked, PieceSquare);
     EXPECT_FALSE(lower.empty());
-    EXPECT_TRUE(std::find(lower.begin(), lower.end(), Placement{std::int16_t(t.shapes.first(PieceSquare)), 4, 0})
+    EXPECT_TRUE(std::find(lower.begin(), lower.end(), TetrisPlacement{std::int16_t(t.shapes.first(PieceSquare)), 4, 0})
                 != lower.end());
     const auto enters = [&](int x, int y) {
-        Board board(6, 6);
+        TetrisBoard board(6, 6);
         board.set(x, y);
         return board.can_enter(o);
     };
@@ -634,7 +634,7 @@ TEST(TetrisGameOver, EntryIsBlockedWhileAPlacementRemainsLower) {
     EXPECT_TRUE(enters(1, 5));
     EXPECT_TRUE(enters(4, 5));
     EXPECT_TRUE(enters(2, 3));
-    EXPECT_TRUE(Board(6, 6).can_enter(o));
+    EXPECT_TRUE(TetrisBoard(6, 6).can_enter(o));
 }
 
 TEST(TetrisGameOver, AGameInAFourByFourWellTopsOut) {
@@ -648,7 +648,7 @@ TEST(TetrisGameOver, AGameInAFourByFourWellTopsOut) {
             options.rule = rule;
             options.max_pieces = 5000;
             options.seed = 7;
-            const Policy policy(t.shapes, parse_tetris_policy(name, 0, 0), std::vector<double>(7, 1.0 / 7));
+            const TetrisPolicy policy(t.shapes, parse_tetris_policy(name, 0, 0), std::vector<double>(7, 1.0 / 7));
             for (std::uint64_t game = 0; game < 3; ++game) {
                 const GameRecord record = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 1);
                 EXPECT_TRUE(record.topped_out) << name << " game " << game;
@@ -666,7 +666,7 @@ TEST(TetrisGameOver, AGameInAFourByFourWellTopsOut) {
     options.width = 4;
     options.height = 4;
     options.policy = "lee";
-    const Policy policy(t.shapes, parse_tetris_policy("lee", 0, 0), std::vector<double>(7, 1.0 / 7));
+    const TetrisPolicy policy(t.shapes, parse_tetris_policy("lee", 0, 0), std::vector<double>(7, 1.0 / 7));
     const std::vector<int> squares(10, PieceSquare);  // two O's clear two rows: never tops out
     const GameRecord record = play_tetris_game(options, t.rules, t.shapes, policy, &squares, 0, 1);
     EXPECT_FALSE(record.topped_out);
@@ -678,7 +678,7 @@ TEST(TetrisGameOver, AGameInAFourByFourWellTopsOut) {
 // 3. Features on boards counted by hand
 
 TEST(TetrisFeatures, BoardACountedByHand) {
-    const Board board = Board::from_text("......\n"   // y5
+    const TetrisBoard board = TetrisBoard::from_text("......\n"   // y5
                                          "......\n"   // y4
                                          ".#....\n"   // y3
                                          ".#..#.\n"   // y2
@@ -708,7 +708,7 @@ TEST(TetrisFeatures, BoardACountedByHand) {
 }
 
 TEST(TetrisFeatures, BoardBCountedByHand) {
-    const Board board = Board::from_text("#....\n"   // y6 (the well's top row)
+    const TetrisBoard board = TetrisBoard::from_text("#....\n"   // y6 (the well's top row)
                                          "#.#..\n"   // y5
                                          "#.#.#\n"   // y4
                                          "..#.#\n"   // y3
@@ -746,7 +746,7 @@ TEST(TetrisFeatures, BoardWithAFullRowCountedByHand) {
     //   y2 ....
     //   y1 #.##
     //   y0 ####
-    Board board(4, 5);
+    TetrisBoard board(4, 5);
     for (int x = 0; x < 4; ++x)
         board.set(x, 0);
     board.set(0, 1), board.set(2, 1), board.set(3, 1);
@@ -772,7 +772,7 @@ TEST(TetrisFeatures, BoardWithAFullRowCountedByHand) {
 TEST(TetrisFeatures, DellacherieOfOnePlacementCountedByHand) {
     // Board A with a vertical I dropped into column 5 (height 1): it lands
     // on row 1, fills y1-y4 of column 5; no row is full (y1 "##.###").
-    const Board board = Board::from_text("......\n"
+    const TetrisBoard board = TetrisBoard::from_text("......\n"
                                          "......\n"
                                          ".#....\n"
                                          ".#..#.\n"
@@ -795,7 +795,7 @@ TEST(TetrisFeatures, DellacherieOfOnePlacementCountedByHand) {
     EXPECT_EQ(f.wells, 5);
 
     // The I of HorizontalIClearsOneRow: one row cleared.
-    const Board clears = Board::from_text("......\n"
+    const TetrisBoard clears = TetrisBoard::from_text("......\n"
                                           "......\n"
                                           ".#....\n"
                                           "##....\n"
@@ -817,20 +817,20 @@ TEST(TetrisFeatures, DellacherieOfOnePlacementCountedByHand) {
 // The floor is filled, so an empty column has one transition, on an empty
 // board as on any other.
 TEST(TetrisFeatures, AnEmptyColumnHasOneColumnTransition) {
-    Board one(4, 5);
+    TetrisBoard one(4, 5);
     one.set(0, 0);
     // column 0: F#.... -> 1; columns 1-3: F..... -> 1 each
     EXPECT_EQ(board_counts(one).column_transitions, 4);
     // rows: y0 W#...W -> 2 (#->., .->W); y1-y4 2 each
     EXPECT_EQ(board_counts(one).row_transitions, 10);
-    const Board empty(4, 5);
+    const TetrisBoard empty(4, 5);
     EXPECT_EQ(board_counts(empty).row_transitions, 10);
     EXPECT_EQ(board_counts(empty).column_transitions, 4);
     EXPECT_EQ(board_counts(empty).holes, 0);
     EXPECT_EQ(board_counts(empty).wells, 0);
     // A perfect clear: two O's side by side at the bottom of a 4-wide well
     // (the second clears both rows, leaving the board empty).
-    const Board half = Board::from_text("....\n....\n....\n##..\n##..\n", 4, 5);
+    const TetrisBoard half = TetrisBoard::from_text("....\n....\n....\n##..\n##..\n", 4, 5);
     const Shape& o = tetrominoes().shapes.shape(shape_of(OShape));
     const DellacherieFeatures f = dellacherie_features(half, o, 2, 0);
     EXPECT_EQ(f.eroded_cells, 8);  // 2 rows x the O's 4 cells
@@ -867,7 +867,7 @@ TEST(TetrisRandom, FeaturesAndPlacementsAgreeWithNaiveOracles) {
         const int width = std::uniform_int_distribution<int>(4, 10)(rng);
         const int height = std::uniform_int_distribution<int>(6, 20)(rng);
         const Grid grid = random_grid(rng, width, height, height - 1, trial % 2 ? 0.8 : 0.92);
-        const Board board = board_of(grid);
+        const TetrisBoard board = board_of(grid);
         SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(width) + "x" + std::to_string(height)
                      + "\n" + describe(grid));
         expect_board_is(board, grid);
@@ -882,10 +882,10 @@ TEST(TetrisRandom, FeaturesAndPlacementsAgreeWithNaiveOracles) {
         }
         const DellacherieBase base(board);
         for (int piece = 0; piece < 7; ++piece) {
-            const std::vector<Placement> found = generated(shapes, board, piece);
-            const std::vector<Placement> expected = naive_placements(shapes, grid, piece);
+            const std::vector<TetrisPlacement> found = generated(shapes, board, piece);
+            const std::vector<TetrisPlacement> expected = naive_placements(shapes, grid, piece);
             ASSERT_EQ(found, expected) << "piece " << piece;
-            for (const Placement& p : found) {
+            for (const TetrisPlacement& p : found) {
                 SCOPED_TRACE("piece " + std::to_string(piece) + " shape " + std::to_string(p.shape) + " at "
                              + std::to_string(p.x) + "," + std::to_string(p.row));
                 const Shape& shape = shapes.shape(p.shape);
@@ -894,7 +894,7 @@ TEST(TetrisRandom, FeaturesAndPlacementsAgreeWithNaiveOracles) {
                 ASSERT_TRUE(board.fits(shape, p.x, p.row));
 
                 // Before the rows clear.
-                Board kept = board;
+                TetrisBoard kept = board;
                 const Landing kept_landing = kept.place(shape, p.x, p.row, false);
                 const NaivePlaced unclear = naive_place(grid, shape, p.x, p.row, false);
                 expect_board_is(kept, unclear.grid);
@@ -911,7 +911,7 @@ TEST(TetrisRandom, FeaturesAndPlacementsAgreeWithNaiveOracles) {
                 }
 
                 // After.
-                Board after = board;
+                TetrisBoard after = board;
                 const Landing landing = after.place(shape, p.x, p.row);
                 const NaivePlaced cleared = naive_place(grid, shape, p.x, p.row, true);
                 expect_board_is(after, cleared.grid);
@@ -955,7 +955,7 @@ TEST(TetrisRandom, FeaturesAndPlacementsAgreeWithNaiveOracles) {
 
 namespace {
 
-double plain_leaf(const ShapeSet& shapes, const Grid& g, const Placement& p, Evaluation evaluation) {
+double plain_leaf(const ShapeSet& shapes, const Grid& g, const TetrisPlacement& p, Evaluation evaluation) {
     const Shape& shape = shapes.shape(p.shape);
     if (evaluation == Evaluation::Lee)
         return naive_lee_score(naive_lee(naive_place(g, shape, p.x, p.row, false).grid));
@@ -965,7 +965,7 @@ double plain_leaf(const ShapeSet& shapes, const Grid& g, const Placement& p, Eva
 double plain_best(const ShapeSet& shapes, const Grid& g, std::span<const int> pieces, Evaluation evaluation);
 
 // `rest` the known pieces after this placement's.
-double plain_after(const ShapeSet& shapes, const Grid& g, const Placement& p, std::span<const int> rest,
+double plain_after(const ShapeSet& shapes, const Grid& g, const TetrisPlacement& p, std::span<const int> rest,
                    Evaluation evaluation) {
     if (rest.empty())
         return plain_leaf(shapes, g, p, evaluation);
@@ -975,7 +975,7 @@ double plain_after(const ShapeSet& shapes, const Grid& g, const Placement& p, st
 
 double plain_best(const ShapeSet& shapes, const Grid& g, std::span<const int> pieces, Evaluation evaluation) {
     double best = Lost;
-    for (const Placement& p : naive_placements(shapes, g, pieces[0]))
+    for (const TetrisPlacement& p : naive_placements(shapes, g, pieces[0]))
         best = std::max(best, plain_after(shapes, g, p, pieces.subspan(1), evaluation));
     return best;
 }
@@ -998,19 +998,19 @@ TEST(TetrisPreview, ScoresEqualAPlainRecursion) {
         for (const int preview : {1, 2})
             for (const char* name : {"lee", "dellacherie"}) {
                 const PolicyConfig config = parse_tetris_policy(name, preview, 0);
-                const Policy policy(shapes, config, std::vector<double>(7, 1.0 / 7));
+                const TetrisPolicy policy(shapes, config, std::vector<double>(7, 1.0 / 7));
                 const int boards = preview == 1 ? 12 : 6;
                 for (int trial = 0; trial < boards; ++trial) {
                     const Grid grid = random_grid(rng, width, height, height - 2);
-                    const Board board = board_of(grid);
+                    const TetrisBoard board = board_of(grid);
                     std::vector<int> known(std::size_t(preview + 1));
                     for (int& piece : known)
                         piece = std::uniform_int_distribution<int>(0, 6)(rng);
                     SCOPED_TRACE(std::string(name) + " preview " + std::to_string(preview) + "\n" + describe(grid));
-                    const std::vector<Placement> firsts = naive_placements(shapes, grid, known[0]);
+                    const std::vector<TetrisPlacement> firsts = naive_placements(shapes, grid, known[0]);
                     ASSERT_EQ(generated(shapes, board, known[0]), firsts);
                     std::vector<double> values;
-                    for (const Placement& first : firsts) {
+                    for (const TetrisPlacement& first : firsts) {
                         const double expected =
                             plain_after(shapes, grid, first, std::span<const int>(known).subspan(1), config.evaluation);
                         values.push_back(expected);
@@ -1021,7 +1021,7 @@ TEST(TetrisPreview, ScoresEqualAPlainRecursion) {
                                          + std::to_string(first.x) + "," + std::to_string(first.row));
                     }
                     // choose: the first placement of the best value.
-                    const std::optional<Placement> chosen = policy.choose(board, known);
+                    const std::optional<TetrisPlacement> chosen = policy.choose(board, known);
                     ASSERT_EQ(chosen.has_value(), !firsts.empty());
                     if (!firsts.empty()) {
                         const double top = *std::max_element(values.begin(), values.end());
@@ -1048,17 +1048,17 @@ TEST(TetrisPreview, ExpectimaxDepthOneIsTheMeanOverTheSevenPieces) {
     ASSERT_EQ(config.evaluation, Evaluation::Lee);
     ASSERT_EQ(config.expectimax_depth, 1);
     ASSERT_EQ(config.preview, 0);
-    const Policy policy(shapes, config, std::vector<double>(7, 1.0 / 7));
+    const TetrisPolicy policy(shapes, config, std::vector<double>(7, 1.0 / 7));
     std::mt19937 rng(4242);
     int scored = 0;
     for (const auto& [width, height] : {std::pair{5, 8}, std::pair{6, 10}})
         for (int trial = 0; trial < 10; ++trial) {
             const Grid grid = random_grid(rng, width, height, height - 2);
-            const Board board = board_of(grid);
+            const TetrisBoard board = board_of(grid);
             const int piece = std::uniform_int_distribution<int>(0, 6)(rng);
             const int known[] = {piece};
             SCOPED_TRACE(describe(grid));
-            for (const Placement& first : naive_placements(shapes, grid, piece)) {
+            for (const TetrisPlacement& first : naive_placements(shapes, grid, piece)) {
                 const Grid next = naive_place(grid, shapes.shape(first.shape), first.x, first.row, true).grid;
                 double mean = 0;
                 for (int q = 0; q < 7; ++q) {
@@ -1084,7 +1084,7 @@ TEST(TetrisThreads, SearchThreadsDoNotChangeTheGame) {
     options.preview = 1;
     options.max_pieces = 300;
     options.seed = 3;
-    const Policy policy(t.shapes, parse_tetris_policy("lee", 1, 0), std::vector<double>(7, 1.0 / 7));
+    const TetrisPolicy policy(t.shapes, parse_tetris_policy("lee", 1, 0), std::vector<double>(7, 1.0 / 7));
     for (std::uint64_t game = 0; game < 2; ++game) {
         std::string frames1, frames2;
         const GameRecord one = play_tetris_game(options, t.rules, t.shapes, policy, nullptr, game, 1,
@@ -1171,16 +1171,16 @@ namespace stack::tetris {
 TEST(TetrisMoves, BreadthFirstHoldsEveryHardDropAndATuck) {
     const Tetrominoes& t = tetrominoes();
     std::mt19937 random(11);
-    std::array<Placement, MostPlacements> drops, reached;
+    std::array<TetrisPlacement, MostPlacements> drops, reached;
     for (int trial = 0; trial < 60; ++trial) {
-        Board board(10, 20);
+        TetrisBoard board(10, 20);
         for (int x = 0; x < 10; ++x)
             for (int y = 0, top = int(random() % 8); y < top; ++y)
                 if (random() % 5 != 0 || y + 1 == top)
                     board.set(x, y);
         for (int y = 0; y < board.top(); ++y)
             if (board.row(y) == board.full_row())
-                board = Board(10, 20);  // no full rows: start again empty
+                board = TetrisBoard(10, 20);  // no full rows: start again empty
         for (int piece = 0; piece < 7; ++piece) {
             const int hard = generate_placements(t.shapes, board, piece, MoveSet::HardDrop, drops);
             const int srs = generate_placements(t.shapes, board, piece, MoveSet::BreadthFirst, reached);
@@ -1189,7 +1189,7 @@ TEST(TetrisMoves, BreadthFirstHoldsEveryHardDropAndATuck) {
                           reached.begin() + srs)
                     << "trial " << trial << " piece " << piece;
             for (int i = 0; i < srs; ++i) {
-                const Placement& p = reached[std::size_t(i)];
+                const TetrisPlacement& p = reached[std::size_t(i)];
                 const Shape& shape = t.shapes.shape(p.shape);
                 EXPECT_EQ(shape.piece, piece);
                 EXPECT_TRUE(board.fits(shape, p.x, p.row));
@@ -1199,10 +1199,10 @@ TEST(TetrisMoves, BreadthFirstHoldsEveryHardDropAndATuck) {
     }
     // An overhang over columns 2-3 at row 2: an O dropped at column 0
     // slides right under it only by SRS.
-    Board overhang = Board::from_text("....\n....\n....\n..##\n....\n....\n", 4, 6);
+    TetrisBoard overhang = TetrisBoard::from_text("....\n....\n....\n..##\n....\n....\n", 4, 6);
     const int hard = generate_placements(t.shapes, overhang, PieceSquare, MoveSet::HardDrop, drops);
     const int srs = generate_placements(t.shapes, overhang, PieceSquare, MoveSet::BreadthFirst, reached);
-    const Placement tuck{std::int16_t(t.shapes.first(PieceSquare)), 1, 0};
+    const TetrisPlacement tuck{std::int16_t(t.shapes.first(PieceSquare)), 1, 0};
     EXPECT_EQ(std::find(drops.begin(), drops.begin() + hard, tuck), drops.begin() + hard);
     EXPECT_NE(std::find(reached.begin(), reached.begin() + srs, tuck), reached.begin() + srs);
 }

@@ -52,7 +52,7 @@ TEST(WebApi, MovesAnswerIsTheGeneratorsOwn) {
     const Api api(std::nullopt);
     std::string text = empty_board(10, 20);
     text.replace(text.size() - 10, 10, "##.#######");  // a T-spin-free floor with one hole
-    moves::Board board(10, 20);
+    moves::SrsBoard board(10, 20);
     for (int x = 0; x < 10; ++x)
         if (x != 2)
             board.fill(x, 0);

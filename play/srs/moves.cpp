@@ -73,7 +73,7 @@ constexpr char MoveLetters[] = {'l', 'r', 'd', 'c', 'w', 'f'};
 // collide (the convolution map, used by every algorithm).
 class Space {
 public:
-    Space(const Board& board, Piece piece) : board_(board), piece_(piece), shapes_(rotations_of(piece)) {
+    Space(const SrsBoard& board, Piece piece) : board_(board), piece_(piece), shapes_(rotations_of(piece)) {
         columns_ = board.width() + 6;
         rows_ = board.height() + 8;
         fits_.resize(std::size_t(4) * rows_ * columns_);
@@ -169,7 +169,7 @@ private:
         return std::nullopt;
     }
 
-    const Board& board_;
+    const SrsBoard& board_;
     Piece piece_;
     std::array<Cells, 4> shapes_;
     int columns_ = 0, rows_ = 0;
@@ -193,12 +193,12 @@ public:
         if (trace_)
             trace_->push_back({kind, at});
     }
-    std::vector<Placement> take() { return std::move(placements_); }
+    std::vector<SrsPlacement> take() { return std::move(placements_); }
 
 private:
     std::vector<SearchEvent>* trace_;
     std::map<Cells, std::size_t> index_;
-    std::vector<Placement> placements_;
+    std::vector<SrsPlacement> placements_;
 };
 
 // The hard-drop stage shared by HardDrop and Quick: from spawn, each of the
@@ -317,7 +317,7 @@ void convolution(const Space& space, const Location& spawn, const MoveOptions& o
     }
 }
 
-Location spawn_of(const Board& board, Piece piece) {
+Location spawn_of(const SrsBoard& board, Piece piece) {
     const int box = Shapes[int(piece)].box;
     // Spawn cells in rows H and H+1: the I's are in its box's row 2, the O's
     // in rows 0-1, the others' in rows 1-2.
@@ -338,25 +338,25 @@ const char* algorithm_name(Algorithm algorithm) {
     return "?";
 }
 
-Board::Board(int width, int height) : width_(width), height_(height), rows_(std::size_t(height)) {
+SrsBoard::SrsBoard(int width, int height) : width_(width), height_(height), rows_(std::size_t(height)) {
     if (width < 4 || width > 16 || height < 1)
-        throw std::invalid_argument("moves::Board: the width is 4-16 and the height at least 1");
+        throw std::invalid_argument("moves::SrsBoard: the width is 4-16 and the height at least 1");
 }
 
-bool Board::filled(int x, int y) const {
+bool SrsBoard::filled(int x, int y) const {
     if (x < 0 || x >= width_ || y < 0)
         return true;
     return y < height_ && (rows_[std::size_t(y)] >> x & 1);
 }
 
-void Board::fill(int x, int y) {
+void SrsBoard::fill(int x, int y) {
     if (x < 0 || x >= width_ || y < 0 || y >= height_)
-        throw std::out_of_range("moves::Board::fill outside the well");
+        throw std::out_of_range("moves::SrsBoard::fill outside the well");
     rows_[std::size_t(y)] |= std::uint16_t(1u << x);
 }
 
-Board Board::from_heights(int width, int height, const std::vector<int>& heights) {
-    Board board(width, height);
+SrsBoard SrsBoard::from_heights(int width, int height, const std::vector<int>& heights) {
+    SrsBoard board(width, height);
     for (int x = 0; x < width; ++x)
         for (int y = 0; y < heights.at(std::size_t(x)); ++y)
             board.fill(x, y);
@@ -372,7 +372,7 @@ Cells cells_at(Piece piece, const Location& location) {
     return cells;
 }
 
-std::optional<Location> spawn_location(const Board& board, Piece piece) {
+std::optional<Location> spawn_location(const SrsBoard& board, Piece piece) {
     const Location spawn = spawn_of(board, piece);
     for (const auto& [x, y] : cells_at(piece, spawn))
         if (board.filled(x, y))
@@ -380,7 +380,7 @@ std::optional<Location> spawn_location(const Board& board, Piece piece) {
     return spawn;
 }
 
-std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algorithm, const MoveOptions& options,
+std::vector<SrsPlacement> generate(const SrsBoard& board, Piece piece, Algorithm algorithm, const MoveOptions& options,
                                 std::vector<SearchEvent>* trace) {
     const std::optional<Location> spawn = spawn_location(board, piece);
     if (!spawn)
@@ -438,7 +438,7 @@ namespace {
 // for some cells is a shortest sequence to them. Stops when landed returns
 // true.
 template <typename Landed>
-void search_inputs(const Board& board, Piece piece, const MoveOptions& options, Landed landed) {
+void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& options, Landed landed) {
     const std::optional<Location> spawn = spawn_location(board, piece);
     if (!spawn)
         return;
@@ -481,7 +481,7 @@ void search_inputs(const Board& board, Piece piece, const MoveOptions& options, 
 
 }  // namespace
 
-std::optional<std::string> shortest_inputs(const Board& board, Piece piece, const Cells& target,
+std::optional<std::string> shortest_inputs(const SrsBoard& board, Piece piece, const Cells& target,
                                            const MoveOptions& options) {
     std::optional<std::string> found;
     search_inputs(board, piece, options, [&](const Cells& cells, const auto& inputs) {
@@ -492,7 +492,7 @@ std::optional<std::string> shortest_inputs(const Board& board, Piece piece, cons
     return found;
 }
 
-std::vector<std::string> shortest_inputs(const Board& board, Piece piece, const std::vector<Placement>& placements,
+std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece, const std::vector<SrsPlacement>& placements,
                                          const MoveOptions& options) {
     std::vector<std::string> found(placements.size());
     std::map<Cells, std::size_t> wanted;
@@ -527,9 +527,9 @@ std::vector<Reach> reach_table_placements(const std::vector<int>& heights, int h
     std::vector<Reach> reaches(placements.size());
     if (placements.empty())
         return reaches;
-    const Board board = Board::from_heights(int(heights.size()), height, heights);
+    const SrsBoard board = SrsBoard::from_heights(int(heights.size()), height, heights);
     const Piece piece = Piece(placements.front().first->piece);
-    std::vector<Placement> targets(placements.size());
+    std::vector<SrsPlacement> targets(placements.size());
     for (std::size_t i = 0; i < placements.size(); ++i) {
         if (Piece(placements[i].first->piece) != piece)
             throw std::invalid_argument("reach_table_placements: the placements are of one piece");
@@ -537,7 +537,7 @@ std::vector<Reach> reach_table_placements(const std::vector<int>& heights, int h
     }
     const std::vector<std::string> inputs = shortest_inputs(board, piece, targets);
     std::set<Cells> by_hard_drop;
-    for (const Placement& placement : generate(board, piece, Algorithm::HardDrop))
+    for (const SrsPlacement& placement : generate(board, piece, Algorithm::HardDrop))
         by_hard_drop.insert(placement.cells);
     for (std::size_t i = 0; i < placements.size(); ++i) {
         reaches[i].inputs = inputs[i];

@@ -51,15 +51,15 @@ enum class Algorithm : std::uint8_t { HardDrop, BreadthFirst, Quick, Convolution
 const char* algorithm_name(Algorithm algorithm);
 
 // A well of width <= 16 and any height; cells above the top row are empty.
-class Board {
+class SrsBoard {
 public:
-    Board(int width, int height);
+    SrsBoard(int width, int height);
     int width() const { return width_; }
     int height() const { return height_; }
     bool filled(int x, int y) const;  // walls and floor are filled
     void fill(int x, int y);
     // A hole-free stack: column x filled up to heights[x].
-    static Board from_heights(int width, int height, const std::vector<int>& heights);
+    static SrsBoard from_heights(int width, int height, const std::vector<int>& heights);
 
 private:
     int width_, height_;
@@ -76,7 +76,7 @@ Cells cells_at(Piece piece, const Location& location);
 
 enum SpinBits : std::uint8_t { ReachedPlain = 1, ReachedMini = 2, ReachedFull = 4 };
 
-struct Placement {
+struct SrsPlacement {
     Location location;  // the first location found with these cells
     Cells cells;
     std::uint8_t reached = 0;  // SpinBits: how it can be reached
@@ -97,23 +97,23 @@ struct MoveOptions {
 };
 
 // The spawn location, or nothing when the spawn cells are blocked.
-std::optional<Location> spawn_location(const Board& board, Piece piece);
+std::optional<Location> spawn_location(const SrsBoard& board, Piece piece);
 
 // Every lockable placement the algorithm finds, one per set of cells, in
 // the order found. `trace`, when given, receives the search's events in
 // order (costing nothing when not).
-std::vector<Placement> generate(const Board& board, Piece piece, Algorithm algorithm,
+std::vector<SrsPlacement> generate(const SrsBoard& board, Piece piece, Algorithm algorithm,
                                 const MoveOptions& options = {}, std::vector<SearchEvent>* trace = nullptr);
 
 // The inputs of a shortest sequence from spawn to the placement with these
 // cells, one letter each: l r (left, right), c w (rotate clockwise,
 // counter-clockwise), f (180), d (soft drop one row), D (soft drop held to
 // the bottom), H (hard drop, always last); nothing when it is unreachable.
-std::optional<std::string> shortest_inputs(const Board& board, Piece piece, const Cells& target,
+std::optional<std::string> shortest_inputs(const SrsBoard& board, Piece piece, const Cells& target,
                                            const MoveOptions& options = {});
 // The same for many placements at once, by one search: [i] -> the inputs
 // of placements[i], empty when unreachable.
-std::vector<std::string> shortest_inputs(const Board& board, Piece piece, const std::vector<Placement>& placements,
+std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece, const std::vector<SrsPlacement>& placements,
                                          const MoveOptions& options = {});
 
 // The cells a table placement (orientation, leftmost column) fills on a

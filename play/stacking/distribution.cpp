@@ -73,7 +73,7 @@ struct MixedEdge {
 // order, and their probabilities are added left to right. Parts of a sum's
 // states run on threads and their edges are appended part by part, so the
 // order, and the bits, do not depend on the number of threads.
-LengthDistribution mixed_length_distribution(const Policy& policy, const Geometry& geometry, BoardId start,
+LengthDistribution mixed_length_distribution(const StackingPolicy& policy, const Geometry& geometry, BoardId start,
                                              int threads, std::uint64_t memory_limit) {
     const Rules& rules = policy.rules();
     const CompositionCodec ranking(geometry.width(), geometry.height());
@@ -176,7 +176,7 @@ std::uint64_t exact_distribution_bytes(const Geometry& geometry, int pieces, int
 //     for any number of threads (0 + a is exactly a);
 //  3. the touched slots, read in rank order, are the next layer, ids
 //     ascending; reading a slot clears it for the next layer.
-LengthDistribution exact_length_distribution(const Policy& policy, const Geometry& geometry, BoardId start,
+LengthDistribution exact_length_distribution(const StackingPolicy& policy, const Geometry& geometry, BoardId start,
                                              int threads, std::uint64_t memory_limit) {
     if (!policy.deterministic())
         throw std::logic_error("the exact length distribution needs a deterministic policy");

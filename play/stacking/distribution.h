@@ -41,7 +41,7 @@ struct LengthDistribution {
 // Requires policy.deterministic(). `memory_limit` bounds the pending states
 // of the pass for pieces of different sizes (0: no bound); past it the pass
 // throws DistributionTooLarge.
-LengthDistribution exact_length_distribution(const Policy& policy, const Geometry& geometry, BoardId start,
+LengthDistribution exact_length_distribution(const StackingPolicy& policy, const Geometry& geometry, BoardId start,
                                              int threads = 1, std::uint64_t memory_limit = 0);
 
 class DistributionTooLarge : public std::runtime_error {

@@ -11,7 +11,7 @@ namespace stack {
 
 // The drawn piece sits at queue[0], the next ones after it; after each turn
 // the queue moves up one and a new piece is drawn at its end.
-std::uint32_t play_game(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t seed,
+std::uint32_t play_game(const StackingPolicy& policy, const Geometry& geometry, BoardId start, std::uint64_t seed,
                         std::uint64_t game, const TurnObserver& observer) {
     GameRandom pieces(seed, game, GameRandom::Pieces);
     GameRandom choices(seed, game, GameRandom::Choices);
@@ -38,7 +38,7 @@ std::uint32_t play_game(const Policy& policy, const Geometry& geometry, BoardId 
     }
 }
 
-RunTotals play_games(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
+RunTotals play_games(const StackingPolicy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
                      std::uint64_t seed, int threads) {
     std::vector<RunTotals> partial(std::max(threads, 1));
     parallel_ranges(threads, games, [&](int part, std::uint64_t first, std::uint64_t end) {

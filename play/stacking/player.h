@@ -22,7 +22,7 @@ namespace stack {
 using TurnObserver = std::function<void(const Heights& heights, BoardId id, int piece, const Move& move)>;
 
 // Plays game `game` of a run seeded by `seed`; returns the pieces placed.
-std::uint32_t play_game(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t seed,
+std::uint32_t play_game(const StackingPolicy& policy, const Geometry& geometry, BoardId start, std::uint64_t seed,
                         std::uint64_t game, const TurnObserver& observer = {});
 
 struct RunTotals {
@@ -34,7 +34,7 @@ struct RunTotals {
 };
 
 // Plays games 0..games-1 from `start` on `threads` threads.
-RunTotals play_games(const Policy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
+RunTotals play_games(const StackingPolicy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
                      std::uint64_t seed, int threads);
 
 // The games' own mean and spread.

@@ -74,14 +74,14 @@ double seed001_score(const Heights& heights, int width) {
     return FullRows * lowest + Height * highest + LongestRow * longest + Unreachable * unreachable;
 }
 
-PieceMoves Policy::choose_for_each_piece(const Heights& heights, BoardId id) const {
+PieceMoves StackingPolicy::choose_for_each_piece(const Heights& heights, BoardId id) const {
     PieceMoves moves;
     for (int piece = 0; piece < rules().piece_count(); ++piece)
         moves[std::size_t(piece)] = choose(Turn{heights, id, piece, {}, nullptr});
     return moves;
 }
 
-void Policy::choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
+void StackingPolicy::choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
                                    const BoardMoves& moves_of) const {
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const Heights heights = geometry.decode(ids[i]);
@@ -96,9 +96,9 @@ bool earlier(int orientation, int column, const Move& best) {
     return best.orientation < 0 || placed_before(orientation, column, best.orientation, best.column);
 }
 
-class TablePolicy final : public Policy {
+class TablePolicy final : public StackingPolicy {
 public:
-    TablePolicy(const PlacementTable& placements, const StackTable& table) : Policy(placements), table_(table) {}
+    TablePolicy(const PlacementTable& placements, const StackTable& table) : StackingPolicy(placements), table_(table) {}
 
     Move choose(const Turn& turn) const override {
         Move best;
@@ -207,9 +207,9 @@ private:
     const StackTable& table_;
 };
 
-class RandomPolicy final : public Policy {
+class RandomPolicy final : public StackingPolicy {
 public:
-    explicit RandomPolicy(const PlacementTable& placements) : Policy(placements) {}
+    explicit RandomPolicy(const PlacementTable& placements) : StackingPolicy(placements) {}
 
     Move choose(const Turn& turn) const override {
         std::vector<Move>& moves = scratch();
@@ -235,10 +235,10 @@ private:
 // the score of the board it ended on.
 using BoardScore = double (*)(const Heights& heights, int width);
 
-class LookaheadPolicy final : public Policy {
+class LookaheadPolicy final : public StackingPolicy {
 public:
     LookaheadPolicy(const PlacementTable& placements, int depth, BoardScore score = heuristic_score)
-        : Policy(placements), depth_(depth), score_(score) {}
+        : StackingPolicy(placements), depth_(depth), score_(score) {}
 
     Move choose(const Turn& turn) const override {
         Move best;
@@ -291,7 +291,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Policy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
+std::unique_ptr<StackingPolicy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
                                     const StackTable& table) {
     switch (spec.kind) {
     case PolicyKind::Table: return std::make_unique<TablePolicy>(placements, table);

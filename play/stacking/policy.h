@@ -73,10 +73,10 @@ struct Turn {
     GameRandom* random;
 };
 
-class Policy {
+class StackingPolicy {
 public:
-    explicit Policy(const PlacementTable& placements) : placements_(placements) {}
-    virtual ~Policy() = default;
+    explicit StackingPolicy(const PlacementTable& placements) : placements_(placements) {}
+    virtual ~StackingPolicy() = default;
     const PlacementTable& placements() const { return placements_; }
     const Rules& rules() const { return placements_.rules(); }
     virtual Move choose(const Turn& turn) const = 0;
@@ -103,7 +103,7 @@ protected:
 
 // `table` is read only by the table policy; it and `placements` (whose
 // rules are the game's) must outlive the policy.
-std::unique_ptr<Policy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
+std::unique_ptr<StackingPolicy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
                                     const StackTable& table);
 
 // The tie-break of every policy and view: among equal choices, the first

@@ -222,7 +222,7 @@ void print_json(const RunReport& report) {
 int run_games(const PlayOptions& options, const StackTable& table, double load_seconds, int threads) {
     const Geometry& geometry = table.geometry();
     const PlacementTable placements(geometry, table.rules());
-    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table);
+    const std::unique_ptr<StackingPolicy> policy = make_policy(options.policy, placements, table);
     if (options.check && !policy->deterministic())
         throw InputError("--check needs a policy with an exact length distribution: table or heuristic, not "
                          + policy_name(options.policy));
@@ -291,7 +291,7 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
 int run_show(const PlayOptions& options, const StackTable& table) {
     const Geometry& geometry = table.geometry();
     const PlacementTable placements(geometry, table.rules());
-    const std::unique_ptr<Policy> policy = make_policy(options.policy, placements, table);
+    const std::unique_ptr<StackingPolicy> policy = make_policy(options.policy, placements, table);
     const ShownGame game = show_game(*policy, table, resolve_start(options, table), options.seed);
     if (options.json) {
         Json json = header_json(table, "show");

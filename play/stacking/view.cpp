@@ -52,7 +52,7 @@ Json heights_json(const Heights& heights, const Geometry& geometry) {
 
 }  // namespace
 
-ShownGame show_game(const Policy& policy, const StackTable& table, BoardId start, std::uint64_t seed) {
+ShownGame show_game(const StackingPolicy& policy, const StackTable& table, BoardId start, std::uint64_t seed) {
     const Geometry& geometry = table.geometry();
     ShownGame game;
     game.rules = &policy.rules();

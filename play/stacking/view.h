@@ -40,7 +40,7 @@ struct ShownGame {
 
 // Plays game 0 of a run seeded by `seed`, recording every turn.
 // The table is read only at the boards the game visits.
-ShownGame show_game(const Policy& policy, const StackTable& table, BoardId start, std::uint64_t seed);
+ShownGame show_game(const StackingPolicy& policy, const StackTable& table, BoardId start, std::uint64_t seed);
 std::string format_game(const ShownGame& game, const Geometry& geometry);
 Json game_json(const ShownGame& game, const Geometry& geometry);
 

@@ -66,14 +66,14 @@ const Shape& ShapeSet::spawn(int piece, int width, int height) const {
     return shape(first(piece));
 }
 
-Board::Board(int width, int height) : width_(width), height_(height), full_(Row((Row(1) << width) - 1)) {
+TetrisBoard::TetrisBoard(int width, int height) : width_(width), height_(height), full_(Row((Row(1) << width) - 1)) {
     if (width < 1 || width > MostWidth || height < 1 || height > MostHeight)
         throw InputError("a well is 1 to " + std::to_string(MostWidth) + " columns wide and 1 to "
                          + std::to_string(MostHeight) + " rows high (got " + std::to_string(width) + "x"
                          + std::to_string(height) + ")");
 }
 
-Board Board::from_text(const std::string& text, int width, int height) {
+TetrisBoard TetrisBoard::from_text(const std::string& text, int width, int height) {
     std::vector<std::string> lines;
     std::size_t blank = 0;  // blank lines since the last row
     std::istringstream in(text);
@@ -103,7 +103,7 @@ Board Board::from_text(const std::string& text, int width, int height) {
     if (int(lines[0].size()) != width || int(lines.size()) != height)
         throw InputError("the board is " + std::to_string(lines[0].size()) + "x" + std::to_string(lines.size())
                          + ", the well " + std::to_string(width) + "x" + std::to_string(height));
-    Board board(width, height);
+    TetrisBoard board(width, height);
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x)
             if (lines[std::size_t(height - 1 - y)][std::size_t(x)] == '#')
@@ -115,7 +115,7 @@ Board Board::from_text(const std::string& text, int width, int height) {
     return board;
 }
 
-void Board::set(int x, int y) {
+void TetrisBoard::set(int x, int y) {
     if (filled(x, y))
         return;
     rows_[std::size_t(y)] |= Row(1) << x;
@@ -124,7 +124,7 @@ void Board::set(int x, int y) {
     top_ = std::max(top_, y + 1);
 }
 
-bool Board::fits(const Shape& shape, int x, int row) const {
+bool TetrisBoard::fits(const Shape& shape, int x, int row) const {
     if (x < 0 || x + shape.width > width_ || row < 0 || row + shape.height > height_)
         return false;
     for (int dy = 0; dy < shape.height; ++dy)
@@ -137,7 +137,7 @@ bool Board::fits(const Shape& shape, int x, int row) const {
 // moves the rows above down; a column's height then comes from the rows
 // (a column whose top cell was cleared may drop by more than the rows
 // cleared, onto a hole).
-Landing Board::place(const Shape& shape, int x, int row, bool clear) {
+Landing TetrisBoard::place(const Shape& shape, int x, int row, bool clear) {
     Landing landing;
     landing.row = row;
     Row cleared = 0;  // bit dy: the piece's row dy is full
@@ -168,7 +168,7 @@ Landing Board::place(const Shape& shape, int x, int row, bool clear) {
     return landing;
 }
 
-void Board::recompute_heights() {
+void TetrisBoard::recompute_heights() {
     heights_.fill(0);
     Row unseen = full_;
     int y = top_;
@@ -183,12 +183,12 @@ void Board::recompute_heights() {
     }
 }
 
-bool Board::can_enter(const Shape& shape) const {
+bool TetrisBoard::can_enter(const Shape& shape) const {
     const int x = (width_ - shape.width) / 2;
     return fits(shape, x, height_ - shape.height);
 }
 
-std::string Board::text() const {
+std::string TetrisBoard::text() const {
     std::string out;
     for (int y = height_ - 1; y >= 0; --y) {
         for (int x = 0; x < width_; ++x)
@@ -198,7 +198,7 @@ std::string Board::text() const {
     return out;
 }
 
-bool Board::operator==(const Board& other) const {
+bool TetrisBoard::operator==(const TetrisBoard& other) const {
     return width_ == other.width_ && height_ == other.height_ && rows_ == other.rows_ && heights_ == other.heights_
            && top_ == other.top_ && cells_ == other.cells_;
 }

@@ -98,13 +98,13 @@ struct Landing {
     int eroded_cells = 0;  // the piece's own cells in the cleared rows
 };
 
-class Board {
+class TetrisBoard {
 public:
-    Board(int width, int height);
+    TetrisBoard(int width, int height);
     // A board drawn as text, top row first, '#' filled and '.' empty, one
     // line per row (all as long, `height` of them; blank lines only at the
     // end, "\r\n" line ends allowed); throws InputError.
-    static Board from_text(const std::string& text, int width, int height);
+    static TetrisBoard from_text(const std::string& text, int width, int height);
 
     int width() const { return width_; }
     int height() const { return height_; }
@@ -138,7 +138,7 @@ public:
     bool can_enter(const Shape& shape) const;
     void set(int x, int y);  // fills one cell (for tests and board files)
     std::string text() const;  // as from_text reads it
-    bool operator==(const Board& other) const;
+    bool operator==(const TetrisBoard& other) const;
 
 private:
     void recompute_heights();

@@ -18,7 +18,7 @@ int transitions_along(Row row, Row full, int last) {
 
 // Every column's cells lie below its height, so the empty cells under the
 // heights are exactly the holes: holes = sum of heights - cells.
-LeeFeatures lee_features(const Board& board, const Shape& shape, int x, int row) {
+LeeFeatures lee_features(const TetrisBoard& board, const Shape& shape, int x, int row) {
     LeeFeatures features;
     std::array<int, MostWidth> heights{};
     const int width = board.width();
@@ -40,7 +40,7 @@ LeeFeatures lee_features(const Board& board, const Shape& shape, int x, int row)
     return features;
 }
 
-LeeFeatures lee_features(const Board& board) {
+LeeFeatures lee_features(const TetrisBoard& board) {
     LeeFeatures features;
     const int width = board.width();
     for (int c = 0; c < width; ++c) {
@@ -103,7 +103,7 @@ BoardCounts board_counts(const Row* rows, int top, int width, int height) {
     return counts;
 }
 
-BoardCounts board_counts(const Board& board) {
+BoardCounts board_counts(const TetrisBoard& board) {
     std::array<Row, MostHeight + 1> rows;
     rows[0] = board.full_row();  // the floor
     std::copy(board.rows(), board.rows() + board.top(), rows.begin() + 1);
@@ -112,7 +112,7 @@ BoardCounts board_counts(const Board& board) {
 
 // The stack's rows [0, top) are copied, the piece OR-ed in and the full rows
 // taken out; the board itself is never copied whole.
-DellacherieFeatures dellacherie_features(const Board& board, const Shape& shape, int x, int row) {
+DellacherieFeatures dellacherie_features(const TetrisBoard& board, const Shape& shape, int x, int row) {
     DellacherieFeatures features;
     std::array<Row, MostHeight + MostShapeRows + 1> buffer;
     const Row full = board.full_row();
@@ -154,7 +154,7 @@ DellacherieBase::ColumnCounts DellacherieBase::column_counts(Column column, Colu
 
 // The totals are the sums of the columns' counts, and the rows' transitions
 // (the empty rows above the stack 2 each).
-DellacherieBase::DellacherieBase(const Board& board)
+DellacherieBase::DellacherieBase(const TetrisBoard& board)
     : board_(board), rows_mask_(board.height() >= 64 ? ~Column(0) : (Column(1) << board.height()) - 1) {
     const Row full = board.full_row();
     const int last = board.width() - 1;
@@ -212,7 +212,7 @@ DellacherieFeatures DellacherieBase::features(const Shape& shape, int x, int row
     return features;
 }
 
-Seed001Features seed001_features(const Board& board) {
+Seed001Features seed001_features(const TetrisBoard& board) {
     Seed001Features features;
     for (int y = 0; y < board.top(); ++y) {
         const Row row = board.row(y);

@@ -55,14 +55,14 @@ struct Seed001Features {
 
 // Lee's features of `board` with `shape` put at column x, row `row` (it
 // must fit there), without building that board.
-LeeFeatures lee_features(const Board& board, const Shape& shape, int x, int row);
+LeeFeatures lee_features(const TetrisBoard& board, const Shape& shape, int x, int row);
 // The same for a board as it stands.
-LeeFeatures lee_features(const Board& board);
+LeeFeatures lee_features(const TetrisBoard& board);
 // Dellacherie's features of `board` with `shape` put at column x, row
 // `row` and the full rows cleared, on a copy of the stack's rows only.
-DellacherieFeatures dellacherie_features(const Board& board, const Shape& shape, int x, int row);
+DellacherieFeatures dellacherie_features(const TetrisBoard& board, const Shape& shape, int x, int row);
 
-Seed001Features seed001_features(const Board& board);
+Seed001Features seed001_features(const TetrisBoard& board);
 
 // The counts on `rows` [0, top) of a well `width` x `height` (rows from top
 // up are empty; rows[-1] must be readable and full: the floor), or on a
@@ -71,7 +71,7 @@ struct BoardCounts {
     int holes = 0, row_transitions = 0, column_transitions = 0, wells = 0;
 };
 BoardCounts board_counts(const Row* rows, int top, int width, int height);
-BoardCounts board_counts(const Board& board);
+BoardCounts board_counts(const TetrisBoard& board);
 
 // What Dellacherie's features of every placement on one board share: the
 // board's counts and its columns as bit masks (bit y: row y filled). A
@@ -81,7 +81,7 @@ BoardCounts board_counts(const Board& board);
 // above. Built once per board, read by every placement on it.
 class DellacherieBase {
 public:
-    explicit DellacherieBase(const Board& board);
+    explicit DellacherieBase(const TetrisBoard& board);
     DellacherieFeatures features(const Shape& shape, int x, int row) const;
 
 private:
@@ -109,7 +109,7 @@ private:
     }
     ColumnCounts column_counts(Column column, Column left, Column right) const;
     Column column(int x) const { return x < 0 || x >= board_.width() ? ~Column(0) : columns_[std::size_t(x)]; }
-    const Board& board_;
+    const TetrisBoard& board_;
     BoardCounts counts_;  // the board's own
     Column rows_mask_;  // the well's H rows
     std::array<Column, MostWidth> columns_{};

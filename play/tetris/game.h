@@ -1,7 +1,6 @@
-// stackplay --game tetris: the real game (tetris/board.h) played by a
-// policy (search.h), many seeded games at once, one game as frames, or one
-// decision on a board read from a file (seed 002's decision core, without
-// its Game Boy screen reader).
+// One real game (tetris/board.h) played by a policy (search.h): its
+// options, the stream of its pieces, its turns and their frames. run.h
+// plays many of them, shows one or makes one decision.
 //
 // Game g of seed s draws its pieces from GameRandom(s, g) (play/
 // game_random.h): independently with the set's weights, or from a 7-bag
@@ -77,14 +76,19 @@ std::vector<double> draw_probabilities(const Rules& rules);
 // the game's totals after it.
 struct TetrisTurn {
     std::uint64_t number = 0;  // 1-based
-    const Board* before = nullptr;
+    const TetrisBoard* before = nullptr;
     std::span<const int> known;  // known[0] is the piece placed
-    Placement chosen{};
-    const std::vector<std::pair<Placement, double>>* scored = nullptr;
+    TetrisPlacement chosen{};
+    const std::vector<std::pair<TetrisPlacement, double>>* scored = nullptr;
     int lines_cleared = 0;
     const GameRecord* record = nullptr;  // after the turn
 };
 using TurnSink = std::function<void(const TetrisTurn&)>;
+
+// The board with a placed piece drawn by its letter, before its full rows
+// clear, headed by the piece's number.
+std::string placement_frame(const ShapeSet& shapes, const TetrisBoard& board, const TetrisPlacement& placement,
+                            std::uint64_t number);
 
 // The text frame of a turn (--show): the board with the piece drawn by its
 // letter before its full rows clear, then a line of what it cleared.
@@ -93,11 +97,7 @@ std::string turn_frame(const ShapeSet& shapes, const TetrisTurn& turn);
 // One game: game `game` of the options' seed. `turns`, when given, sees
 // every turn.
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
-                            const Policy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
+                            const TetrisPolicy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
                             int search_threads, const TurnSink& turns = {});
-
-// Checks the options, then plays, shows or decides; prints the report.
-// Returns the exit code; throws InputError on bad input.
-int run_tetris(const TetrisOptions& options);
 
 }  // namespace stack::tetris

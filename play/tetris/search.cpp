@@ -36,10 +36,10 @@ double seed001_score(const Seed001Features& f) {
 
 // The SRS placements of a tetromino, each as a shape of the piece (the one
 // whose cells they are) with its lower-left corner.
-int breadth_first_placements(const ShapeSet& shapes, const Board& board, int piece,
-                             std::span<Placement, MostPlacements> out) {
+int breadth_first_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece,
+                             std::span<TetrisPlacement, MostPlacements> out) {
     int count = 0;
-    for (const moves::Placement& found :
+    for (const moves::SrsPlacement& found :
          moves::generate(srs_board(board), static_cast<Piece>(piece), moves::Algorithm::BreadthFirst)) {
         int left = board.width(), low = board.height();
         for (const auto& [x, y] : found.cells)
@@ -58,8 +58,8 @@ int breadth_first_placements(const ShapeSet& shapes, const Board& board, int pie
 
 }  // namespace
 
-moves::Board srs_board(const Board& board) {
-    moves::Board srs(board.width(), board.height());
+moves::SrsBoard srs_board(const TetrisBoard& board) {
+    moves::SrsBoard srs(board.width(), board.height());
     for (int y = 0; y < board.top(); ++y)
         for (Row cells = board.row(y); cells; cells &= cells - 1)
             srs.fill(std::countr_zero(cells), y);
@@ -107,8 +107,8 @@ std::string policy_name(const PolicyConfig& config) {
     return name;
 }
 
-int generate_placements(const ShapeSet& shapes, const Board& board, int piece, MoveSet moves,
-                        std::span<Placement, MostPlacements> out) {
+int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
+                        std::span<TetrisPlacement, MostPlacements> out) {
     if (moves == MoveSet::BreadthFirst)
         return breadth_first_placements(shapes, board, piece, out);
     int count = 0;
@@ -123,19 +123,19 @@ int generate_placements(const ShapeSet& shapes, const Board& board, int piece, M
     return count;
 }
 
-Policy::Policy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights)
+TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights)
     : shapes_(shapes), config_(config), draw_weights_(std::move(draw_weights)) {
     if (config.moves == MoveSet::BreadthFirst && shapes.set().name() != "tetrominoes")
         throw InputError("--moves bfs plays the tetrominoes only (SRS)");
 }
 
-double Policy::leaf(const Board& board, const Placement& placement, const DellacherieBase* base) const {
+double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const {
     ++leaves_scored;
     const Shape& shape = shapes_.shape(placement.shape);
     switch (config_.evaluation) {
     case Evaluation::Lee: return lee_score(lee_features(board, shape, placement.x, placement.row));
     case Evaluation::Seed001: {
-        Board next = board;
+        TetrisBoard next = board;
         next.place(shape, placement.x, placement.row, false);
         return seed001_score(seed001_features(next));
     }
@@ -151,11 +151,11 @@ double Policy::leaf(const Board& board, const Placement& placement, const Dellac
 // The value of a placement: its leaf score when nothing follows it, else
 // the best of the next known piece, else the weighted mean over the pieces
 // of the best of each.
-double Policy::after(const Board& board, const Placement& placement, std::span<const int> known, int unknown,
+double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& placement, std::span<const int> known, int unknown,
                      const DellacherieBase* base) const {
     if (known.size() <= 1 && unknown == 0)
         return leaf(board, placement, base);
-    Board next = board;
+    TetrisBoard next = board;
     next.place(shapes_.shape(placement.shape), placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
     if (known.size() > 1)
         return best(next, known.subspan(1), unknown);
@@ -168,15 +168,15 @@ double Policy::after(const Board& board, const Placement& placement, std::span<c
 }
 
 // Dellacherie's features of the leaves on one board share its base.
-std::optional<DellacherieBase> Policy::base_for_leaves(const Board& board, std::size_t known, int unknown) const {
+std::optional<DellacherieBase> TetrisPolicy::base_for_leaves(const TetrisBoard& board, std::size_t known, int unknown) const {
     if (known <= 1 && unknown == 0
         && (config_.evaluation == Evaluation::Dellacherie || config_.evaluation == Evaluation::ElTetris))
         return std::optional<DellacherieBase>(std::in_place, board);
     return std::nullopt;
 }
 
-double Policy::best(const Board& board, std::span<const int> known, int unknown) const {
-    std::array<Placement, MostPlacements> placements;
+double TetrisPolicy::best(const TetrisBoard& board, std::span<const int> known, int unknown) const {
+    std::array<TetrisPlacement, MostPlacements> placements;
     const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
     const std::optional<DellacherieBase> base = count > 0 ? base_for_leaves(board, known.size(), unknown) : std::nullopt;
     double top = Lost;
@@ -185,12 +185,12 @@ double Policy::best(const Board& board, std::span<const int> known, int unknown)
     return top;
 }
 
-std::size_t Policy::pieces_placed(std::size_t known) const {
+std::size_t TetrisPolicy::pieces_placed(std::size_t known) const {
     const std::size_t window = std::min(known, std::size_t(config_.preview) + 1);
     return config_.printed_seed000 ? (window + 1) / 2 : window;
 }
 
-double Policy::score(const Board& board, std::span<const int> known, const Placement& first,
+double TetrisPolicy::score(const TetrisBoard& board, std::span<const int> known, const TetrisPlacement& first,
                      const DellacherieBase* base) const {
     const std::size_t window = std::min(known.size(), std::size_t(config_.preview) + 1);
     if (!config_.printed_seed000)
@@ -204,10 +204,10 @@ double Policy::score(const Board& board, std::span<const int> known, const Place
     return after(board, first, std::span<const int>(every_other.data(), count), 0, base);
 }
 
-std::optional<Placement> Policy::choose(const Board& board, std::span<const int> known, int threads,
+std::optional<TetrisPlacement> TetrisPolicy::choose(const TetrisBoard& board, std::span<const int> known, int threads,
                                         std::uint64_t* leaves,
-                                        std::vector<std::pair<Placement, double>>* scored) const {
-    std::array<Placement, MostPlacements> placements;
+                                        std::vector<std::pair<TetrisPlacement, double>>* scored) const {
+    std::array<TetrisPlacement, MostPlacements> placements;
     const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
     if (count == 0)
         return std::nullopt;

@@ -63,10 +63,10 @@ std::string policy_name(const PolicyConfig& config);
 
 // A shape (ShapeSet index) with its leftmost column and lowest row.
 // Trivially constructible: the search keeps arrays of them on the stack.
-struct Placement {
+struct TetrisPlacement {
     std::int16_t shape;
     std::int8_t x, row;
-    bool operator==(const Placement&) const = default;
+    bool operator==(const TetrisPlacement&) const = default;
 };
 
 // The most placements one piece can have on one board.
@@ -76,38 +76,38 @@ constexpr double Lost = -1e12;
 
 // The board as SRS move generation (srs/moves.h) reads it: a well 4 to 16
 // wide.
-moves::Board srs_board(const Board& board);
+moves::SrsBoard srs_board(const TetrisBoard& board);
 
 // Every placement of `piece` on `board` that lies wholly inside the well:
 // hard drops of each rotation at each column, or (MoveSet::BreadthFirst,
 // tetrominoes only) every one SRS reaches (srs/moves.h). Returns the count
 // written to `out`.
-int generate_placements(const ShapeSet& shapes, const Board& board, int piece, MoveSet moves,
-                        std::span<Placement, MostPlacements> out);
+int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
+                        std::span<TetrisPlacement, MostPlacements> out);
 
-class Policy {
+class TetrisPolicy {
 public:
-    Policy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights);
+    TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights);
     const PolicyConfig& config() const { return config_; }
     // The score of one first placement of known[0] (known[1..] the next
     // pieces known; at most config().preview of them are used).
     // `base`, when given, is DellacherieBase(board), shared by the first
     // placements when they are the leaves.
-    double score(const Board& board, std::span<const int> known, const Placement& first,
+    double score(const TetrisBoard& board, std::span<const int> known, const TetrisPlacement& first,
                  const DellacherieBase* base = nullptr) const;
     // The best placement of known[0], or nothing when none fits. `threads`
     // > 1 scores the first placements in parallel. Adds the leaves scored
     // to `leaves`, and every first placement with its score to `scored`.
-    std::optional<Placement> choose(const Board& board, std::span<const int> known, int threads = 1,
+    std::optional<TetrisPlacement> choose(const TetrisBoard& board, std::span<const int> known, int threads = 1,
                                     std::uint64_t* leaves = nullptr,
-                                    std::vector<std::pair<Placement, double>>* scored = nullptr) const;
+                                    std::vector<std::pair<TetrisPlacement, double>>* scored = nullptr) const;
 
 private:
-    double best(const Board& board, std::span<const int> known, int unknown) const;
-    double after(const Board& board, const Placement& placement, std::span<const int> known, int unknown,
+    double best(const TetrisBoard& board, std::span<const int> known, int unknown) const;
+    double after(const TetrisBoard& board, const TetrisPlacement& placement, std::span<const int> known, int unknown,
                  const DellacherieBase* base) const;
-    double leaf(const Board& board, const Placement& placement, const DellacherieBase* base) const;
-    std::optional<DellacherieBase> base_for_leaves(const Board& board, std::size_t known, int unknown) const;
+    double leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const;
+    std::optional<DellacherieBase> base_for_leaves(const TetrisBoard& board, std::size_t known, int unknown) const;
     std::size_t pieces_placed(std::size_t known) const;  // of the known pieces, those the search places
     const ShapeSet& shapes_;
     PolicyConfig config_;

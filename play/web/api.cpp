@@ -63,7 +63,7 @@ private:
 };
 
 // ROWS: the rows top first, '.' empty and '#' filled, joined by '/'.
-moves::Board parse_board(const std::string& text) {
+moves::SrsBoard parse_board(const std::string& text) {
     std::vector<std::string> rows(1);
     for (char c : text) {
         if (c == '/')
@@ -85,7 +85,7 @@ moves::Board parse_board(const std::string& text) {
         if (rows[r].size() != width)
             throw BadRequest("board: row " + std::to_string(r + 1) + " has " + std::to_string(rows[r].size())
                              + " cells, the first " + std::to_string(width));
-    moves::Board board(int(width), int(rows.size()));
+    moves::SrsBoard board(int(width), int(rows.size()));
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (std::size_t x = 0; x < width; ++x)
             if (rows[r][x] == '#')
@@ -179,11 +179,11 @@ Json tetris_game(const Query& query) {
                          + printable(options.policy, 30) + "')");
     options.seed = query.number("seed", 0, std::numeric_limits<std::uint64_t>::max(), 1);
     options.max_pieces = query.number("pieces", 1, MostTetrisPieces, 200);
-    const tetris::Policy policy(kit.shapes, tetris::parse_tetris_policy(options.policy, 0, 0),
+    const tetris::TetrisPolicy policy(kit.shapes, tetris::parse_tetris_policy(options.policy, 0, 0),
                                 tetris::draw_probabilities(kit.rules));
     Json turns = Json::array();
     const auto observe = [&](const tetris::TetrisTurn& turn) {
-        const tetris::Board& board = *turn.before;
+        const tetris::TetrisBoard& board = *turn.before;
         Json rows = Json::array();
         for (int y = board.height() - 1; y >= 0; --y) {
             std::string row;
@@ -191,7 +191,7 @@ Json tetris_game(const Query& query) {
                 row += board.filled(x, y) ? '#' : '.';
             rows.push_back(row);
         }
-        std::vector<std::pair<tetris::Placement, double>> ranked = *turn.scored;
+        std::vector<std::pair<tetris::TetrisPlacement, double>> ranked = *turn.scored;
         std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
         // The choice first (it is a best one; ties keep the policy's pick).
         const auto chosen = std::find_if(ranked.begin(), ranked.end(), [&](const auto& entry) { return entry.first == turn.chosen; });
@@ -202,7 +202,7 @@ Json tetris_game(const Query& query) {
         }
         Json alternatives = Json::array();
         for (std::size_t i = 0; i < ranked.size() && i < std::size_t(MostAlternatives); ++i) {
-            const tetris::Placement& placement = ranked[i].first;
+            const tetris::TetrisPlacement& placement = ranked[i].first;
             alternatives.push_back({{"cells", shape_cells(kit.shapes.shape(placement.shape), placement.x, placement.row)},
                                     {"score", ranked[i].second}});
         }
@@ -287,14 +287,14 @@ std::string Api::moves(const Parameters& parameters) const {
     const std::optional<std::string> board_text = query.text("board");
     if (!board_text)
         throw BadRequest("board is required: rows top first, '.' empty and '#' filled, joined by '/'");
-    const moves::Board board = parse_board(*board_text);
+    const moves::SrsBoard board = parse_board(*board_text);
     const Piece piece = parse_piece(query.text("piece", "T"));
     const std::string algorithm_text = query.text("algorithm", "bfs");
     const moves::Algorithm algorithm = parse_algorithm(algorithm_text);
     const bool with_events = query.number("events", 0, 1, 1) == 1;
 
     std::vector<moves::SearchEvent> events;
-    const std::vector<moves::Placement> placements =
+    const std::vector<moves::SrsPlacement> placements =
         moves::generate(board, piece, algorithm, {}, with_events ? &events : nullptr);
     const std::vector<std::string> inputs = moves::shortest_inputs(board, piece, placements);
     const std::optional<moves::Location> spawn = moves::spawn_location(board, piece);
@@ -314,7 +314,7 @@ std::string Api::moves(const Parameters& parameters) const {
     json.raw(",").key("placements").raw("[");
     int minis = 0, fulls = 0;
     for (std::size_t i = 0; i < placements.size(); ++i) {
-        const moves::Placement& placement = placements[i];
+        const moves::SrsPlacement& placement = placements[i];
         minis += (placement.reached & moves::ReachedMini) && !(placement.reached & moves::ReachedFull);
         fulls += (placement.reached & moves::ReachedFull) != 0;
         json.raw(i ? ",{" : "{");
@@ -387,7 +387,7 @@ Json Api::lengths(const Parameters& parameters) const {
     const std::lock_guard lock(table_mutex_);
     const BoardId id = parse_stack(table, query.text("heights"));
     const Geometry& geometry = table.geometry();
-    const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, *placements_, table);
+    const std::unique_ptr<StackingPolicy> policy = make_policy(PolicySpec{}, *placements_, table);
     Json answer = {{"heights", heights_json(geometry.decode(id), geometry.width())},
                    {"value", table.value(id)},
                    {"games", games},
@@ -444,7 +444,7 @@ Json Api::game(const Parameters& parameters) const {
     const std::lock_guard lock(table_mutex_);
     const BoardId start = parse_stack(table, query.text("heights"));
     const Geometry& geometry = table.geometry();
-    const std::unique_ptr<Policy> policy = make_policy(spec, *placements_, table);
+    const std::unique_ptr<StackingPolicy> policy = make_policy(spec, *placements_, table);
     const ShownGame shown = show_game(*policy, table, start, seed);
     Json answer = game_json(shown, geometry);
     const Rules& rules = table.rules();

@@ -9,12 +9,12 @@
 
 namespace stack::bench {
 
-inline const std::vector<moves::Board>& move_boards() {
-    static const std::vector<moves::Board> boards = [] {
+inline const std::vector<moves::SrsBoard>& move_boards() {
+    static const std::vector<moves::SrsBoard> boards = [] {
         std::mt19937_64 random(404);
-        std::vector<moves::Board> made;
+        std::vector<moves::SrsBoard> made;
         for (int b = 0; b < 64; ++b) {
-            moves::Board board(10, 20);
+            moves::SrsBoard board(10, 20);
             std::uniform_int_distribution<int> column_height(0, 12);
             std::bernoulli_distribution hole(b % 2 ? 0.25 : 0.0);
             for (int x = 0; x < 10; ++x) {

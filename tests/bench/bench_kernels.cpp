@@ -135,7 +135,7 @@ void BM_PlayerMove(benchmark::State& state) {
     const Geometry geometry(6, 20);
     const StackTable table = StackTable::in_memory(geometry, HugeVector<double>(geometry.states(), 0.5));
     const PlacementTable placements(geometry, Rules::tetrominoes());
-    const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table);
+    const std::unique_ptr<StackingPolicy> policy = make_policy(PolicySpec{}, placements, table);
     const Heights heights = geometry.parse_heights("3,6,8,7,4,6");
     const BoardId id = geometry.encode(heights);
     GameRandom random(1, 0);
@@ -165,7 +165,7 @@ void BM_ExactDistribution(benchmark::State& state) {
         return StackTable::in_memory(geometry, std::move(values));
     }();
     const PlacementTable placements(table.geometry(), Rules::tetrominoes());
-    const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table);
+    const std::unique_ptr<StackingPolicy> policy = make_policy(PolicySpec{}, placements, table);
     std::uint64_t boards = 0;
     for (auto _ : state)
         boards += exact_length_distribution(*policy, table.geometry(), 0, int(state.range(0))).boards;
@@ -190,7 +190,7 @@ void BM_ExactDistributionFile(benchmark::State& state) {
     options.id_order = state.range(1) == 1;
     const StackTable table = StackTable::open(path, options);
     const PlacementTable placements(table.geometry(), table.rules());
-    const std::unique_ptr<Policy> policy = make_policy(PolicySpec{}, placements, table);
+    const std::unique_ptr<StackingPolicy> policy = make_policy(PolicySpec{}, placements, table);
     std::uint64_t boards = 0;
     for (auto _ : state)
         boards += exact_length_distribution(*policy, table.geometry(), 0, int(state.range(0))).boards;

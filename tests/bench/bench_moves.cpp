@@ -16,14 +16,14 @@ namespace {
 
 using namespace stack::moves;
 
-const std::vector<Board>& boards() { return stack::bench::move_boards(); }
+const std::vector<SrsBoard>& boards() { return stack::bench::move_boards(); }
 
 void BM_MoveGeneration(benchmark::State& state) {
     const Algorithm algorithm = Algorithm(state.range(0));
     state.SetLabel(algorithm_name(algorithm));
     std::int64_t placements = 0, generations = 0;
     for (auto _ : state) {
-        for (const Board& board : boards())
+        for (const SrsBoard& board : boards())
             for (int piece = 0; piece < stack::PieceCount; ++piece) {
                 const auto found = generate(board, stack::Piece(piece), algorithm);
                 placements += std::int64_t(found.size());
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
         const Algorithm algorithm = Algorithm(std::stoi(argv[2]));
         std::int64_t placements = 0;
         for (int round = std::stoi(argv[3]); round > 0; --round)
-            for (const Board& board : boards())
+            for (const SrsBoard& board : boards())
                 for (int piece = 0; piece < stack::PieceCount; ++piece)
                     placements += std::int64_t(generate(board, stack::Piece(piece), algorithm).size());
         std::printf("%lld\n", static_cast<long long>(placements));

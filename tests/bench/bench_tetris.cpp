@@ -16,15 +16,15 @@ struct Fixture {
     stack::PieceSet set = stack::PieceSet::builtin("tetrominoes");
     stack::Rules rules{set};
     ShapeSet shapes{set};
-    Policy policy(const std::string& name, int preview) const {
-        return Policy(shapes, parse_tetris_policy(name, preview, 0), std::vector<double>(7, 1.0 / 7));
+    TetrisPolicy policy(const std::string& name, int preview) const {
+        return TetrisPolicy(shapes, parse_tetris_policy(name, preview, 0), std::vector<double>(7, 1.0 / 7));
     }
 };
 
 // Dellacherie games of 100,000 pieces (they do not top out that soon).
 void BM_DellacherieGame(benchmark::State& state) {
     const Fixture fixture;
-    const Policy policy = fixture.policy("dellacherie", 0);
+    const TetrisPolicy policy = fixture.policy("dellacherie", 0);
     TetrisOptions options;
     options.max_pieces = 100000;
     std::uint64_t pieces = 0, game = 0;
@@ -41,7 +41,7 @@ BENCHMARK(BM_DellacherieGame)->Unit(benchmark::kMillisecond);
 // intended tree (every known piece placed), Lee's score; Arg = threads.
 void BM_LeePreview3Game(benchmark::State& state) {
     const Fixture fixture;
-    const Policy policy = fixture.policy("lee", 3);
+    const TetrisPolicy policy = fixture.policy("lee", 3);
     TetrisOptions options;
     options.max_pieces = 500;
     std::uint64_t pieces = 0, leaves = 0;

@@ -18,7 +18,7 @@ using namespace stack;
 const std::vector<std::string>& board_texts() {
     static const std::vector<std::string> texts = [] {
         std::vector<std::string> made;
-        for (const moves::Board& board : bench::move_boards()) {
+        for (const moves::SrsBoard& board : bench::move_boards()) {
             std::string text;
             for (int y = board.height() - 1; y >= 0; --y) {
                 for (int x = 0; x < board.width(); ++x)
@@ -53,11 +53,11 @@ BENCHMARK(BM_MovesAnswer)->Unit(benchmark::kMillisecond);
 void BM_MovesParts(benchmark::State& state) {
     const bool inputs = state.range(0) == 1;
     state.SetLabel(inputs ? "shortest inputs" : "bfs with trace");
-    const std::vector<moves::Board>& boards = bench::move_boards();
+    const std::vector<moves::SrsBoard>& boards = bench::move_boards();
     std::int64_t answers = 0;
     std::vector<moves::SearchEvent> events;
     for (auto _ : state)
-        for (const moves::Board& board : boards)
+        for (const moves::SrsBoard& board : boards)
             for (int piece = 0; piece < PieceCount; ++piece) {
                 events.clear();
                 const auto found = moves::generate(board, Piece(piece), moves::Algorithm::BreadthFirst, {}, &events);

@@ -58,8 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         case 6: {  // a real-game board file, wells 2x2 to 16x8: what parses draws back the same
             const int width = 2 + (selector >> 4) % 15, height = 2 + (selector >> 1) % 7;
-            const stack::tetris::Board board = stack::tetris::Board::from_text(text, width, height);
-            if (!(stack::tetris::Board::from_text(board.text(), width, height) == board))
+            const stack::tetris::TetrisBoard board = stack::tetris::TetrisBoard::from_text(text, width, height);
+            if (!(stack::tetris::TetrisBoard::from_text(board.text(), width, height) == board))
                 std::abort();
             break;
         }
