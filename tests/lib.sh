@@ -5,7 +5,7 @@ set -uo pipefail
 stackgen="$BIN/gen/stackgen"; stackplay="$BIN/play/stackplay"; stackverify="$BIN/gen/stackverify"
 naive="$BIN/tests/bench/naive_baseline"
 tests_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-reader="$tests_dir/../scripts/stack_table.py"
+reader="$tests_dir/../common/table/python/stack_table.py"  # the Python reader (scripts/stack-table runs it too)
 python=/usr/bin/python3
 read -r -a preflags <<< "${MPIEXEC_PREFLAGS:-}"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The Python reader (scripts/stack_table.py) against the C++ lookups.
+"""The Python reader (common/table/python/stack_table.py) against the C++ lookups.
 
     python_reader.py BUILD_DIR WORK_DIR
 
@@ -33,7 +33,7 @@ import sys
 import h5py
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "table", "python"))
 import stack_table  # noqa: E402
 from stack_table import CHECKSUM_VALUES, StackTable, TableError  # noqa: E402
 from reseal import reseal  # noqa: E402

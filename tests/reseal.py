@@ -8,7 +8,7 @@ import zlib
 import h5py
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "table", "python"))
 from stack_table import CHECKSUM_VALUES  # noqa: E402
 
 

@@ -42,7 +42,11 @@ Every read checks what it reads: a block whose CRC-32 does not match
 infinite), is refused with a TableError naming the values and the block.
 check_all() (--check) reads every block so.
 
-Run with Debian's /usr/bin/python3 (it has numpy and h5py).
+Run with Debian's /usr/bin/python3 (it has numpy and h5py). The package
+lives beside the C++ format it reads (common/table/table_format.h):
+`pip install common/table/python` installs the module and the stack-table
+command; scripts/stack-table runs it from the source tree. Its constants are
+pinned to the C++ ones by tests/python_constants.py.
 """
 import math
 import os
@@ -55,6 +59,8 @@ import zlib
 import h5py
 import numpy as np
 
+__version__ = "0.5.0"  # the project's version (CMakeLists.txt); tests/python_constants.py checks they agree
+
 # The pieces attribute of a table written before piece sets were stored
 # (common/rules/pieces.h, TetrominoTable): such a table is the tetrominoes'.
 TETROMINOES = ("i: ([0,0,0],[1,1,1,1]) ([],[4])\n"
@@ -64,6 +70,17 @@ TETROMINOES = ("i: ([0,0,0],[1,1,1,1]) ([],[4])\n"
                "zl: ([-1,0],[1,2,1]) ([1],[2,2])\n"
                "lr: ([1,0],[2,1,1]) ([-2],[1,3]) ([0,0],[1,1,2]) ([0],[3,1])\n"
                "ll: ([0,-1],[1,1,2]) ([0],[1,3]) ([0,0],[2,1,1]) ([2],[3,1])\n")
+# The format (common/table/table_format.h; tests/python_constants.py pins these to it).
+FORMAT_VERSION = 2            # TableFormatVersion: the newest version read
+OLDEST_FORMAT_VERSION = 1     # OldestTableFormatVersion
+VALUES_DATASET = "values"                # ValuesDataset
+ROUND_OFFSETS_DATASET = "round_offsets"  # RoundOffsetsDataset
+CHECKSUMS_DATASET = "checksums"          # ChecksumsDataset
+PRECISIONS = ("float64", "float32")      # precision_name()
+MAX_WIDTH = 16                # MaxWidth (common/rules/board.h)
+MAX_HEIGHT = 1000000          # MaxHeight
+METADATA_SECONDS = 20         # metadata_seconds() without STACK_METADATA_SECONDS (common/table/metadata_guard.h)
+TETROMINO_CLASSES = 4         # the tetrominoes' residue classes: the gcd of their sizes (PieceSet::cell_gcd)
 CHECKSUM_VALUES = 4096  # values per checksummed block; blocks start at each round's first value
 BLOCK_SHIFT = 12        # CHECKSUM_VALUES == 1 << BLOCK_SHIFT
 NOT_HELD = -(1 << 62)   # the virtual position of a board the table does not hold
@@ -100,6 +117,13 @@ def parse_pieces(text):
     if not pieces:
         raise TableError("the pieces attribute lists no pieces")
     return pieces
+
+
+def piece_set_checksum(name, pieces, cells):
+    """The piece_set_checksum attribute (common/table/table_format.cpp):
+    the CRC-32 of the set's name, a newline, the pieces attribute and the
+    piece_cells attribute."""
+    return zlib.crc32((name + "\n" + pieces + cells).encode())
 
 
 def regular_file_size(path):
@@ -144,7 +168,7 @@ def size_text(size):
 def metadata_seconds():
     """The metadata child's time limit: 20 s, or STACK_METADATA_SECONDS."""
     text = os.environ.get("STACK_METADATA_SECONDS", "")
-    return int(text) if text.isdigit() and int(text) > 0 else 20
+    return int(text) if text.isdigit() and int(text) > 0 else METADATA_SECONDS
 
 
 def check_metadata_in_child(path):
@@ -221,18 +245,20 @@ class StackTable:
         self.format_version = self._integer("format_version")
         self.width = self._integer("width")
         self.height = self._integer("height")
-        if self.format_version not in (1, 2):
-            raise TableError("%s has table format version %d; this reader knows 1 and 2" % (path, self.format_version))
-        if not (1 <= self.width <= 16 and 1 <= self.height <= 1000000):
+        if not OLDEST_FORMAT_VERSION <= self.format_version <= FORMAT_VERSION:
+            raise TableError("%s has table format version %d; this reader knows %s"
+                             % (path, self.format_version,
+                                " and ".join(map(str, range(OLDEST_FORMAT_VERSION, FORMAT_VERSION + 1)))))
+        if not (1 <= self.width <= MAX_WIDTH and 1 <= self.height <= MAX_HEIGHT):
             raise TableError("%s has an invalid shape %dx%d" % (path, self.width, self.height))
         self.base = self.height + 1
         self.states = self.base ** self.width
         if self._integer("states") != self.states:
             raise TableError("%s: its states attribute does not match its width and height" % path)
         self._read_piece_set()
-        if "values" not in self.file:
-            raise TableError("%s is not a stacking table: dataset /values is missing" % path)
-        self.dataset = self.file["values"]
+        if VALUES_DATASET not in self.file:
+            raise TableError("%s is not a stacking table: dataset /%s is missing" % (path, VALUES_DATASET))
+        self.dataset = self.file[VALUES_DATASET]
         self.checksums = None
         if self.format_version == 1:
             self.residues = tuple(range(self.modulus))
@@ -252,11 +278,11 @@ class StackTable:
         self.precision = attributes["precision"]
         if isinstance(self.precision, bytes):
             self.precision = self.precision.decode()
-        if self.precision not in ("float64", "float32"):
+        if self.precision not in PRECISIONS:
             raise TableError("%s: attribute 'precision' is '%s', not float64 or float32" % (path, self.precision))
         self._check_claims(self._integer("stored_states"))
         self._build_layout()
-        stored = np.asarray(self.file["round_offsets"][...], dtype=np.uint64)
+        stored = np.asarray(self.file[ROUND_OFFSETS_DATASET][...], dtype=np.uint64)
         if not np.array_equal(stored, self.offsets):
             raise TableError("%s: /round_offsets disagrees with its width, height and residue classes" % path)
         if self.dataset.shape != (int(self.offsets[-1]),) or self.dataset.dtype != np.dtype(self.precision):
@@ -270,7 +296,7 @@ class StackTable:
         # Checksummed blocks: a round's start at its first value.
         sizes = np.diff(self.offsets)
         self.block_offsets = np.concatenate([[0], np.cumsum((sizes + CHECKSUM_VALUES - 1) // CHECKSUM_VALUES)]).astype(np.uint64)
-        self.checksums = np.asarray(self.file["checksums"][...], dtype=np.uint32)
+        self.checksums = np.asarray(self.file[CHECKSUMS_DATASET][...], dtype=np.uint32)
         if self.checksums.shape != (int(self.block_offsets[-1]),):
             raise TableError("%s: /checksums does not hold one checksum per block" % path)
         self._prepare_blocks()
@@ -293,7 +319,7 @@ class StackTable:
         if "piece_set" in self.file.attrs:
             name, cells = self._string("piece_set"), self._string("piece_cells")
             stored = self._integer("piece_set_checksum")
-            if zlib.crc32((name + "\n" + text + cells).encode()) != stored:
+            if piece_set_checksum(name, text, cells) != stored:
                 raise TableError("'%s' is damaged: its piece set does not match its checksum" % path)
         elif text != TETROMINOES:
             raise TableError("'%s' was built with another piece set than the tetrominoes and does not store it" % path)
@@ -839,17 +865,19 @@ class StackTable:
         self.close()
 
 
-def main(arguments):
-    """stack_table.py TABLE [--check] [ID ...]: prints the values of the ids
+def main(arguments=None):
+    """stack-table TABLE [--check] [ID ...]: prints the values of the ids
     (or a summary); --check first reads every value against its checksum.
     Refuses a table it cannot trust with one line and exit 2."""
+    if arguments is None:
+        arguments = sys.argv[1:]
     if "--help" in arguments or "-h" in arguments:
-        print("usage: stack_table.py TABLE [--check] [ID ...]\n" + main.__doc__.split(":", 1)[1].strip())
+        print("usage: stack-table TABLE [--check] [ID ...]\n" + main.__doc__.split(":", 1)[1].strip())
         return 0
     check = "--check" in arguments
     arguments = [a for a in arguments if a != "--check"]
     if not arguments:
-        print("usage: stack_table.py TABLE [--check] [ID ...]", file=sys.stderr)
+        print("usage: stack-table TABLE [--check] [ID ...]", file=sys.stderr)
         return 2
     try:
         ids = [int(i) for i in arguments[1:]]
