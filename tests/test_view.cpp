@@ -98,10 +98,10 @@ TEST(ExplainBoard, ListsEveryPlacementBestFirstStartingWithTheTablePolicysChoice
 }
 
 TEST(RotationOf, CountsWithinThePiece) {
-    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 0), 0);   // I flat
-    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 1), 1);   // I upright
-    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 6), 0);   // the square's only orientation
-    EXPECT_EQ(rotation_of(Rules::tetrominoes(), 18), 3);  // the last J
+    EXPECT_EQ(Rules::tetrominoes().rotation(0), 0);   // I flat
+    EXPECT_EQ(Rules::tetrominoes().rotation(1), 1);   // I upright
+    EXPECT_EQ(Rules::tetrominoes().rotation(6), 0);   // the square's only orientation
+    EXPECT_EQ(Rules::tetrominoes().rotation(18), 3);  // the last J
 }
 
 }  // namespace stack

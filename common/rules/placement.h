@@ -33,6 +33,33 @@
 
 namespace stack {
 
+// The tie-break of every policy and view: among equal choices, the first
+// orientation in table order, then the leftmost column.
+constexpr bool placed_before(int orientation, int column, int other_orientation, int other_column) {
+    return orientation < other_orientation || (orientation == other_orientation && column < other_column);
+}
+
+// The table's choice among placements, one at a time: the higher value of
+// the board after wins, ties go to the placement placed_before the other.
+// stackplay's table policy and <stack/table.h> choose by it.
+struct ValuedChoice {
+    int orientation = -1;  // -1: none considered yet
+    int column = 0;
+    BoardId successor = 0;
+    double value = -1.0;
+
+    bool better_than(const ValuedChoice& other) const {
+        return value > other.value
+               || (value == other.value
+                   && (other.orientation < 0 || placed_before(orientation, column, other.orientation, other.column)));
+    }
+    void consider(int o, int x, BoardId after, double after_value) {
+        const ValuedChoice candidate{o, x, after, after_value};
+        if (candidate.better_than(*this))
+            *this = candidate;
+    }
+};
+
 class PlacementTable {
 public:
     // [x] -> clip(h[x+1] - h[x]) + L; past the right wall (x >= W-1) it

@@ -45,6 +45,9 @@ public:
     const std::vector<Orientation>& orientations() const { return orientations_; }
     // The orientations of piece p: [first_orientation(p), first_orientation(p + 1)).
     int first_orientation(int piece) const { return first_[std::size_t(piece)]; }
+    // An orientation's place among its piece's (0 for the first, in the
+    // set's order): what the tools call its rotation ("T rotation 2").
+    int rotation(int o) const { return o - first_orientation(orientation(o).piece); }
 
     int cells(int piece) const { return cells_[std::size_t(piece)]; }
     std::uint32_t weight(int piece) const { return weights_[std::size_t(piece)]; }
@@ -56,14 +59,12 @@ public:
 
     int modulus() const { return modulus_; }          // gcd of the pieces' cells
     int most_cells() const { return most_cells_; }
-    int fewest_cells() const { return fewest_cells_; }
     bool equal_cells() const { return most_cells_ == fewest_cells_; }
-    int widest() const { return widest_; }            // the widest orientation's columns
     int narrowest(int piece) const;                   // the piece's narrowest orientation's columns
     // The orientations one column wide.
     const std::vector<int>& one_column() const { return one_column_; }
 
-    // The tetrominoes in the reference's table order (moves.h may then take
+    // The tetrominoes in the reference's table order (play/srs/moves.h may then take
     // a piece index as its Piece).
     bool is_tetrominoes() const { return is_tetrominoes_; }
     // Every piece fits the well in some orientation (as wide and as tall
@@ -78,7 +79,7 @@ private:
     std::vector<std::uint32_t> weights_;
     std::uint64_t total_weight_ = 0;
     bool unit_weights_ = true;
-    int modulus_ = 1, most_cells_ = 0, fewest_cells_ = 0, widest_ = 0;
+    int modulus_ = 1, most_cells_ = 0, fewest_cells_ = 0;
     std::vector<int> one_column_;
     bool is_tetrominoes_ = false;
 };

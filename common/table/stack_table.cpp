@@ -19,6 +19,13 @@
 
 namespace stack {
 
+std::string not_held_message(const StackTable& table, BoardId id) {
+    const Geometry& geometry = table.geometry();
+    return "the table holds the boards whose height sum mod " + std::to_string(table.rules().modulus()) + " is in {"
+           + table.info().residues.text() + "}; board " + geometry.format_heights(geometry.decode(id))
+           + " has height sum " + std::to_string(geometry.height_sum(id));
+}
+
 std::uint64_t effective_memory_limit(std::uint64_t requested) {
     return requested > 0 ? requested : available_memory_bytes() / 4 * 3;
 }

@@ -20,8 +20,9 @@
 //             safe from the player's threads.
 // Every value read is checked: a version-2 table's blocks against their
 // CRC-32 (all of them when it opens resident, each as it is read when lazy),
-// and every value for NaN, infinities, negatives and values above W*H/4
-// (more pieces than fit); a failure is an InputError naming the block or the
+// and every value for NaN, infinities, negatives and values above W*H / the
+// cells of the set's smallest piece (more pieces than fit:
+// largest_possible_value, table_format.h); a failure is an InputError naming the block or the
 // board, as are files that are damaged, unfinished or not tables at all.
 #pragma once
 
@@ -51,7 +52,7 @@ struct TableOpenOptions {
     // with no codec (stackplay's exact distribution looks up every
     // successor of millions of boards).
     bool id_order = false;
-    int threads = 0;  // for the checks and the copy; 0: all hardware threads
+    int threads = 0;  // for the checks and the copy; 0: the bound cores (resolve_threads)
 };
 
 class StackTable {
@@ -162,6 +163,11 @@ private:
     std::unique_ptr<BlockCache> lazy_;
     std::vector<std::uint32_t> checksums_;     // version 2: [block] -> CRC-32
 };
+
+// Why the table does not hold a board (holds() is false): the residue
+// classes of the height sum it holds, modulo its set's modulus, and the
+// board's height sum, in one line.
+std::string not_held_message(const StackTable& table, BoardId id);
 
 // The memory limit a table opened with `requested` bytes (0: automatic) is
 // held to: three quarters of MemAvailable when not given.

@@ -10,10 +10,6 @@
 
 namespace stack {
 
-int rotation_of(const Rules& rules, int orientation) {
-    return orientation - rules.first_orientation(rules.orientation(orientation).piece);
-}
-
 namespace {
 
 // " (NAME)" when a piece's name says more than its letter (r2x3, not T).
@@ -24,7 +20,7 @@ std::string named(const Rules& rules, int piece) {
 
 std::string describe_placement(const Rules& rules, int orientation, int column) {
     return std::string(1, rules.letter(rules.orientation(orientation).piece)) + " rotation "
-           + std::to_string(rotation_of(rules, orientation)) + " at column " + std::to_string(column);
+           + std::to_string(rules.rotation(orientation)) + " at column " + std::to_string(column);
 }
 
 // cells[row][column], row 0 at the bottom.
@@ -115,7 +111,7 @@ Json game_json(const ShownGame& game, const Geometry& geometry) {
                      {"value_before", turn.value_before}};
         if (turn.move.orientation >= 0) {
             item["orientation"] = turn.move.orientation;
-            item["rotation"] = rotation_of(rules, turn.move.orientation);
+            item["rotation"] = rules.rotation(turn.move.orientation);
             item["column"] = turn.move.column;
             item["id_after"] = turn.move.successor;
             item["value_after"] = turn.value_after;
@@ -217,7 +213,7 @@ Json explanation_json(const Explanation& explanation, const Geometry& geometry) 
         Json placements = Json::array();
         for (const PlacementOption& option : explanation.options[std::size_t(piece)])
             placements.push_back({{"orientation", option.orientation},
-                                  {"rotation", rotation_of(rules, option.orientation)},
+                                  {"rotation", rules.rotation(option.orientation)},
                                   {"column", option.column},
                                   {"successor_id", option.successor},
                                   {"successor_heights", heights_json(geometry.decode(option.successor), geometry)},

@@ -13,10 +13,6 @@
 
 namespace stack {
 
-// The orientation's index among its piece's orientations (0 = the first in
-// the set's order), for naming a placement "T rotation 2".
-int rotation_of(const Rules& rules, int orientation);
-
 // One turn of a shown game. The well is drawn top row first, each cell the
 // letter of the piece that filled it, '#' for cells of the start board and
 // '.' for empty ones.

@@ -120,14 +120,6 @@ const char* spin_name(std::uint8_t reached) {
     return reached & moves::ReachedFull ? "full" : reached & moves::ReachedMini ? "mini" : "none";
 }
 
-template <typename Cells>
-Json cells_json(const Cells& cells) {
-    Json out = Json::array();
-    for (const auto& [x, y] : cells)
-        out.push_back({x, y});
-    return out;
-}
-
 // The board's heights from "h0,h1,...", checked against the table.
 BoardId parse_stack(const StackTable& table, const std::optional<std::string>& text) {
     const Geometry& geometry = table.geometry();
@@ -140,8 +132,7 @@ BoardId parse_stack(const StackTable& table, const std::optional<std::string>& t
         }
     }
     if (!table.holds(id))
-        throw BadRequest("the table holds the boards whose height sum mod 4 is in {" + table.info().residues.text()
-                         + "}; this one's height sum is " + std::to_string(geometry.height_sum(id)));
+        throw BadRequest(not_held_message(table, id));
     return id;
 }
 
@@ -162,10 +153,7 @@ const TetrisKit& tetris_kit() {
 
 Json shape_cells(const tetris::Shape& shape, int x, int row) {
     Json cells = Json::array();
-    for (int dy = 0; dy < shape.height; ++dy)
-        for (int dx = 0; dx < shape.width; ++dx)
-            if (shape.rows[std::size_t(dy)] >> dx & 1)
-                cells.push_back({x + dx, row + dy});
+    shape.for_each_cell(x, row, [&](int cx, int cy) { cells.push_back({cx, cy}); });
     return cells;
 }
 
@@ -456,7 +444,7 @@ Json Api::game(const Parameters& parameters) const {
         Json alternatives = Json::array();
         for (const PlacementOption& option : explanation.options[std::size_t(turn.piece)])
             alternatives.push_back({{"orientation", option.orientation},
-                                    {"rotation", rotation_of(rules, option.orientation)},
+                                    {"rotation", rules.rotation(option.orientation)},
                                     {"column", option.column},
                                     {"value", option.value},
                                     {"heights_after", heights_json(geometry.decode(option.successor), geometry.width())}});

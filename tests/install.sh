@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# cmake --install, then the README's consumer (its CMakeLists.txt and
+# main.cpp, taken from the README's text) built against the install tree
+# with find_package(stack), run on the 4x20 table: V(empty) must be the
+# reference's 2.539044371732, and its T placement stackplay's --explain
+# choice. The installed tools must run from the install tree too.
+#   tests/install.sh SOURCE_DIR BUILD_DIR TABLE
+set -euo pipefail
+source_dir=$1 build_dir=$2 table=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "install: $*" >&2; exit 1; }
+
+cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
+for file in bin/stackgen bin/stackplay bin/stackverify include/stack/table.h lib/libstacktable.so \
+            lib/cmake/stack/stackConfig.cmake lib/cmake/stack/stackConfigVersion.cmake lib/cmake/stack/stackTargets.cmake; do
+    [ -e "$work/prefix/$file" ] || fail "the install tree has no $file"
+done
+"$work/prefix/bin/stackplay" --version > /dev/null || fail "the installed stackplay does not run"
+"$work/prefix/bin/stackverify" "$table" > /dev/null || fail "the installed stackverify refuses the table"
+
+# The consumer, from the README's blocks that follow the markers.
+mkdir "$work/consumer"
+block() {  # the fenced block after <!-- consumer NAME -->
+    awk -v marker="<!-- consumer $1 -->" '$0 == marker {found = 1; next}
+        found && /^```/ {if (inside) exit; inside = 1; next} inside {print}' "$source_dir/README.md"
+}
+block CMakeLists.txt > "$work/consumer/CMakeLists.txt"
+block main.cpp > "$work/consumer/main.cpp"
+[ -s "$work/consumer/CMakeLists.txt" ] && [ -s "$work/consumer/main.cpp" ] || fail "the README has no consumer blocks"
+[ "$(wc -l < "$work/consumer/main.cpp")" -le 12 ] || fail "the README's consumer is longer than 12 lines"
+cmake -S "$work/consumer" -B "$work/consumer/build" -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log" 2>&1 \
+    || { cat "$work/configure.log"; fail "find_package(stack) failed against the install tree"; }
+cmake --build "$work/consumer/build" > "$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the consumer does not build"; }
+# It must not have reached into the source tree for anything.
+if grep -q "$source_dir/common" "$work/consumer/build/CMakeFiles/consumer.dir/flags.make"; then
+    fail "the consumer's include path reaches into the source tree"
+fi
+output=$(cd / && "$work/consumer/build/consumer" "$table") || fail "the consumer failed: $output"
+echo "$output"
+grep -qx "V(empty 4x20) = 2.539044371732" <<< "$output" || fail "V(empty 4x20) is not 2.539044371732"
+
+# Its T placement is stackplay's table policy's (--explain lists T's best first).
+expected=$("$work/prefix/bin/stackplay" --table "$table" --explain --json | /usr/bin/python3 -c '
+import json, sys
+board = json.load(sys.stdin)["board"]
+t = next(p for p in board["pieces"] if p["piece"] == "T")
+best = t["placements"][0]
+print("T: rotation %d, column %d, value after %.12f" % (best["rotation"], best["column"], best["value"]))')
+grep -qxF "$expected" <<< "$output" || fail "the consumer's T placement is not stackplay's: expected '$expected'"
+echo "install: ok"
