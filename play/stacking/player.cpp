@@ -1,5 +1,6 @@
 #include "stacking/player.h"
 
+#include "support/interrupt.h"
 #include "support/parallel.h"
 #include "stacking/statistics.h"
 
@@ -43,7 +44,7 @@ RunTotals play_games(const StackingPolicy& policy, const Geometry& geometry, Boa
     std::vector<RunTotals> partial(std::max(threads, 1));
     parallel_ranges(threads, games, [&](int part, std::uint64_t first, std::uint64_t end) {
         RunTotals& totals = partial[part];
-        for (std::uint64_t game = first; game < end; ++game) {
+        for (std::uint64_t game = first; game < end && !interrupted(); ++game) {
             const std::uint32_t length = play_game(policy, geometry, start, seed, game);
             ++totals.games;
             totals.pieces += length;

@@ -33,7 +33,9 @@ struct RunTotals {
     std::vector<std::uint64_t> lengths;  // [k] -> games that placed exactly k pieces
 };
 
-// Plays games 0..games-1 from `start` on `threads` threads.
+// Plays games 0..games-1 from `start` on `threads` threads; after a Ctrl-C
+// (support/interrupt.h) each thread stops before its next game, and the
+// totals hold the games finished.
 RunTotals play_games(const StackingPolicy& policy, const Geometry& geometry, BoardId start, std::uint64_t games,
                      std::uint64_t seed, int threads);
 

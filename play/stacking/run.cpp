@@ -4,6 +4,7 @@
 #include "support/cli.h"
 #include "stacking/distribution.h"
 #include "support/errors.h"
+#include "support/interrupt.h"
 #include "support/json.h"
 #include "stacking/player.h"
 #include "stacking/statistics.h"
@@ -48,9 +49,7 @@ BoardId resolve_start(const PlayOptions& options, const StackTable& table) {
         start = *options.start_id;
     }
     if (!table.holds(start))
-        throw InputError("the table holds the boards whose height sum mod 4 is in {" + table.info().residues.text()
-                         + "}; board " + geometry.format_heights(geometry.decode(start)) + " has height sum "
-                         + std::to_string(geometry.height_sum(start)));
+        throw InputError(not_held_message(table, start));
     return start;
 }
 
@@ -70,6 +69,8 @@ struct RunReport {
     ChiSquareTest chi_square;
     double observed_mean = 0, observed_deviation = 0, observed_error = 0;
     bool is_table_policy = false;
+    std::uint64_t games_asked = 0;  // --runs; more than totals.games when interrupted
+    bool interrupted = false;
     bool checked = false, passed = true;
     double check_level = 0;
     std::vector<std::string> failures;
@@ -151,6 +152,9 @@ void print_text(const RunReport& report) {
                 report.table->resident() ? "" : " read lazily so far", report.games_seconds,
                 with_commas(std::uint64_t(totals.games / std::max(report.games_seconds, 1e-9))).c_str(),
                 with_commas(std::uint64_t(totals.pieces / std::max(report.games_seconds, 1e-9))).c_str());
+    if (report.interrupted)
+        std::printf("interrupted: %s of %s games finished; no prediction or check\n",
+                    with_commas(report.totals.games).c_str(), with_commas(report.games_asked).c_str());
     if (report.checked) {
         std::printf("check: %s (level %.3g)\n", report.passed ? "PASS" : "FAIL", report.check_level);
         for (const std::string& failure : report.failures)
@@ -180,6 +184,8 @@ void print_json(const RunReport& report) {
     json["start"] = {{"heights", std::vector<int>(start.begin(), start.begin() + geometry.width())},
                      {"id", report.start}};
     json["games"] = report.totals.games;
+    if (report.interrupted)
+        json["interrupted"] = {{"games_asked", report.games_asked}, {"games_finished", report.totals.games}};
     json["seed"] = report.seed;
     json["threads"] = report.threads;
     json["optimal_value"] = report.optimal_value;
@@ -237,12 +243,23 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     report.optimal_value = table.value(report.start);
 
     const auto play_start = std::chrono::steady_clock::now();
-    report.totals = play_games(*policy, geometry, report.start, options.runs, options.seed, threads);
+    {
+        const InterruptScope interrupt_scope;
+        report.totals = play_games(*policy, geometry, report.start, options.runs, options.seed, threads);
+        report.interrupted = interrupted();
+    }
     report.games_seconds = seconds_since(play_start);
+    report.games_asked = options.runs;
     const Spread observed = observed_spread(report.totals);
     report.observed_mean = observed.mean;
     report.observed_deviation = observed.standard_deviation;
     report.observed_error = observed.standard_error;
+    if (report.interrupted) {  // the games finished so far, and no prediction or check
+        report.comparison = compare(report.totals, report.optimal_value,
+                                    report.observed_deviation * report.observed_deviation);
+        options.json ? print_json(report) : print_text(report);
+        return ExitInterrupted;
+    }
 
     // The exact distribution when it fits in what the memory limit leaves
     // beside the table; else, for the table policy, the z-test of the mean

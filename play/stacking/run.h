@@ -10,7 +10,7 @@
 
 namespace stack {
 
-enum class PlayMode : std::uint8_t { Play, Show, Explain, Count };
+enum class PlayMode : std::uint8_t { Play, Show, Explain };
 
 struct PlayOptions {
     std::string table;  // empty: the one stack_*.h5 in the current directory
@@ -20,7 +20,7 @@ struct PlayOptions {
     std::optional<std::string> start_heights;  // "1,0,0,0"
     std::optional<std::uint64_t> start_id;
     std::uint64_t seed = 1;
-    int threads = 0;  // 0: all hardware threads
+    int threads = 0;  // 0: the bound cores (resolve_threads)
     bool check = false;
     double check_level = 1e-4;       // --check fails when a test's p-value is below this
     std::uint64_t memory_limit = 0;  // bytes of table values held in memory; 0: 3/4 of what is available

@@ -39,11 +39,8 @@ ShapeSet::ShapeSet(const PieceSet& set) : set_(set) {
     for (std::size_t p = 0; p < set_.pieces().size(); ++p) {
         const PieceShape& piece = set_.pieces()[p];
         first_.push_back(int(shapes_.size()));
-        for (const PieceCells& cells : distinct_rotations(piece.cells, reflected(piece))) {
+        for (const PieceCells& cells : distinct_rotations(piece.cells, reflected(piece)))
             shapes_.push_back(shape_of(cells, int(p)));
-            widest_ = std::max(widest_, shapes_.back().width);
-            tallest_ = std::max(tallest_, shapes_.back().height);
-        }
     }
     first_.push_back(int(shapes_.size()));
 }

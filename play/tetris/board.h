@@ -26,6 +26,7 @@
 #include "rules/piece_set.h"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +47,16 @@ struct Shape {
     std::array<std::int8_t, MostPieceColumns> bottom{};    // [k] -> lowest filled dy of column k
     std::array<std::int8_t, MostPieceColumns> top{};       // [k] -> highest filled dy of column k, plus one
     std::array<std::uint8_t, MostPieceColumns> columns{};  // [k] -> column k's cells, bit dy
+
+    // visit(x + dx, row + dy) for each cell of the shape put with its lower
+    // left corner at column x, row `row`: row by row from the lowest, each
+    // from the left.
+    template <class Visit>
+    void for_each_cell(int x, int row, Visit&& visit) const {
+        for (int dy = 0; dy < height; ++dy)
+            for (Row bits = rows[std::size_t(dy)]; bits; bits &= bits - 1)
+                visit(x + std::countr_zero(bits), row + dy);
+    }
 };
 
 // The distinct rotations of every piece of a set, in the set's order.
@@ -67,14 +78,11 @@ public:
     // the well (the piece as drawn, unless that is wider or taller).
     const Shape& spawn(int piece, int width, int height) const;
     char letter(int piece) const { return set_.pieces()[std::size_t(piece)].letter; }
-    int widest() const { return widest_; }
-    int tallest() const { return tallest_; }
 
 private:
     PieceSet set_;
     std::vector<Shape> shapes_;
     std::vector<int> first_;
-    int widest_ = 0, tallest_ = 0;
 };
 
 enum class GameOverRule : std::uint8_t { Placement, Entry };

@@ -1,6 +1,8 @@
 #include "support/parallel.h"
 #include "tetris/game.h"
 
+#include "support/interrupt.h"
+
 #include "game_random.h"
 #include "srs/moves.h"
 #include "rules/rules.h"
@@ -127,6 +129,10 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
                 break;
     };
     for (refill(); !known.empty() && (options.max_pieces == 0 || record.pieces < options.max_pieces); refill()) {
+        if (interrupted()) {
+            record.interrupted = true;
+            break;
+        }
         if (record.entry_blocked_at == 0 && !board.can_enter(shapes.spawn(known[0], board.width(), board.height()))) {
             record.entry_blocked_at = record.pieces + 1;
             record.lines_at_entry_block = record.lines;

@@ -61,6 +61,7 @@ struct GameRecord {
     // past it, and the entry rule's game of the same seed ends there.
     std::uint64_t entry_blocked_at = 0, lines_at_entry_block = 0;
     bool topped_out = false;
+    bool interrupted = false;  // stopped by Ctrl-C (support/interrupt.h) before it ended
 };
 
 // Reads seed 000's piece file (0-6, whitespace between) as set indices of

@@ -5,6 +5,7 @@
 #include "rules/rules.h"
 #include "support/cli.h"
 #include "support/errors.h"
+#include "support/interrupt.h"
 #include "support/json.h"
 #include "support/parallel.h"
 #include "tetris/game.h"
@@ -13,9 +14,11 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -46,6 +49,8 @@ struct Summary {
 
 Summary summarise(const std::vector<GameRecord>& records, std::uint64_t GameRecord::*field) {
     Summary summary;
+    if (records.empty())  // interrupted before a game ended
+        return summary;
     summary.min = std::numeric_limits<std::uint64_t>::max();
     double sum = 0, squares = 0;
     for (const GameRecord& record : records) {
@@ -127,63 +132,89 @@ std::string describe(const TetrisOptions& options, const Setup& setup) {
            + ", game over: " + (options.rule == GameOverRule::Placement ? "no placement" : "entry (Fahey)");
 }
 
-int resolved_threads(int threads) {
-    return resolve_threads(threads);
-}
-
 // Games over threads: each thread takes the next game not yet played; the
-// main thread reports progress once a second after the first second.
-std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& setup, double& seconds) {
-    const int threads = resolved_threads(options.threads);
+// main thread reports progress once a second after the first second, and
+// wakes when the last game ends (so the games' time is theirs, not a
+// polling tick's). After a Ctrl-C the threads stop (a game in progress
+// between two pieces) and the games finished are returned, in game order.
+std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& setup, double& seconds,
+                                   bool& stopped) {
+    const int threads = resolve_threads(options.threads);
     const int game_threads = int(std::min<std::uint64_t>(std::uint64_t(threads), options.games));
     const int search_threads = options.games == 1 ? threads : 1;
     std::vector<GameRecord> records(options.games);
+    std::vector<char> finished(options.games, 0);
     std::atomic<std::uint64_t> next{0}, done{0};
+    std::mutex mutex;
+    std::condition_variable all_stopped;
+    int running = game_threads;
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::exception_ptr> failures(static_cast<std::size_t>(game_threads));
+    const InterruptScope interrupt_scope;
     const auto work = [&](int thread) {
         try {
-            for (std::uint64_t game; (game = next++) < options.games; ++done)
+            for (std::uint64_t game; !interrupted() && (game = next++) < options.games;) {
                 records[game] = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
                                                  setup.file_pieces ? &*setup.file_pieces : nullptr, game,
                                                  search_threads);
+                finished[game] = !records[game].interrupted;
+                ++done;
+            }
         } catch (...) {  // rethrown below, once every worker has stopped
             failures[std::size_t(thread)] = std::current_exception();
             next = options.games;
-            done = options.games;
         }
+        const std::lock_guard lock(mutex);
+        if (--running == 0)
+            all_stopped.notify_one();
     };
     // Threads the system refuses (a memory limit) leave the games to those
     // it started, or to this thread when it started none.
     std::vector<std::thread> workers = start_threads(0, game_threads, work);
-    if (workers.empty())
+    if (int(workers.size()) < game_threads)
+        std::fprintf(stderr, "stackplay: warning: the system started %zu of %d threads; the games go to %s\n",
+                     workers.size(), game_threads, workers.empty() ? "this one" : "those");
+    if (workers.empty()) {
+        running = 1;
         work(0);
-    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    for (double last = 0; done < options.games;) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        if (!options.quiet && done < options.games && elapsed() - last >= 1.0) {
-            last = elapsed();
-            std::fprintf(stderr, "tetris: %s of %s games played, %.0f s\n", with_commas(done).c_str(),
-                         with_commas(options.games).c_str(), last);
-        }
+    } else {
+        std::unique_lock lock(mutex);
+        running -= game_threads - int(workers.size());
+        for (auto report = start + std::chrono::seconds(1);
+             !all_stopped.wait_until(lock, report, [&] { return running == 0; }); report += std::chrono::seconds(1))
+            if (!options.quiet)
+                std::fprintf(stderr, "tetris: %s of %s games played, %.0f s\n", with_commas(done).c_str(),
+                             with_commas(options.games).c_str(),
+                             std::chrono::duration<double>(report - start).count());
     }
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (std::thread& worker : workers)
         worker.join();
     for (const std::exception_ptr& failure : failures)
         if (failure)
             std::rethrow_exception(failure);
-    seconds = elapsed();
+    stopped = interrupted();
+    if (stopped) {
+        std::vector<GameRecord> kept;
+        for (std::uint64_t game = 0; game < options.games; ++game)
+            if (finished[game])
+                kept.push_back(records[game]);
+        records = std::move(kept);
+    }
     return records;
 }
 
+// The report of the games played: all of them, or after a Ctrl-C
+// (`stopped`) the ones finished, marked so, with exit code 130.
 int report_games(const TetrisOptions& options, const Setup& setup, const std::vector<GameRecord>& records,
-                 double seconds) {
+                 double seconds, bool stopped) {
+    const int code = stopped ? ExitInterrupted : ExitSuccess;
     std::uint64_t pieces = 0, leaves = 0, topped = 0;
     for (const GameRecord& record : records)
         pieces += record.pieces, leaves += record.leaves, topped += record.topped_out;
     const Summary lines = summarise(records, &GameRecord::lines), placed = summarise(records, &GameRecord::pieces),
                   points = summarise(records, &GameRecord::points);
-    const int threads = resolved_threads(options.threads);
+    const int threads = resolve_threads(options.threads);
     if (options.json) {
         Json per_game = Json::array();
         for (const GameRecord& record : records)
@@ -198,15 +229,18 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
             {"moves", options.moves == MoveSet::HardDrop ? "harddrop" : "bfs"},
             {"draw", options.piece_file ? "file" : options.draw == Draw::Bag ? "bag" : "independent"},
             {"game_over", options.rule == GameOverRule::Placement ? "placement" : "entry"},
-            {"games", options.games}, {"max_pieces", options.max_pieces}, {"seed", options.seed},
+            {"games", records.size()}, {"max_pieces", options.max_pieces}, {"seed", options.seed},
             {"threads", threads}, {"level", options.level},
             {"observed", {{"lines", summary_json(lines)}, {"pieces", summary_json(placed)}, {"score", summary_json(points)}}},
             {"topped_out", topped},
             {"timing", {{"games_seconds", seconds}, {"pieces_per_second", double(pieces) / seconds},
                         {"leaves", leaves}, {"leaves_per_second", double(leaves) / seconds}}},
             {"per_game", per_game}};
-        std::fputs(json_text(document).c_str(), stdout);
-        return ExitSuccess;
+        Json report = document;
+        if (stopped)
+            report["interrupted"] = {{"games_asked", options.games}, {"games_finished", records.size()}};
+        std::fputs(json_text(report).c_str(), stdout);
+        return code;
     }
     std::printf("%s\n", describe(options, setup).c_str());
     std::printf("games %s, seed %llu, threads %d, max pieces %s\n", with_commas(options.games).c_str(),
@@ -219,20 +253,23 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
     row("lines", lines);
     row("pieces", placed);
     row("score", points);
-    std::printf("topped out %s of %s games\n", with_commas(topped).c_str(), with_commas(options.games).c_str());
+    std::printf("topped out %s of %s games\n", with_commas(topped).c_str(), with_commas(records.size()).c_str());
     std::printf("games %.3f s, %s pieces/s, %s leaves (%s leaves/s)\n", seconds,
                 with_commas(std::uint64_t(double(pieces) / seconds)).c_str(), with_commas(leaves).c_str(),
                 with_commas(std::uint64_t(double(leaves) / seconds)).c_str());
-    return ExitSuccess;
+    if (stopped)
+        std::printf("interrupted: %s of %s games finished\n", with_commas(records.size()).c_str(),
+                    with_commas(options.games).c_str());
+    return code;
 }
 
 moves::Cells srs_cells(const Shape& shape, const TetrisPlacement& placement) {
     moves::Cells cells{};
     std::size_t i = 0;
-    for (int dy = 0; dy < shape.height; ++dy)
-        for (int dx = 0; dx < shape.width; ++dx)
-            if (shape.rows[std::size_t(dy)] >> dx & 1 && i < cells.size())
-                cells[i++] = {placement.x + dx, placement.row + dy};
+    shape.for_each_cell(placement.x, placement.row, [&](int x, int y) {
+        if (i < cells.size())
+            cells[i++] = {x, y};
+    });
     std::sort(cells.begin(), cells.end());
     return cells;
 }
@@ -272,7 +309,7 @@ int decide(const TetrisOptions& options, const Setup& setup) {
     const bool enters = options.rule == GameOverRule::Placement
                         || board.can_enter(setup.shapes.spawn(known[0], board.width(), board.height()));
     const std::optional<TetrisPlacement> best =
-        enters ? setup.policy.choose(board, known, resolved_threads(options.threads), &leaves, &scored) : std::nullopt;
+        enters ? setup.policy.choose(board, known, resolve_threads(options.threads), &leaves, &scored) : std::nullopt;
     Json document = {{"board", *options.board_file}, {"width", options.width}, {"height", options.height},
                      {"piece", std::string(1, letter)},
                      {"next", known.size() > 1 ? Json(std::string(1, setup.shapes.letter(known[1]))) : Json()},
@@ -347,15 +384,16 @@ int run_tetris(const TetrisOptions& options) {
         std::printf("%s\ngame 0 of seed %llu\n", describe(options, setup).c_str(), (unsigned long long)options.seed);
         const GameRecord record = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
                                                    setup.file_pieces ? &*setup.file_pieces : nullptr, 0,
-                                                   resolved_threads(options.threads),
+                                                   resolve_threads(options.threads),
                                                    [&](const TetrisTurn& turn) { std::fputs(turn_frame(setup.shapes, turn).c_str(), stdout); });
         std::printf("%s after %s pieces: %s lines, %s points\n", record.topped_out ? "topped out" : "stopped",
                     with_commas(record.pieces).c_str(), with_commas(record.lines).c_str(), with_commas(record.points).c_str());
         return ExitSuccess;
     }
     double seconds = 0;
-    const std::vector<GameRecord> records = play_games(options, setup, seconds);
-    return report_games(options, setup, records, seconds);
+    bool stopped = false;
+    const std::vector<GameRecord> records = play_games(options, setup, seconds, stopped);
+    return report_games(options, setup, records, seconds, stopped);
 }
 
 }  // namespace stack::tetris

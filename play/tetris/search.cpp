@@ -1,5 +1,6 @@
 #include "tetris/search.h"
 
+#include "objectives.h"
 #include "support/parallel.h"
 #include "srs/moves.h"
 #include "support/errors.h"
@@ -15,14 +16,12 @@ namespace {
 
 thread_local std::uint64_t leaves_scored = 0;
 
-constexpr double LeeWeights[] = {-0.510066, 0.760666, -0.35663, -0.184483};
 constexpr double DellacherieWeights[] = {-1, 1, -1, -1, -4, -1};
 constexpr double ElTetrisWeights[] = {-4.500158825082766, 3.4181268101392694, -3.2178882868487753,
                                       -9.348695305445199, -7.899265427351652, -3.3855972247263626};
 
 double lee_score(const LeeFeatures& f) {
-    return LeeWeights[0] * f.aggregate_height + LeeWeights[1] * f.complete_lines + LeeWeights[2] * f.holes
-           + LeeWeights[3] * f.bumpiness;
+    return stack::lee_score(f.aggregate_height, f.complete_lines, f.holes, f.bumpiness);
 }
 
 double six_feature_score(const DellacherieFeatures& f, const double (&w)[6]) {
@@ -31,7 +30,7 @@ double six_feature_score(const DellacherieFeatures& f, const double (&w)[6]) {
 }
 
 double seed001_score(const Seed001Features& f) {
-    return 18.0 * f.full_rows + 3.0 * f.longest_row - 10.0 * f.height - 10.0 * f.unreachable;
+    return seed001_objective(f.full_rows, f.longest_row, f.height, f.unreachable);
 }
 
 // The SRS placements of a tetromino, each as a shape of the piece (the one

@@ -2,19 +2,18 @@
 // (features.h), maximised over the placements of the current piece, with
 // the next pieces known (a preview) or averaged over (expectimax).
 //
-//   lee          seeds 000 and 002: -0.510066 aggregate height
-//                + 0.760666 complete lines - 0.35663 holes
-//                - 0.184483 bumpiness (Lee's weights, as seed 002 prints
-//                them; seed 000 prints 0.810066 for the height)
+//   lee          seeds 000 and 002: Lee's score of aggregate height,
+//                complete lines, holes and bumpiness (objectives.h, the
+//                weights as seed 002 prints them)
 //   dellacherie  -landing height + eroded cells - row transitions
 //                - column transitions - 4 holes - wells
 //   el-tetris    the same six features with El-Tetris's tuned weights
 //                (-4.500158825082766, 3.4181268101392694,
 //                -3.2178882868487753, -9.348695305445199,
 //                -7.899265427351652, -3.3855972247263626)
-//   seed001      seed 001's objective 18 full_rows + 3 longest_row
-//                - 10 height - 10 unreachable, over the current and the
-//                next block placed together (no row clears between them)
+//   seed001      seed 001's objective (objectives.h), over the current
+//                and the next block placed together (no row clears between
+//                them)
 //   expectimax   Lee's score; each of the next `depth` pieces, unknown, is
 //                averaged over the set's draw weights (its best placement
 //                for each piece), instead of assumed
