@@ -44,7 +44,6 @@ public:
     int ranks() const { return ranks_; }
     int rank() const { return rank_; }
     int lower_columns() const { return lower_columns_; }
-    std::uint64_t chunk_count() const { return chunk_count_; }      // (H+1)^W / Q
     std::uint64_t owned_chunks() const { return owned_chunks_; }
     int max_row_sum() const { return (geometry_.width() - 1) * geometry_.height(); }
     int rounds() const { return max_row_sum() + 1; }

@@ -34,7 +34,7 @@ po::options_description described_options() {
                                              "top row first)")
         ("start-id", po::value<std::string>(), "start board as a board id")
         ("seed", po::value<std::string>()->default_value("1"), "random seed (>= 0)")
-        ("threads", po::value<std::string>()->default_value("0"), "threads (0: all hardware threads)")
+        ("threads", po::value<std::string>()->default_value("0"), "threads (0: the cores this process is bound to)")
         ("check", "exit 1 when the games disagree with the exact length distribution (z-test of the mean, "
                   "chi-square test of the lengths) or, for the table policy, its mean with the table's value")
         ("check-level", po::value<std::string>()->default_value("1e-4"), "--check fails on a p-value below this")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Piece sets through the whole pipeline (issue 17), one subcommand each.
 #   pieces.sh files              bad piece files: one line, exit 2, before any compute, no output
-#   pieces.sh residues           --residue refuses a class the set does not have
+#   pieces.sh residues           --residue refuses a class the set does not have; stackplay refuses
+#                                a board of a class the table does not hold, naming the set's modulus
 #   pieces.sh set SET W H NP     stackgen --pieces SET at NP ranks, then stackplay --runs 100000
 #                                --check, stackverify and the Python reader, each on the stored set
 #   pieces.sh views              --show draws each piece's letter, --explain lists every piece,
@@ -147,6 +148,9 @@ residues)
     mpi 2 "$stackgen" --width 5 --height 8 --pieces pentominoes --residue 4 --output "$work/p4.h5" --quiet \
         && "$python" "$reader" "$work/p4.h5" | grep -q 'pentominoes, format 2, float64, classes (4,) (mod 5)' \
         && pass || fail "pentominoes --residue 4"
+    # A board of another class is refused naming the set's modulus (5), not the tetrominoes' 4.
+    expect_error 2 "^stackplay: error: the table holds the boards whose height sum mod 5 is in \{4\}; board 0,0,0,0,0 has height sum 0$" \
+        "$stackplay" --table "$work/p4.h5" --start 0,0,0,0,0 --runs 1
     finish
     ;;
 set)

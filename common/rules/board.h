@@ -36,7 +36,6 @@ public:
     std::uint64_t base() const { return height_ + 1; }         // ids per digit
     std::uint64_t states() const { return states_; }           // (H+1)^W
     std::uint64_t place_value(int column) const { return powers_[column]; }
-    int max_height_sum() const { return width_ * height_; }
 
     BoardId encode(const Heights& heights) const;
     Heights decode(BoardId id) const;

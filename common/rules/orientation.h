@@ -1,13 +1,14 @@
-// The placement rule, stated once for every piece table.
+// The placement rule, stated once for every piece set.
 //
 // An orientation of a piece is (surface, added) over the `width` columns it
 // touches: placed with its leftmost column at x, it raises column x+k by
 // added[k] (its cells in that column), and it rests on the stack without
 // leaving a hole exactly when the stack's top matches its underside,
 // h[x+k+1] - h[x+k] == surface[k] for k < width-1; it fits when moreover no
-// column rises above the well's height. The tetromino table (pieces.h) and
-// piece sets read at run time (piece_set.h) both state orientations this
-// way and place them with these three functions.
+// column rises above the well's height. Every piece set (piece_set.h; the
+// tetrominoes are the set whose text is pieces.h's table) states its
+// orientations this way, as Orientation below, whose fits, place and
+// id_offset are these three functions.
 #pragma once
 
 #include "rules/board.h"

@@ -1,5 +1,5 @@
 // The tetrominoes: the default piece set, as data, and the names SRS move
-// generation (moves.h) gives them.
+// generation (play/srs/moves.h) gives them.
 //
 // The set itself is the reference implementation's orientation table, 19
 // orientations of 7 pieces in the reference's order (its get_piece_maps()),

@@ -14,7 +14,6 @@ Rules::Rules(PieceSet set) : set_(std::move(set)) {
             if (orientation.width == 1)
                 one_column_.push_back(int(orientations_.size()));
             orientations_.push_back(orientation);
-            widest_ = std::max(widest_, orientation.width);
         }
         cells_.push_back(piece.cell_count());
         weights_.push_back(piece.weight);

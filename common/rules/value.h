@@ -1,5 +1,6 @@
-// The value equation, in one place for the generator, the player's checks,
-// the verifier, the plain solver for any piece set and the tests:
+// The value equation, in one place for the generator (gen/solver.h), the
+// verifier (gen/verify/verify.h), the plain solver for any piece set
+// (piece_values.h) and the tests' naive solver and benchmarks:
 //   V(s) = sum over pieces p of w_p * (1 + best_p) / sum over p of w_p
 // where best_p is the best value of a successor after placing p, or -1 when
 // p fits nowhere (which adds exactly 0), and w_p is p's draw weight (1 for

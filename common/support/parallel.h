@@ -1,6 +1,9 @@
 // Work split over threads: the solver's worker threads (run_workers), the
-// writer's segments, the player's games and exact length distribution, the
-// checks of a table's values as it opens. With parallel_ranges each thread
+// writer's segments, the table game's games and exact length distribution,
+// the real game's games (start_threads) and its search's leaves, the checks
+// of a table's values as it opens; and how many threads a --threads option
+// means (resolve_threads, the one place 0 becomes the cores this process is
+// bound to). With parallel_ranges each thread
 // takes one contiguous range of [0, count), so a caller that writes
 // per-range results and combines them in range order gets the same answer
 // for any number of threads. An exception thrown on a
@@ -74,9 +77,11 @@ void parallel_ranges(int threads, std::uint64_t count, Work&& work) {
 }
 
 // The cores this process may run on (its affinity mask: what mpirun's
-// binding gave this rank), at least 1.
+// binding gave this rank; the hardware threads when the mask cannot be
+// read), at least 1.
 int bound_cores();
-// A --threads option: itself when positive, 0 meaning bound_cores().
+// A --threads option: itself when positive, 0 (or less) meaning
+// bound_cores().
 int resolve_threads(int requested);
 
 }  // namespace stack

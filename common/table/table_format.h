@@ -10,7 +10,8 @@
 //                    differ only in column 0) in board-id order; within a row
 //                    the stored column-0 heights h0 ascending. A row stores
 //                    the h0 whose board's height sum is in one of the stored
-//                    residue classes (mod 4).
+//                    residue classes (mod the gcd of the set's piece sizes:
+//                    4 for the tetrominoes, residues.h).
 //   /round_offsets   uint64[rounds + 1]: where round S starts in /values;
 //                    the last entry is stored_states
 //   /checksums       uint32[blocks]: CRC-32 (zlib's) of the stored bytes of
@@ -35,18 +36,20 @@
 //                    pieces attribute must say so.
 //   attributes       format_version (int64, 2), layout ("rounds"), width,
 //                    height (int64), residue_classes (int64[]: the classes
-//                    of the height sum mod 4 stored), precision ("float64" or
+//                    of the height sum mod that gcd stored), precision ("float64" or
 //                    "float32": computed in float64, rounded once when
 //                    written), states (uint64, (H+1)^W), stored_states
 //                    (uint64), connections (uint64, valid placements over
-//                    the stored boards), schedule, pieces, generator (strings)
+//                    the stored boards), schedule, pieces, generator (strings),
+//                    checksum (string: how /checksums is made)
 //   The place of board h: round_offsets[S] + rank(h_1..h_{W-1}) * n(S) +
 //   index(S, h0), where rank numbers the rows of round S in id order
 //   (compositions.h) and n(S) is the row length: O(W) lookups.
 //
 // Version 1 (stackgen 0.1-0.4; still read): /values float64[(H+1)^W] in id
-// order, and the attributes above but layout, residue_classes, precision and
-// stored_states.
+// order, and the attributes above but layout, residue_classes, precision,
+// stored_states and checksum (none of the other items above: its piece set
+// is the tetrominoes').
 //
 // Integers are little-endian, strings variable-length UTF-8, values IEEE-754
 // little-endian.

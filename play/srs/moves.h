@@ -1,6 +1,6 @@
 // Real moves: every placement the 7 tetrominoes can reach under SRS (the
 // Super Rotation System of modern Tetris) on any board, holes and overhangs
-// allowed, by four algorithms (seed 004, "move generation"):
+// allowed, by five algorithms (seed 004, "move generation"):
 //
 //   HardDrop      rotate at spawn, slide at spawn height, drop. Misses spins,
 //                 tucks and anything that needs a kick.

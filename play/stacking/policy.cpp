@@ -1,5 +1,6 @@
 #include "stacking/policy.h"
 
+#include "objectives.h"
 #include "support/errors.h"
 
 #include <cmath>
@@ -44,9 +45,8 @@ std::string policy_name(const PolicySpec& spec) {
     return "?";
 }
 
+// Lee's score (objectives.h) of the stack's column heights.
 double heuristic_score(const Heights& heights, int width) {
-    constexpr double AggregateHeight = -0.510066, CompleteLines = 0.760666, Holes = -0.35663,
-                     Bumpiness = -0.184483;
     int aggregate = 0, bumpiness = 0;
     for (int x = 0; x < width; ++x) {
         aggregate += heights[x];
@@ -54,16 +54,14 @@ double heuristic_score(const Heights& heights, int width) {
             bumpiness += std::abs(heights[x + 1] - heights[x]);
     }
     const int complete_lines = 0, holes = 0;  // a hole-free stack that never clears lines
-    return AggregateHeight * aggregate + CompleteLines * complete_lines + Holes * holes + Bumpiness * bumpiness;
+    return lee_score(aggregate, complete_lines, holes, bumpiness);
 }
 
-// Seed 001's MiniZinc objective, 18 full_rows + 3 longest_row - 10 h -
-// 10 unreachable, its weights [18, 10, 3, 10], on a hole-free stack: the
+// Seed 001's objective (objectives.h) on a hole-free stack: the
 // rows below the lowest column are the full ones; the longest row that is
 // not full is the lowest of the others, as long as the columns that rise
 // above it; h is the highest column; nothing is unreachable.
 double seed001_score(const Heights& heights, int width) {
-    constexpr double FullRows = 18, Height = -10, LongestRow = 3, Unreachable = -10;
     int lowest = heights[0], highest = heights[0];
     for (int x = 1; x < width; ++x)
         lowest = std::min(lowest, heights[x]), highest = std::max(highest, heights[x]);
@@ -71,7 +69,7 @@ double seed001_score(const Heights& heights, int width) {
     for (int x = 0; x < width; ++x)
         longest += heights[x] > lowest;
     const int unreachable = 0;
-    return FullRows * lowest + Height * highest + LongestRow * longest + Unreachable * unreachable;
+    return seed001_objective(lowest, longest, highest, unreachable);
 }
 
 PieceMoves StackingPolicy::choose_for_each_piece(const Heights& heights, BoardId id) const {
@@ -193,15 +191,15 @@ private:
         }
     }
 
-    // The one rule: the higher successor value wins, ties go to the earlier placement.
+    // The one rule (ValuedChoice, rules/placement.h): the higher successor value wins, ties go to the earlier placement.
     void consider(Move& best, double& best_value, int o, int x, BoardId successor) const {
         consider(best, best_value, o, x, successor, table_.value(successor));
     }
     void consider(Move& best, double& best_value, int o, int x, BoardId successor, double value) const {
-        if (value > best_value || (value == best_value && earlier(o, x, best))) {
-            best_value = value;
-            best = {o, x, successor};
-        }
+        ValuedChoice choice{best.orientation, best.column, best.successor, best_value};
+        choice.consider(o, x, successor, value);
+        best_value = choice.value;
+        best = {choice.orientation, choice.column, choice.successor};
     }
 
     const StackTable& table_;

@@ -6,8 +6,8 @@
 //               highest value (optimal play, the table's prediction)
 //   random      uniform over the piece's valid placements
 //   heuristic   the classic linear evaluation of the greedy Tetris bots,
-//               -0.510066 aggregate height + 0.760666 complete lines
-//               - 0.35663 holes - 0.184483 bumpiness, of the board after the
+//               Lee's score (objectives.h) of aggregate height, complete
+//               lines, holes and bumpiness, of the board after the
 //               placement (holes and lines are always 0 in this game, for
 //               any set); it reads only the column heights, so it needs no
 //               change for pieces of other shapes or sizes
@@ -16,12 +16,11 @@
 //               piece and the N next ones is tried; sequences that place
 //               more pieces win, then the best heuristic score of the last
 //               board
-//   seed001     seed 001's objective (rectangle-blocks-cp.txt), the current
-//               and the next piece placed: the pair of placements with the
-//               highest 18 full_rows + 3 longest_row - 10 h - 10 unreachable
-//               wins (seed001_score); as in lookahead 1, a placement after
-//               which the next piece fits nowhere loses to one after which
-//               it fits
+//   seed001     seed 001's objective (objectives.h), the current and the
+//               next piece placed: the pair of placements with the highest
+//               objective wins (seed001_score); as in lookahead 1, a
+//               placement after which the next piece fits nowhere loses to
+//               one after which it fits
 //
 // Every policy breaks ties the same way: the first orientation in the set's
 // order, then the leftmost column.
@@ -105,12 +104,6 @@ protected:
 // rules are the game's) must outlive the policy.
 std::unique_ptr<StackingPolicy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
                                     const StackTable& table);
-
-// The tie-break of every policy and view: among equal choices, the first
-// orientation in table order, then the leftmost column.
-constexpr bool placed_before(int orientation, int column, int other_orientation, int other_column) {
-    return orientation < other_orientation || (orientation == other_orientation && column < other_column);
-}
 
 // The heuristic's score of a board (higher is better).
 double heuristic_score(const Heights& heights, int width);

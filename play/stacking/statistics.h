@@ -1,6 +1,8 @@
-// The tests stackplay applies to a run of games: a z-test of the mean
-// against the exact variance, and a chi-square goodness-of-fit test of the
-// histogram of game lengths against the exact distribution.
+// The statistics of stackplay's checks of a run of games: the p-value of
+// the z-test of the mean (compare, player.h, computes z: against the exact
+// variance when the length distribution was computed, else the games' own)
+// and a chi-square goodness-of-fit test of the histogram of game lengths
+// against the exact distribution (distribution.h).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
 // Google Benchmark targets for the kernels: placement enumeration per state,
 // the value of one state, a whole solve on one rank against the naive
-// baseline, one round of the row kernel, one round's exchange (2 ranks) and
-// one player move. MPI is initialised for the solver.
+// baseline, one round of the row kernel, one round's exchange (2 ranks),
+// one player move and the exact length distribution (a table in memory or
+// from a file). MPI is initialised for the solver.
 #include "naive_solver.h"
 #include "rules/rules.h"
 #include "stacking/distribution.h"
