@@ -32,7 +32,8 @@ RoundStore& Band::open(int sum) {
         reused = std::move(spare_.back());
         spare_.pop_back();
     } else {
-        reused.values.reserve((largest_round_values_ * std::uint64_t(value_size_) + sizeof(double) - 1) / sizeof(double));
+        reused.values.reserve((largest_round_values_ * std::uint64_t(value_size_) + sizeof(double) - 1)
+                              / sizeof(double));
         reused.slice_start.reserve(partition_.owned_chunks() + 1);
     }
     rounds_[sum] = RoundStore(partition_, layout_, sum, value_size_, std::move(reused));

@@ -23,10 +23,10 @@ namespace stack {
 
 struct RoundStore {
     int sum = -1;
-    int row_length = 0;                       // values per row
-    int value_size = sizeof(double);          // bytes a value: 8, or 4 in a float32 band
-    std::vector<std::uint64_t> slice_start;   // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
-    HugeVector<double> values;                // storage: [row * row_length + index in row] of value_size bytes
+    int row_length = 0;                      // values per row
+    int value_size = sizeof(double);         // bytes a value: 8, or 4 in a float32 band
+    std::vector<std::uint64_t> slice_start;  // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
+    HugeVector<double> values;               // storage: [row * row_length + index in row] of value_size bytes
 
     // Lays out round `sum` for this rank, in the arrays of `reused` (a
     // closed round's, or empty; their contents are overwritten before they
@@ -93,7 +93,6 @@ private:
     std::vector<RoundStore> spare_;   // closed rounds, their arrays to reuse
     std::uint64_t largest_round_values_ = 0;
     int value_size_ = sizeof(double);
-
 };
 
 }  // namespace stack

@@ -31,9 +31,7 @@ constexpr double ProcessBytes = 64 << 20;
 // Metadata and slack in a table file.
 constexpr std::uint64_t FileSlack = 1 << 16;
 
-std::string directory_of(const std::string& output) {
-    return std::filesystem::absolute(output).parent_path().string();
-}
+std::string directory_of(const std::string& output) { return std::filesystem::absolute(output).parent_path().string(); }
 
 // Every rank decides from the same reduced numbers, so all agree: the most
 // any node needs (per rank x ranks on the node), the least memory any node

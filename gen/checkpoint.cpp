@@ -89,7 +89,8 @@ void check_rounds_on_disk(const Communicator& comm, const std::string& partial, 
         for (std::uint64_t index = begin; index < end && refusal.empty(); ++index) {
             const RoundLayout::Block block = layout.block(index);
             const std::uint64_t length = block.count * sizeof(double);
-            const ssize_t got = ::pread(descriptor, bytes.data(), length, off_t(data_offset + block.first * sizeof(double)));
+            const ssize_t got =
+                ::pread(descriptor, bytes.data(), length, off_t(data_offset + block.first * sizeof(double)));
             if (got != ssize_t(length) || crc32_of(bytes.data(), length) != checksums[index])
                 refusal = damaged_block(partial, layout, index);
         }

@@ -113,16 +113,16 @@ private:
     const Partition& partition_;
     const PlacementTable& placements_;
     const PlacementRules& rules_;
-    std::vector<Ghosts> ghosts_;                          // [sum]
-    std::vector<Ghosts> spare_;                           // buffers of dropped rounds, reused
+    std::vector<Ghosts> ghosts_;  // [sum]
+    std::vector<Ghosts> spare_;   // buffers of dropped rounds, reused
     std::vector<BoardId> send_ids_;
     std::vector<char> send_values_;
-    std::vector<Finder> finders_;                         // [worker thread]
-    std::vector<SendRow> merged_;                         // one destination's rows from every finder
-    std::array<bool, MaxWidth> remote_column_{};          // [x] -> some predecessor at x lives elsewhere
-    std::vector<std::uint8_t> remote_;                    // [orientation * MaxWidth + x] -> its predecessor lives elsewhere
-    bool lower_remote_ = false;                           // some row-level predecessor lives elsewhere
-    const int* stored_index_ = nullptr;                   // of the round
+    std::vector<Finder> finders_;                 // [worker thread]
+    std::vector<SendRow> merged_;                 // one destination's rows from every finder
+    std::array<bool, MaxWidth> remote_column_{};  // [x] -> some predecessor at x lives elsewhere
+    std::vector<std::uint8_t> remote_;            // [orientation * MaxWidth + x] -> its predecessor lives elsewhere
+    bool lower_remote_ = false;                   // some row-level predecessor lives elsewhere
+    const int* stored_index_ = nullptr;           // of the round
     std::uint64_t bytes_ = 0;
 };
 

@@ -32,7 +32,8 @@ FaultPlan parse_fault_plan(const std::string& text) {
     std::string item;
     while (std::getline(stream, item, ',')) {
         const auto equals = item.find('=');
-        const std::string key = item.substr(0, equals), value = equals == std::string::npos ? "" : item.substr(equals + 1);
+        const std::string key = item.substr(0, equals),
+                          value = equals == std::string::npos ? "" : item.substr(equals + 1);
         try {
             if (key == "rank")
                 fault.rank = parse_int_option("STACK_FAULT rank", value, 0, std::numeric_limits<int>::max()),
@@ -40,7 +41,9 @@ FaultPlan parse_fault_plan(const std::string& text) {
             else if (key == "round")
                 fault.round = parse_unsigned_option("STACK_FAULT round", value), has_round = true;
             else if (key == "phase" && (value == "compute" || value == "exchange" || value == "write"))
-                fault.phase = value == "compute" ? Phase::Compute : value == "exchange" ? Phase::Exchange : Phase::Write,
+                fault.phase = value == "compute"    ? Phase::Compute
+                              : value == "exchange" ? Phase::Exchange
+                                                    : Phase::Write,
                 has_phase = true;
             else if (key == "action" && (value == "throw" || value == "kill" || value == "pause"))
                 fault.action = value == "kill"    ? FaultPlan::Action::Kill

@@ -128,7 +128,8 @@ void read_back_digest(const std::string& partial, const Checkpoint& checkpoint, 
     for (std::size_t round = 0; round < checkpoint.first_round(); ++round) {
         const int sum = runner.round_sum(round);
         std::uint64_t crc = 0;
-        const std::uint64_t offset = checkpoint.data_offset() + digest.round_offset(sum), bytes = digest.round_bytes(sum);
+        const std::uint64_t offset = checkpoint.data_offset() + digest.round_offset(sum),
+                            bytes = digest.round_bytes(sum);
         for (std::uint64_t done = 0; done < bytes;) {
             const std::uint64_t piece = std::min<std::uint64_t>(buffer.size(), bytes - done);
             try {
@@ -194,8 +195,9 @@ private:
 void finish_table(const Communicator& comm, const RoundLayout& layout, const Rules& rules, Checkpoint* checkpoint,
                   RoundWriter& writer, const PieceCounts& connections, std::uint64_t digest, TableInfo& info) {
     if (connections != connections_of_rounds(rules, layout, std::size_t(layout.rounds())))
-        throw CollectiveError("the solve made another number of connections than the rules count (a bug: please "
-                              "report it)");
+        throw CollectiveError(
+            "the solve made another number of connections than the rules count (a bug: please "
+            "report it)");
     for (const std::uint64_t count : connections)
         info.connections += count;
     info.rounds_done = layout.rounds();
@@ -223,8 +225,8 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     const std::size_t first_round = checkpoint ? checkpoint->first_round() : 0;
     const PieceCounts before = checkpoint ? checkpoint->connections_before() : PieceCounts(rules.piece_count(), 0);
     if (checkpoint && comm.is_root()) {
-        for (std::uint64_t block = layout.first_block(layout.rounds() - int(first_round)); block < layout.checksum_blocks();
-             ++block)
+        for (std::uint64_t block = layout.first_block(layout.rounds() - int(first_round));
+             block < layout.checksum_blocks(); ++block)
             writer.checksums().set(block, checkpoint->checksums()[block]);
         read_back_digest(partial, *checkpoint, runner, writer.digest());
     }
@@ -311,11 +313,13 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const std::string output = output_path(options);
     const std::string partial = partial_name(output);
     if (options.resume && options.precision != Precision::Float64)
-        throw InputError("--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
-                         "rounds still needed cannot be rebuilt bit for bit");
+        throw InputError(
+            "--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
+            "rounds still needed cannot be rebuilt bit for bit");
     if (options.band_precision == Precision::Float32 && options.precision == Precision::Float64 && !options.no_output)
-        throw InputError("--band-precision float32 rounds every value to float32: give --precision float32 (or "
-                         "--no-output)");
+        throw InputError(
+            "--band-precision float32 rounds every value to float32: give --precision float32 (or "
+            "--no-output)");
     if (options.no_output && (options.output || options.resume || options.force))
         throw InputError("--no-output writes no table: give it without --output, --resume and --force");
     const Geometry geometry(options.width, options.height);
@@ -354,8 +358,7 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     }
     run.times.total_seconds = MPI_Wtime() - start;
     if (!options.quiet)
-        print_summary(comm, options, partition, layout, rules, run, output,
-                      checkpoint ? checkpoint->first_round() : 0);
+        print_summary(comm, options, partition, layout, rules, run, output, checkpoint ? checkpoint->first_round() : 0);
 }
 
 }  // namespace stack

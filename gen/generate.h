@@ -23,19 +23,19 @@ struct GenerateOptions {
     int width = 0;
     int height = 0;
     PieceSet pieces = PieceSet::builtin("tetrominoes");  // --pieces
-    std::optional<std::string> output;  // none: stack_<W>x<H>.h5; "" is refused
-    std::optional<ResidueSet> residues; // the classes of the height sum, mod the set's gcd, to compute (none: all)
+    std::optional<std::string> output;                   // none: stack_<W>x<H>.h5; "" is refused
+    std::optional<ResidueSet> residues;  // the classes of the height sum, mod the set's gcd, to compute (none: all)
     Precision precision = Precision::Float64;
     Precision band_precision = Precision::Float64;  // the rounds held in memory; float32 halves the band, and each
                                                     // value is computed from float32-rounded successors
-    int threads = 1;           // worker threads per rank (0: the cores this rank is bound to)
+    int threads = 1;                                // worker threads per rank (0: the cores this rank is bound to)
     ProgressMode progress = ProgressMode::Default;
-    bool quiet = false;        // no summary (and no progress)
-    bool round_table = false;  // one summary line per round
-    bool json = false;         // the summary as JSON
-    bool resume = false;       // continue <output>.partial from its last recorded round
-    bool force = false;        // discard an existing <output>.partial
-    bool no_output = false;    // compute every round, write no table: V(empty board) and the digest
+    bool quiet = false;               // no summary (and no progress)
+    bool round_table = false;         // one summary line per round
+    bool json = false;                // the summary as JSON
+    bool resume = false;              // continue <output>.partial from its last recorded round
+    bool force = false;               // discard an existing <output>.partial
+    bool no_output = false;           // compute every round, write no table: V(empty board) and the digest
     double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)
 };
 

@@ -16,47 +16,51 @@ namespace po = boost::program_options;
 namespace {
 
 po::options_description described_options() {
-    po::options_description described = stack::tool_options("Usage: mpirun -n P stackgen --width W --height H [options]");
-    described.add_options()
-        ("width", po::value<std::string>(), "well width W (columns, 1..16), required")
-        ("height", po::value<std::string>(), "well height H (rows, >= 1), required")
-        ("output", po::value<std::string>(), "table file (default stack_<W>x<H>.h5); written as <output>.partial "
-                                             "and renamed when done, guarded by the lock <output>.lock")
-        ("pieces", po::value<std::string>()->default_value("tetrominoes"),
-         "the piece set: tetrominoes, rectangles, pentominoes, or a piece file (see README)")
-        ("residue", po::value<std::vector<std::string>>(),
-         "compute only boards whose height sum mod g is R, g the gcd of the set's piece sizes (4 for the "
-         "tetrominoes: R in 0..3; repeat for several; default all)")
-        ("precision", po::value<std::string>()->default_value("float64"),
-         "values in the file: float64, or float32 (computed in float64, rounded once when written)")
-        ("band-precision", po::value<std::string>()->default_value("float64"),
-         "the rounds held in memory: float64, or float32 (half the band; each value computed in float64 from "
-         "float32 successors, so it may differ from a float64 band's in the last bits: needs --precision float32 "
-         "or --no-output)")
-        ("threads", po::value<std::string>()->default_value("1"),
-         "worker threads per rank, sharing its rounds (0: the cores this rank is bound to, at most 1024); "
-         "one rank per node or socket times threads is the layout to use")
-        ("resume", "continue <output>.partial, left by a run that stopped, from its last recorded round "
-                   "(any number of ranks; float64 tables); every round on disk is checked first")
-        ("no-output", "compute every round but write no table: prints V(empty board) and the values' digest "
-                      "(a well larger than the disk)")
-        ("plan", "print what the run would need (memory per rank and node, disk, time from the measured cost "
-                 "model) without computing; exit 0 when it fits, 2 with the reason when not")
-        ("plan-ranks", po::value<std::string>(), "with --plan: plan for this many ranks (default: the launch's)")
-        ("plan-nodes", po::value<std::string>(), "with --plan: the ranks spread over this many nodes (default 1)")
-        ("plan-memory", po::value<std::string>(),
-         "with --plan: the memory of a node, e.g. 128G (default: what this node has available)")
-        ("plan-cores", po::value<std::string>(),
-         "with --plan: the cores of a node, for the time (default: the cores this process may run on)")
-        ("plan-disk", po::value<std::string>(),
-         "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")
-        ("force", "discard an existing <output>.partial instead of refusing to start")
-        ("checkpoint-seconds", po::value<std::string>()->default_value("1"),
-         "record the rounds on disk in the partial table at most this often (0: after every round)")
-        ("progress", "print a progress line for every round holding 1% of the states (default: a few a second)")
-        ("quiet", "print no progress and no summary")
-        ("round-table", "add one line per round to the summary (states, balance, time)")
-        ("json", "print the summary (and with --round-table every round) as JSON");
+    po::options_description described =
+        stack::tool_options("Usage: mpirun -n P stackgen --width W --height H [options]");
+    described.add_options()("width", po::value<std::string>(), "well width W (columns, 1..16), required")(
+        "height", po::value<std::string>(), "well height H (rows, >= 1), required")(
+        "output", po::value<std::string>(),
+        "table file (default stack_<W>x<H>.h5); written as <output>.partial "
+        "and renamed when done, guarded by the lock <output>.lock")(
+        "pieces", po::value<std::string>()->default_value("tetrominoes"),
+        "the piece set: tetrominoes, rectangles, pentominoes, or a piece file (see README)")(
+        "residue", po::value<std::vector<std::string>>(),
+        "compute only boards whose height sum mod g is R, g the gcd of the set's piece sizes (4 for the "
+        "tetrominoes: R in 0..3; repeat for several; default all)")(
+        "precision", po::value<std::string>()->default_value("float64"),
+        "values in the file: float64, or float32 (computed in float64, rounded once when written)")(
+        "band-precision", po::value<std::string>()->default_value("float64"),
+        "the rounds held in memory: float64, or float32 (half the band; each value computed in float64 from "
+        "float32 successors, so it may differ from a float64 band's in the last bits: needs --precision float32 "
+        "or --no-output)")(
+        "threads", po::value<std::string>()->default_value("1"),
+        "worker threads per rank, sharing its rounds (0: the cores this rank is bound to, at most 1024); "
+        "one rank per node or socket times threads is the layout to use")(
+        "resume",
+        "continue <output>.partial, left by a run that stopped, from its last recorded round "
+        "(any number of ranks; float64 tables); every round on disk is checked first")(
+        "no-output",
+        "compute every round but write no table: prints V(empty board) and the values' digest "
+        "(a well larger than the disk)")(
+        "plan",
+        "print what the run would need (memory per rank and node, disk, time from the measured cost "
+        "model) without computing; exit 0 when it fits, 2 with the reason when not")(
+        "plan-ranks", po::value<std::string>(), "with --plan: plan for this many ranks (default: the launch's)")(
+        "plan-nodes", po::value<std::string>(), "with --plan: the ranks spread over this many nodes (default 1)")(
+        "plan-memory", po::value<std::string>(),
+        "with --plan: the memory of a node, e.g. 128G (default: what this node has available)")(
+        "plan-cores", po::value<std::string>(),
+        "with --plan: the cores of a node, for the time (default: the cores this process may run on)")(
+        "plan-disk", po::value<std::string>(),
+        "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")(
+        "force", "discard an existing <output>.partial instead of refusing to start")(
+        "checkpoint-seconds", po::value<std::string>()->default_value("1"),
+        "record the rounds on disk in the partial table at most this often (0: after every round)")(
+        "progress", "print a progress line for every round holding 1% of the states (default: a few a second)")(
+        "quiet", "print no progress and no summary")("round-table",
+                                                     "add one line per round to the summary (states, balance, time)")(
+        "json", "print the summary (and with --round-table every round) as JSON");
     return described;
 }
 
@@ -73,9 +77,9 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
     if (variables.count("quiet") && variables.count("progress"))
         throw stack::InputError("give --quiet or --progress, not both");
     options.quiet = variables.count("quiet") > 0;
-    options.progress = options.quiet                  ? stack::ProgressMode::Never
+    options.progress = options.quiet                 ? stack::ProgressMode::Never
                        : variables.count("progress") ? stack::ProgressMode::Always
-                                                      : stack::ProgressMode::Default;
+                                                     : stack::ProgressMode::Default;
     options.json = variables.count("json") > 0;
     options.resume = variables.count("resume") > 0;
     options.force = variables.count("force") > 0;
@@ -94,10 +98,10 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
             if (classes.back() >= modulus)
                 throw stack::InputError(
                     "--residue " + residue + ": the pieces (" + options.pieces.name() + ") have "
-                    + (modulus == 1 ? std::string("one class of the height sum (the gcd of their sizes is 1): 0")
-                                    : std::to_string(modulus) + " classes of the height sum (mod "
-                                          + std::to_string(modulus) + ", the gcd of their sizes): 0 to "
-                                          + std::to_string(modulus - 1)));
+                    + (modulus == 1
+                           ? std::string("one class of the height sum (the gcd of their sizes is 1): 0")
+                           : std::to_string(modulus) + " classes of the height sum (mod " + std::to_string(modulus)
+                                 + ", the gcd of their sizes): 0 to " + std::to_string(modulus - 1)));
         }
         options.residues = stack::ResidueSet::of(modulus, classes);
     }

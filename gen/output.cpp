@@ -74,11 +74,13 @@ OutputLock::OutputLock(const std::string& output) : path_(lock_name(output)) {
                              + ") is writing '" + output + "' (it holds " + path_
                              + "): wait for it to finish, or choose another --output");
         }
-        struct stat held {}, named {};
+        struct stat held {
+        }, named{};
         if (::fstat(descriptor, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino
             && held.st_dev == named.st_dev) {
             const std::string pid = std::to_string(::getpid()) + "\n";
-            if (::ftruncate(descriptor, 0) != 0 || ::pwrite(descriptor, pid.data(), pid.size(), 0) != ssize_t(pid.size())) {
+            if (::ftruncate(descriptor, 0) != 0
+                || ::pwrite(descriptor, pid.data(), pid.size(), 0) != ssize_t(pid.size())) {
                 const std::string reason = std::strerror(errno);
                 ::close(descriptor);
                 throw InputError("cannot write the lock file '" + path_ + "': " + reason);

@@ -61,7 +61,9 @@ public:
     // The rank of a row within its slice: its lower columns' composition
     // rank (0 with fewer than 3 lower columns: a slice is one row then).
     std::uint64_t row_in_slice(const Heights& heights, int lower_sum) const {
-        return lower_columns_ == 3 ? std::uint64_t(heights[2] - (lower_sum > geometry_.height() ? lower_sum - geometry_.height() : 0)) : 0;
+        return lower_columns_ == 3
+                   ? std::uint64_t(heights[2] - (lower_sum > geometry_.height() ? lower_sum - geometry_.height() : 0))
+                   : 0;
     }
     // Calls visit(row, heights) for each row of a slice whose lower
     // columns sum to `lower_sum`, in id order; `heights` holds the slice's
@@ -80,8 +82,8 @@ private:
     std::uint64_t chunk_size_;
     std::uint64_t chunk_count_;
     std::uint64_t owned_chunks_;
-    CompositionCodec lower_;                  // columns 1..L-1
-    std::vector<std::uint32_t> upper_sums_;   // [owned chunk] -> height sum of columns L..W-1
+    CompositionCodec lower_;                 // columns 1..L-1
+    std::vector<std::uint32_t> upper_sums_;  // [owned chunk] -> height sum of columns L..W-1
 };
 
 template <class Visit>
@@ -130,8 +132,9 @@ struct AnyPlacement {
 };
 template <bool Reverse, class Visit, class Stored, class Wanted = AnyPlacement>
 [[gnu::always_inline]] inline void for_each_row_placement(const PlacementTable& placements, Heights heights,
-                            const PlacementTable::Differences& differences, int first, int last, Visit&& visit,
-                            Stored&& stored, Wanted&& wanted = {}) {
+                                                          const PlacementTable::Differences& differences, int first,
+                                                          int last, Visit&& visit, Stored&& stored,
+                                                          Wanted&& wanted = {}) {
     const int width = placements.geometry().width(), height = placements.geometry().height();
     last = last < width ? last : width;
     const auto at = [&](int x, const PlacementTable::Differences& at_differences, auto&& keep, auto&& each) {
@@ -142,7 +145,8 @@ template <bool Reverse, class Visit, class Stored, class Wanted = AnyPlacement>
     };
     heights[0] = heights[1];
     for (int x = first > 1 ? first : 1; x < last; ++x)
-        at(x, differences, [&](int o) { return wanted(o, x); }, [&](int o, int, BoardId) { visit(o, x, -1); });
+        at(
+            x, differences, [&](int o) { return wanted(o, x); }, [&](int o, int, BoardId) { visit(o, x, -1); });
     if (width == 1 || first != 0)
         return;
     // Column 0, one first step at a time: the step fixes h0, so a state the
@@ -156,8 +160,9 @@ template <bool Reverse, class Visit, class Stored, class Wanted = AnyPlacement>
             continue;
         heights[0] = h0;
         first_column[0] = placements.clipped_difference(step);
-        at(0, first_column, [&](int o) { return placements.width(o) > 1 && wanted(o, 0); },
-           [&](int o, int, BoardId) { visit(o, 0, h0); });
+        at(
+            0, first_column, [&](int o) { return placements.width(o) > 1 && wanted(o, 0); },
+            [&](int o, int, BoardId) { visit(o, 0, h0); });
     }
 }
 
@@ -189,14 +194,14 @@ inline void set_row_differences(const PlacementTable& placements, const Heights&
 // alone.
 struct PlacementRule {
     int piece = 0;
-    bool whole_slice = false;         // touches only upper columns (x >= L)
-    std::uint8_t column0_added = 0;   // cells added to column 0
-    std::uint8_t sum_step = 0;        // successor row sum - row sum (= the piece's cells - column0_added)
+    bool whole_slice = false;                   // touches only upper columns (x >= L)
+    std::uint8_t column0_added = 0;             // cells added to column 0
+    std::uint8_t sum_step = 0;                  // successor row sum - row sum (= the piece's cells - column0_added)
     std::array<std::uint8_t, 2> lower_added{};  // cells added to columns 1 and 2 (when lower)
     int successor_owner = 0;
     int predecessor_owner = 0;
-    std::uint64_t chunk_shift = 0;    // successor's local chunk - this one's, when owned here
-    BoardId row_offset = 0;           // successor row's first id - this row's
+    std::uint64_t chunk_shift = 0;  // successor's local chunk - this one's, when owned here
+    BoardId row_offset = 0;         // successor row's first id - this row's
 };
 
 class PlacementRules {

@@ -56,12 +56,11 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     reason.clear();
     if (available > 0 && node_bytes > available)
         reason = "a node needs " + human_bytes(node_bytes) + " (" + std::to_string(ranks_per_node)
-                 + (ranks_per_node == 1 ? " rank x " : " ranks x ")
-                 + human_bytes(rank_bytes) + ") but has " + human_bytes(available)
-                 + ": use more nodes, fewer residue classes, or a smaller well";
+                 + (ranks_per_node == 1 ? " rank x " : " ranks x ") + human_bytes(rank_bytes) + ") but has "
+                 + human_bytes(available) + ": use more nodes, fewer residue classes, or a smaller well";
     else if (disk >= 0 && file_bytes > disk)
-        reason = "the table needs " + human_bytes(file_bytes) + " of disk but " + human_bytes(disk)
-                 + " is free for " + output + ": use --no-output, or free some disk";
+        reason = "the table needs " + human_bytes(file_bytes) + " of disk but " + human_bytes(disk) + " is free for "
+                 + output + ": use --no-output, or free some disk";
     return {{"width", geometry.width()},
             {"height", geometry.height()},
             {"pieces", rules.set().name()},
@@ -92,10 +91,14 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
             {"file_bytes", file_bytes},
             {"output", options.no_output ? Json(nullptr) : Json(output)},
             {"disk_free_bytes", disk >= 0 ? Json(disk) : Json(nullptr)},
-            {"model", {{"row_ns", model.row_seconds * 1e9}, {"state_ns", model.state_seconds * 1e9},
-                       {"write_bytes_per_second", model.write_bytes_per_second}}},
-            {"seconds", {{"compute", compute_seconds}, {"write", write_seconds},
-                         {"estimate", std::max(compute_seconds, write_seconds)}}},
+            {"model",
+             {{"row_ns", model.row_seconds * 1e9},
+              {"state_ns", model.state_seconds * 1e9},
+              {"write_bytes_per_second", model.write_bytes_per_second}}},
+            {"seconds",
+             {{"compute", compute_seconds},
+              {"write", write_seconds},
+              {"estimate", std::max(compute_seconds, write_seconds)}}},
             {"fits", reason.empty()},
             {"reason", reason.empty() ? Json(nullptr) : Json(reason)}};
 }
@@ -111,9 +114,11 @@ std::string plan_text(const Json& p) {
     std::snprintf(line, sizeof line, "stackgen --plan: %dx%d well, %s, %d rank%s x %d thread%s on %d node%s\n",
                   p["width"].get<int>(), p["height"].get<int>(), p["pieces"].get<std::string>().c_str(),
                   p["ranks"].get<int>(), p["ranks"].get<int>() == 1 ? "" : "s", p["threads"].get<int>(),
-                  p["threads"].get<int>() == 1 ? "" : "s", p["nodes"].get<int>(), p["nodes"].get<int>() == 1 ? "" : "s");
+                  p["threads"].get<int>() == 1 ? "" : "s", p["nodes"].get<int>(),
+                  p["nodes"].get<int>() == 1 ? "" : "s");
     text += line;
-    std::snprintf(line, sizeof line, "  states            %s stored (height sum mod %d in {%s}) of %s, in %s rows, %d rounds\n",
+    std::snprintf(line, sizeof line,
+                  "  states            %s stored (height sum mod %d in {%s}) of %s, in %s rows, %d rounds\n",
                   with_commas(p["stored_states"].get<std::uint64_t>()).c_str(), p["residue_modulus"].get<int>(),
                   classes.c_str(), with_commas(p["states"].get<std::uint64_t>()).c_str(),
                   with_commas(p["rows"].get<std::uint64_t>()).c_str(), p["rounds"].get<int>());
@@ -122,9 +127,8 @@ std::string plan_text(const Json& p) {
                   "  memory per rank   %s: band %s (%d rounds, %s), ghosts %s, writer %s, chunk lists %s, process %s, "
                   "threads %s\n",
                   bytes(rank["total"]).c_str(), bytes(rank["band"]).c_str(), p["band_rounds"].get<int>(),
-                  p["band_precision"].get<std::string>().c_str(),
-                  bytes(rank["ghosts"]).c_str(), bytes(rank["writer"]).c_str(), bytes(rank["chunks"]).c_str(),
-                  bytes(rank["process"]).c_str(),
+                  p["band_precision"].get<std::string>().c_str(), bytes(rank["ghosts"]).c_str(),
+                  bytes(rank["writer"]).c_str(), bytes(rank["chunks"]).c_str(), bytes(rank["process"]).c_str(),
                   bytes(rank["threads"]).c_str());
     text += line;
     std::snprintf(line, sizeof line, "  memory per node   %s of %s available\n", bytes(p["node_bytes"]).c_str(),
@@ -139,15 +143,16 @@ std::string plan_text(const Json& p) {
                       p["disk_free_bytes"].is_null() ? "unknown" : bytes(p["disk_free_bytes"]).c_str());
     text += line;
     const Json& model = p["model"];
-    std::snprintf(line, sizeof line,
-                  "  time              about %.0f s: compute %.0f s on %.0f cores at full speed (%d a node; %.1f ns a row + "
-                  "%.1f ns a stored state, a core), writing %.0f s overlapping it\n",
-                  p["seconds"]["estimate"].get<double>(), p["seconds"]["compute"].get<double>(),
-                  p["workers"].get<double>(), p["cores_per_node"].get<int>(), model["row_ns"].get<double>(),
-                  model["state_ns"].get<double>(), p["seconds"]["write"].get<double>());
+    std::snprintf(
+        line, sizeof line,
+        "  time              about %.0f s: compute %.0f s on %.0f cores at full speed (%d a node; %.1f ns a row + "
+        "%.1f ns a stored state, a core), writing %.0f s overlapping it\n",
+        p["seconds"]["estimate"].get<double>(), p["seconds"]["compute"].get<double>(), p["workers"].get<double>(),
+        p["cores_per_node"].get<int>(), model["row_ns"].get<double>(), model["state_ns"].get<double>(),
+        p["seconds"]["write"].get<double>());
     text += line;
     text += p["fits"].get<bool>() ? "  fits              yes\n"
-                                   : "  fits              no: " + p["reason"].get<std::string>() + "\n";
+                                  : "  fits              no: " + p["reason"].get<std::string>() + "\n";
     return text;
 }
 

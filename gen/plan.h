@@ -18,8 +18,8 @@
 namespace stack {
 
 struct PlanOptions {
-    int ranks = 1;   // --plan-ranks, or the launch's
-    int nodes = 1;   // --plan-nodes: the ranks spread evenly over them
+    int ranks = 1;                             // --plan-ranks, or the launch's
+    int nodes = 1;                             // --plan-nodes: the ranks spread evenly over them
     std::optional<std::uint64_t> node_memory;  // --plan-memory: bytes a node has (default: this node's available)
     std::optional<std::uint64_t> disk;         // --plan-disk: free bytes for the table (default: beside the output)
     std::optional<int> cores;                  // --plan-cores: cores a node (default: this process's)

@@ -62,14 +62,20 @@ struct GatheredRound {
     std::vector<double> states, compute, exchange_seconds, exchanged, band, written, write_seconds, worker_mean,
         worker_most;
     // Mean over all workers of all ranks / the busiest worker's.
-    double worker_balance() const { return most(worker_most) > 0 ? total(worker_mean) / worker_mean.size() / most(worker_most) : 1.0; }
+    double worker_balance() const {
+        return most(worker_most) > 0 ? total(worker_mean) / worker_mean.size() / most(worker_most) : 1.0;
+    }
 };
 
 GatheredRound gather_round(const Communicator& comm, const RoundReport& round) {
-    return {comm.gather(double(round.compute.states)), comm.gather(round.compute.compute_seconds),
-            comm.gather(round.compute.exchange.seconds), comm.gather(double(round.compute.exchange.bytes_sent)),
-            comm.gather(double(round.compute.band_bytes())), comm.gather(double(round.write.bytes_written)),
-            comm.gather(round.write.seconds), comm.gather(round.compute.worker_seconds_mean),
+    return {comm.gather(double(round.compute.states)),
+            comm.gather(round.compute.compute_seconds),
+            comm.gather(round.compute.exchange.seconds),
+            comm.gather(double(round.compute.exchange.bytes_sent)),
+            comm.gather(double(round.compute.band_bytes())),
+            comm.gather(double(round.write.bytes_written)),
+            comm.gather(round.write.seconds),
+            comm.gather(round.compute.worker_seconds_mean),
             comm.gather(round.compute.worker_seconds_max)};
 }
 
@@ -93,10 +99,10 @@ GatheredRun gather_run(const Communicator& comm, const std::vector<RoundReport>&
         exchanged += double(round.compute.exchange.bytes_sent);
         redistributed += double(round.write.bytes_redistributed);
     }
-    return {comm.gather(compute),         comm.gather(exchange),    comm.gather(redistribute),
-            comm.gather(exchanged),       comm.gather(redistributed), comm.gather(double(peak_rss_bytes())),
-            comm.gather(band_peak),       comm.gather(rounds_peak), comm.gather(ghosts_peak),
-            comm.gather(writer_peak),     comm.gather(writer_busy)};
+    return {comm.gather(compute),     comm.gather(exchange),      comm.gather(redistribute),
+            comm.gather(exchanged),   comm.gather(redistributed), comm.gather(double(peak_rss_bytes())),
+            comm.gather(band_peak),   comm.gather(rounds_peak),   comm.gather(ghosts_peak),
+            comm.gather(writer_peak), comm.gather(writer_busy)};
 }
 
 // The work-weighted balance over all rounds (all states over ranks x the
@@ -233,13 +239,15 @@ std::string summary_text(const Json& s) {
         s["height"].get<int>(), ranks, ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
     add("  pieces              %s\n", s["pieces"].get<std::string>().c_str());
     add("  states              %s  (stored: %s, height sum mod %d in {%s}, %s)\n",
-        with_commas(s["states"].get<std::uint64_t>()).c_str(), with_commas(s["stored_states"].get<std::uint64_t>()).c_str(),
-        s["residue_modulus"].get<int>(), classes.c_str(), s["precision"].get<std::string>().c_str());
+        with_commas(s["states"].get<std::uint64_t>()).c_str(),
+        with_commas(s["stored_states"].get<std::uint64_t>()).c_str(), s["residue_modulus"].get<int>(), classes.c_str(),
+        s["precision"].get<std::string>().c_str());
     std::string pieces;
     for (const auto& [name, count] : s["connections_per_piece"].items())
         pieces += (pieces.empty() ? "" : ", ") + name + " " + with_commas(count.get<std::uint64_t>());
     add("  connections         %s  (%s)\n", with_commas(s["connections"].get<std::uint64_t>()).c_str(), pieces.c_str());
-    add("  rounds              %zu  (one per row sum, the height sum of columns 1..W-1)", s["rounds"].get<std::size_t>());
+    add("  rounds              %zu  (one per row sum, the height sum of columns 1..W-1)",
+        s["rounds"].get<std::size_t>());
     if (s["resumed_from_round"].get<std::size_t>() > 0)
         add("; resumed after round %zu, %zu computed now", s["resumed_from_round"].get<std::size_t>(),
             s["rounds_computed"].get<std::size_t>());
@@ -279,13 +287,15 @@ std::string summary_text(const Json& s) {
         "the states)\n",
         100 * s["worst_round"]["state_balance"].get<double>(), 100 * s["worst_round"]["time_balance"].get<double>());
     if (s["output"].is_null())
-        add("  output              none (--no-output; the table would take %s)\n", human_bytes(number("file_bytes")).c_str());
+        add("  output              none (--no-output; the table would take %s)\n",
+            human_bytes(number("file_bytes")).c_str());
     else
         add("  output              %s (%s)\n", s["output"].get<std::string>().c_str(),
             human_bytes(number("file_bytes")).c_str());
     if (s.contains("round_table")) {
-        text += "\n  round  sum      states (all ranks)  state bal  time bal   compute  exchange  redistr."
-                "    M states/s  exchanged     band max    written\n";
+        text +=
+            "\n  round  sum      states (all ranks)  state bal  time bal   compute  exchange  redistr."
+            "    M states/s  exchanged     band max    written\n";
         for (const Json& round : s["round_table"])
             add("  %5zu  %3d  %18s  %8.1f%%  %7.1f%%  %7.3f s %7.3f s %7.3f s  %12.2f  %9s  %9s  %9s\n",
                 round["round"].get<std::size_t>(), round["sum"].get<int>(),

@@ -22,7 +22,7 @@ struct RoundReport {
 
 struct PhaseTimes {
     double setup_seconds = 0;
-    double rounds_seconds = 0;  // wall time of the round loop (compute, exchange, redistribution)
+    double rounds_seconds = 0;      // wall time of the round loop (compute, exchange, redistribution)
     double write_wait_seconds = 0;  // waiting at the end for the last writes
     double total_seconds = 0;
 };
@@ -59,15 +59,15 @@ struct SummaryInputs {
     PieceCounts connections;            // over all ranks
     bool empty_board_computed = false;  // class 0 computed
     double empty_board_value = 0;
-    double writer_busy_seconds = 0;     // this rank's writer thread
-    std::uint64_t digest = 0;           // CRC-64 of the values (table/digest.h)
-    int threads = 1;                    // worker threads per rank
+    double writer_busy_seconds = 0;  // this rank's writer thread
+    std::uint64_t digest = 0;        // CRC-64 of the values (table/digest.h)
+    int threads = 1;                 // worker threads per rank
     Precision band_precision = Precision::Float64;
     Precision precision = Precision::Float64;
     std::uint64_t file_bytes = 0;
     PhaseTimes times;
-    std::string output;  // empty: --no-output
-    bool round_table = false;  // one line per round
+    std::string output;            // empty: --no-output
+    bool round_table = false;      // one line per round
     std::size_t resumed_from = 0;  // rounds read back from a partial table
 };
 

@@ -87,11 +87,11 @@ std::vector<RoundWriter::Piece> RoundWriter::file_runs(const RoundStore& round) 
         if (count == 0)
             continue;
         Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
-        partition_.for_each_row_of_slice(heights, round.sum - partition_.upper_sum(chunk),
-                                         [&](std::uint64_t row, const Heights& row_heights) {
-                                             if (row == 0)
-                                                 runs.push_back({layout_.row_rank(row_heights, round.sum), first, count});
-                                         });
+        partition_.for_each_row_of_slice(
+            heights, round.sum - partition_.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
+                if (row == 0)
+                    runs.push_back({layout_.row_rank(row_heights, round.sum), first, count});
+            });
     }
     return runs;
 }
@@ -162,8 +162,8 @@ void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::ve
     values_received_.resize(values_total * size);
     comm_.all_to_all(headers_.data(), header_counts, header_offsets, headers_received_.data(), header_in,
                      header_in_offsets);
-    comm_.all_to_all(values_.data(), value_counts, value_offsets, values_received_.data(), value_in,
-                     value_in_offsets, precision_ == Precision::Float64 ? MPI_DOUBLE : MPI_FLOAT);
+    comm_.all_to_all(values_.data(), value_counts, value_offsets, values_received_.data(), value_in, value_in_offsets,
+                     precision_ == Precision::Float64 ? MPI_DOUBLE : MPI_FLOAT);
 }
 
 // This rank's segment [low, high) of the round, from its own pieces and
@@ -259,7 +259,8 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
     const std::uint64_t ranks = std::uint64_t(comm_.size());
     const std::uint64_t rows = layout_.rows(round.sum);
     const std::uint64_t round_bytes = rows * std::uint64_t(round.row_length) * value_bytes(precision_);
-    const std::uint64_t groups = std::max<std::uint64_t>(1, (round_bytes + ranks * SegmentBytes - 1) / (ranks * SegmentBytes));
+    const std::uint64_t groups =
+        std::max<std::uint64_t>(1, (round_bytes + ranks * SegmentBytes - 1) / (ranks * SegmentBytes));
     const Segments segments{rows, groups * ranks};
     const std::vector<Piece> runs = file_runs(round);
     pieces_.clear();
@@ -327,7 +328,8 @@ void RoundWriter::run_writer() {
         } catch (const PhaseError&) {
             failure = std::current_exception();
         } catch (const std::exception& error) {
-            failure = std::make_exception_ptr(PhaseError(comm_.rank(), Phase::Write, std::size_t(job.round), error.what()));
+            failure =
+                std::make_exception_ptr(PhaseError(comm_.rank(), Phase::Write, std::size_t(job.round), error.what()));
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         {

@@ -46,9 +46,9 @@
 namespace stack {
 
 struct WriteRecord {
-    std::uint64_t bytes_written = 0;      // by this rank, for this round
-    std::uint64_t bytes_redistributed = 0; // sent to other ranks
-    double seconds = 0;                   // redistributing and queueing (the writes themselves overlap)
+    std::uint64_t bytes_written = 0;        // by this rank, for this round
+    std::uint64_t bytes_redistributed = 0;  // sent to other ranks
+    double seconds = 0;                     // redistributing and queueing (the writes themselves overlap)
 };
 
 class RoundWriter {
@@ -96,8 +96,8 @@ private:
         std::vector<char> buffer;  // DirectAlignment more than needed
         std::uint64_t offset = 0;
         std::uint64_t length = 0;
-        long round = -1;           // the round it belongs to
-        bool marker = false;       // no bytes: the round's last job
+        long round = -1;      // the round it belongs to
+        bool marker = false;  // no bytes: the round's last job
         char* data() {
             const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(buffer.data());
             const std::uintptr_t aligned = (base + DirectAlignment - 1) / DirectAlignment * DirectAlignment;
@@ -140,7 +140,7 @@ private:
     std::unique_ptr<ValueDigest> digest_;           // rank 0
     std::vector<std::uint64_t> digest_pieces_;      // this round's digest pieces, 3 numbers each
     int threads_ = 1;
-    bool file_ = true;                              // false: the digest only
+    bool file_ = true;  // false: the digest only
     long written_through_ = -1;
 
     mutable std::mutex mutex_;

@@ -51,13 +51,14 @@ public:
                 const RoundLayout& layout)
         : partition_(partition), placements_(placements), rules_(rules), set_(placements.rules()), layout_(layout),
           rank_(partition.rank()), width_(partition.geometry().width()), height_(partition.geometry().height()),
-          lower_(partition.lower_columns()), classes_(layout.residues().count()), pieces_(set_.piece_count()), cursors_(std::size_t(set_.orientation_count()) * MaxWidth) {
+          lower_(partition.lower_columns()), classes_(layout.residues().count()), pieces_(set_.piece_count()),
+          cursors_(std::size_t(set_.orientation_count()) * MaxWidth) {
         const std::size_t most_rows = lower_ == 3 ? std::size_t(height_) + 1 : 1;
         stride_ = most_rows * std::size_t(height_ + 1);
         best_.resize(std::size_t(pieces_) * stride_);
         const std::size_t steps = placements.first_steps(false).size();
-        const std::size_t most =
-            std::size_t(width_ + (width_ + steps) * most_rows) * std::size_t(placements.most_placements_at_one_column());
+        const std::size_t most = std::size_t(width_ + (width_ + steps) * most_rows)
+                                 * std::size_t(placements.most_placements_at_one_column());
         for (PreparedSlice& slice : ring_)
             slice.updates.resize(most);
         // One-column orientations at column 0 read h0 + cells of their own
@@ -195,11 +196,11 @@ private:
     std::array<PreparedSlice, Lookahead> ring_;
     std::uint64_t prepared_ = 0, computed_ = 0;
     std::array<std::uint64_t, MostPieces> counts_{};  // [piece]: a fixed array, one store per update
-    std::vector<GhostCursor> cursors_;              // [orientation * MaxWidth + column]
+    std::vector<GhostCursor> cursors_;                // [orientation * MaxWidth + column]
     // [sum step]: fixed arrays, so a lookup is one load (a piece has at most
     // MostPieceColumns^2 cells)
     std::array<SuccessorRound, MostPieceColumns * MostPieceColumns + 1> successor_rounds_{};
-    const int* row_index_ = nullptr;                // [h0] -> index in a row of this round
+    const int* row_index_ = nullptr;  // [h0] -> index in a row of this round
     std::array<const int*, MostPieceColumns * MostPieceColumns + 1> successor_index_{};  // [sum step] -> the same there
 };
 
@@ -246,21 +247,24 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
         PlacementTable::Differences row_differences = differences;
         set_row_differences(placements_, row_heights, lower_, row_differences);
         exchange_->find_row(*finder_, first_row + row, row_heights, row_differences);
-        for_each_row_placement<false>(placements_, row_heights, row_differences, 0, lower_, [&](int o, int x, int h0) {
-            const PlacementRule& rule = rule_table[std::size_t(o) * MaxWidth + std::size_t(x)];
-            const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
-            Heights after = row_heights;
-            after[2] += rule.lower_added[1];
-            const std::uint64_t successor_row = partition_.row_in_slice(after, successor_lower_sum);
-            if (h0 < 0) {  // the whole row: its successor row has the same stored h0
-                add(slice, successor(rule, o, x, chunk, successor_row, row_id), row_start, n, rule.piece);
-                return;
-            }
-            const int index = row_index[h0];  // one state, whose h0 the step fixes
-            const Value* source = successor(rule, o, x, chunk, successor_row, row_id)
-                                   + successor_index_[rule.sum_step][h0 + rule.column0_added];
-            add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
-        }, [&](int h0) { return row_index[h0] >= 0; });
+        for_each_row_placement<false>(
+            placements_, row_heights, row_differences, 0, lower_,
+            [&](int o, int x, int h0) {
+                const PlacementRule& rule = rule_table[std::size_t(o) * MaxWidth + std::size_t(x)];
+                const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
+                Heights after = row_heights;
+                after[2] += rule.lower_added[1];
+                const std::uint64_t successor_row = partition_.row_in_slice(after, successor_lower_sum);
+                if (h0 < 0) {  // the whole row: its successor row has the same stored h0
+                    add(slice, successor(rule, o, x, chunk, successor_row, row_id), row_start, n, rule.piece);
+                    return;
+                }
+                const int index = row_index[h0];  // one state, whose h0 the step fixes
+                const Value* source = successor(rule, o, x, chunk, successor_row, row_id)
+                                      + successor_index_[rule.sum_step][h0 + rule.column0_added];
+                add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
+            },
+            [&](int h0) { return row_index[h0] >= 0; });
     });
     for (const InRow& in_row : in_row_)  // at column 0, each row's states with room above
         if (n > std::uint32_t(in_row.jump))
@@ -405,8 +409,7 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
     for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
         if (store.slice_start[chunk + 1] != store.slice_start[chunk])
             slices_.push_back(chunk);
-    const std::uint64_t grain =
-        std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
+    const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
     const std::uint64_t blocks = (slices_.size() + grain - 1) / grain;
     std::atomic<std::uint64_t> next_block{0};
     std::vector<double> busy(std::size_t(workers), 0.0);
@@ -458,18 +461,19 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
         Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
         exchange_.find_slice(finder, heights);
         const PlacementTable::Differences differences = placements_.differences(heights);
-        partition_.for_each_row_of_slice(heights, sum - partition_.upper_sum(chunk),
-                                         [&](std::uint64_t row, const Heights& row_heights) {
-            if (row == 0) {  // the slice's rows are consecutive in the file
-                const std::uint64_t position = layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
-                const std::uint64_t bytes = rows * length * sizeof(double);
-                read_exactly(descriptor, store.row(first), bytes, data_offset + position * sizeof(double),
-                             "cannot read round " + std::to_string(round) + " back to resume");
-            }
-            PlacementTable::Differences row_differences = differences;
-            set_row_differences(placements_, row_heights, partition_.lower_columns(), row_differences);
-            exchange_.find_row(finder, first + row, row_heights, row_differences);
-        });
+        partition_.for_each_row_of_slice(
+            heights, sum - partition_.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
+                if (row == 0) {  // the slice's rows are consecutive in the file
+                    const std::uint64_t position =
+                        layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
+                    const std::uint64_t bytes = rows * length * sizeof(double);
+                    read_exactly(descriptor, store.row(first), bytes, data_offset + position * sizeof(double),
+                                 "cannot read round " + std::to_string(round) + " back to resume");
+                }
+                PlacementTable::Differences row_differences = differences;
+                set_row_differences(placements_, row_heights, partition_.lower_columns(), row_differences);
+                exchange_.find_row(finder, first + row, row_heights, row_differences);
+            });
     }
 }
 

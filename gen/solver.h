@@ -35,12 +35,12 @@
 namespace stack {
 
 struct RoundRecord {
-    int sum = 0;                  // the row sum computed
-    std::uint64_t states = 0;     // computed by this rank
+    int sum = 0;               // the row sum computed
+    std::uint64_t states = 0;  // computed by this rank
     double compute_seconds = 0;
     double worker_seconds_max = 0;   // the busiest worker thread's time in the round
     double worker_seconds_mean = 0;  // the worker threads' mean
-    ExchangeRecord exchange;      // of this round's rows, after it
+    ExchangeRecord exchange;         // of this round's rows, after it
     std::uint64_t rounds_bytes = 0;  // band arrays held at the round's end (rounds S..S+K and spares)
     std::uint64_t ghost_bytes = 0;   // ghost rows held then
     std::uint64_t writer_bytes = 0;  // the writer's buffers then (set by its caller)
@@ -109,10 +109,9 @@ void for_each_row_of_round(const Partition& partition, const RoundStore& round, 
         if (round.slice_start[chunk + 1] == first)
             continue;
         Heights heights = partition.geometry().decode(partition.chunk_first(chunk));
-        partition.for_each_row_of_slice(heights, round.sum - partition.upper_sum(chunk),
-                                        [&](std::uint64_t row, const Heights& row_heights) {
-                                            visit(row_heights, round.row(first + row));
-                                        });
+        partition.for_each_row_of_slice(
+            heights, round.sum - partition.upper_sum(chunk),
+            [&](std::uint64_t row, const Heights& row_heights) { visit(row_heights, round.row(first + row)); });
     }
 }
 

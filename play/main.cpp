@@ -18,73 +18,74 @@ po::options_description described_options() {
         "       stackplay --game tetris [--policy P] [--preview N] [options]   (the real game)\n"
         "       stackplay --game tetris --board FILE --piece T [--next S]      (one decision)\n"
         "       stackplay --serve [--port 8080] [--bind 127.0.0.1] [--table FILE]  (the web viewer)");
-    described.add_options()
-        ("game", po::value<std::string>()->default_value("stacking"),
-         "stacking (the hole-free game of the table) or tetris (the real game: holes, line clears)")
-        ("table", po::value<std::string>(),
-         "table written by stackgen (default: the one stack_*.h5 in the current directory)")
-        ("runs", po::value<std::string>()->default_value("100000"), "games to play (>= 1)")
-        ("policy", po::value<std::string>()->default_value("table"),
-         "stacking: table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" "
-         "(N = 1..4 next pieces known); tetris: dellacherie (its default), lee, el-tetris, seed001, expectimax, "
-         "seed000-printed")
-        ("start", po::value<std::string>(), "start board as column heights, e.g. 1,0,0,0 (default: empty)")
-        ("board", po::value<std::string>(), "stacking: the same as --start (reads better with --explain); "
-                                             "tetris: a board file to decide one move on ('#' filled, '.' empty, "
-                                             "top row first)")
-        ("start-id", po::value<std::string>(), "start board as a board id")
-        ("seed", po::value<std::string>()->default_value("1"), "random seed (>= 0)")
-        ("threads", po::value<std::string>()->default_value("0"), "threads (0: the cores this process is bound to)")
-        ("check", "exit 1 when the games disagree with the exact length distribution (z-test of the mean, "
-                  "chi-square test of the lengths) or, for the table policy, its mean with the table's value")
-        ("check-level", po::value<std::string>()->default_value("1e-4"), "--check fails on a p-value below this")
-        ("memory-limit", po::value<std::string>(),
-         "most bytes of table values to hold in memory, e.g. 16G (default: 3/4 of the available memory); "
-         "a larger table is read lazily")
-        ("show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")
-        ("explain", "print the start board's value and every placement of every piece, best first")
-        ("json", "print the report as JSON");
+    described.add_options()("game", po::value<std::string>()->default_value("stacking"),
+                            "stacking (the hole-free game of the table) or tetris (the real game: holes, line clears)")(
+        "table", po::value<std::string>(),
+        "table written by stackgen (default: the one stack_*.h5 in the current directory)")(
+        "runs", po::value<std::string>()->default_value("100000"), "games to play (>= 1)")(
+        "policy", po::value<std::string>()->default_value("table"),
+        "stacking: table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" "
+        "(N = 1..4 next pieces known); tetris: dellacherie (its default), lee, el-tetris, seed001, expectimax, "
+        "seed000-printed")("start", po::value<std::string>(),
+                           "start board as column heights, e.g. 1,0,0,0 (default: empty)")(
+        "board", po::value<std::string>(),
+        "stacking: the same as --start (reads better with --explain); "
+        "tetris: a board file to decide one move on ('#' filled, '.' empty, "
+        "top row first)")("start-id", po::value<std::string>(), "start board as a board id")(
+        "seed", po::value<std::string>()->default_value("1"), "random seed (>= 0)")(
+        "threads", po::value<std::string>()->default_value("0"), "threads (0: the cores this process is bound to)")(
+        "check",
+        "exit 1 when the games disagree with the exact length distribution (z-test of the mean, "
+        "chi-square test of the lengths) or, for the table policy, its mean with the table's value")(
+        "check-level", po::value<std::string>()->default_value("1e-4"), "--check fails on a p-value below this")(
+        "memory-limit", po::value<std::string>(),
+        "most bytes of table values to hold in memory, e.g. 16G (default: 3/4 of the available memory); "
+        "a larger table is read lazily")(
+        "show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")(
+        "explain", "print the start board's value and every placement of every piece, best first")(
+        "json", "print the report as JSON");
     po::options_description tetris("The real game (--game tetris)");
-    tetris.add_options()
-        ("width", po::value<std::string>()->default_value("10"), "well width, 2-16")
-        ("height", po::value<std::string>()->default_value("20"), "well height, 2-64")
-        ("pieces", po::value<std::string>()->default_value("tetrominoes"),
-         "tetrominoes, rectangles, pentominoes or a piece file")
-        ("preview", po::value<std::string>()->default_value("0"), "next pieces known and searched, 0-5 "
-                                                                   "(seed 000's window of 4 is --preview 3)")
-        ("depth", po::value<std::string>(), "--policy expectimax: unknown next pieces averaged, 1-2 (default 1)")
-        ("moves", po::value<std::string>()->default_value("harddrop"),
-         "harddrop (every rotation and column, dropped) or bfs (every SRS placement, tetrominoes)")
-        ("draw", po::value<std::string>()->default_value("independent"),
-         "independent (the set's weights) or bag (each piece once per bag)")
-        ("piece-file", po::value<std::string>(), "pieces in seed 000's format: 0-6 for I O S Z T J L")
-        ("game-over", po::value<std::string>()->default_value("placement"),
-         "placement (no placement of the piece fits) or entry (also when it cannot enter at its spawn, Fahey's)")
-        ("games", po::value<std::string>()->default_value("10"), "games to play, 1 to 1,000,000")
-        ("max-pieces", po::value<std::string>()->default_value("1000000"), "stop a game after this many pieces (0: never)")
-        ("level", po::value<std::string>()->default_value("0"), "Game Boy starting level, 0-20 (points)")
-        ("piece", po::value<std::string>(), "with --board FILE: the current piece's letter")
-        ("next", po::value<std::string>(), "with --board FILE: the next piece's letter")
-        ("quiet", "no progress lines on stderr");
+    tetris.add_options()("width", po::value<std::string>()->default_value("10"), "well width, 2-16")(
+        "height", po::value<std::string>()->default_value("20"), "well height, 2-64")(
+        "pieces", po::value<std::string>()->default_value("tetrominoes"),
+        "tetrominoes, rectangles, pentominoes or a piece file")("preview", po::value<std::string>()->default_value("0"),
+                                                                "next pieces known and searched, 0-5 "
+                                                                "(seed 000's window of 4 is --preview 3)")(
+        "depth", po::value<std::string>(), "--policy expectimax: unknown next pieces averaged, 1-2 (default 1)")(
+        "moves", po::value<std::string>()->default_value("harddrop"),
+        "harddrop (every rotation and column, dropped) or bfs (every SRS placement, tetrominoes)")(
+        "draw", po::value<std::string>()->default_value("independent"),
+        "independent (the set's weights) or bag (each piece once per bag)")(
+        "piece-file", po::value<std::string>(), "pieces in seed 000's format: 0-6 for I O S Z T J L")(
+        "game-over", po::value<std::string>()->default_value("placement"),
+        "placement (no placement of the piece fits) or entry (also when it cannot enter at its spawn, Fahey's)")(
+        "games", po::value<std::string>()->default_value("10"), "games to play, 1 to 1,000,000")(
+        "max-pieces", po::value<std::string>()->default_value("1000000"),
+        "stop a game after this many pieces (0: never)")("level", po::value<std::string>()->default_value("0"),
+                                                         "Game Boy starting level, 0-20 (points)")(
+        "piece", po::value<std::string>(), "with --board FILE: the current piece's letter")(
+        "next", po::value<std::string>(), "with --board FILE: the next piece's letter")("quiet",
+                                                                                        "no progress lines on stderr");
     described.add(tetris);
     po::options_description web("The web viewer (--serve)");
-    web.add_options()
-        ("serve", "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
-                  "table explorer and the table game's replays")
-        ("port", po::value<std::string>()->default_value("8080"), "port to listen on, 0-65535 (0: any free one)")
-        ("bind", po::value<std::string>()->default_value("127.0.0.1"),
-         "address to listen on; the default answers this machine only: anything else (0.0.0.0: every network) "
-         "must be asked for");
+    web.add_options()("serve",
+                      "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
+                      "table explorer and the table game's replays")(
+        "port", po::value<std::string>()->default_value("8080"), "port to listen on, 0-65535 (0: any free one)")(
+        "bind", po::value<std::string>()->default_value("127.0.0.1"),
+        "address to listen on; the default answers this machine only: anything else (0.0.0.0: every network) "
+        "must be asked for");
     described.add(web);
     return described;
 }
 
 // The options that belong to one game only: given for the other, they are
 // refused rather than ignored.
-constexpr const char* TetrisOnly[] = {"width", "height", "pieces", "preview", "depth", "moves", "draw", "piece-file",
-                                      "game-over", "games", "max-pieces", "level", "piece", "next", "quiet"};
-constexpr const char* StackingOnly[] = {"table", "runs", "start", "start-id", "check", "check-level",
-                                        "memory-limit", "explain"};
+constexpr const char* TetrisOnly[] = {"width",      "height", "pieces",     "preview",   "depth",
+                                      "moves",      "draw",   "piece-file", "game-over", "games",
+                                      "max-pieces", "level",  "piece",      "next",      "quiet"};
+constexpr const char* StackingOnly[] = {"table", "runs",        "start",        "start-id",
+                                        "check", "check-level", "memory-limit", "explain"};
 
 bool given(const po::variables_map& variables, const char* name) {
     return variables.count(name) && !variables[name].defaulted();
@@ -179,7 +180,7 @@ stack::PlayOptions parse_options(const po::variables_map& variables) {
         options.start_id = stack::parse_unsigned_option("start-id", text("start-id"));
     if (variables.count("show") && variables.count("explain"))
         throw stack::InputError("give either --show or --explain, not both");
-    options.mode = variables.count("show") ? stack::PlayMode::Show
+    options.mode = variables.count("show")      ? stack::PlayMode::Show
                    : variables.count("explain") ? stack::PlayMode::Explain
                                                 : stack::PlayMode::Play;
     options.runs = stack::parse_unsigned_option("runs", text("runs"), 1, std::uint64_t(1) << 40);

@@ -19,7 +19,7 @@
 namespace stack::testing {
 
 struct NaiveSolution {
-    std::vector<double> values;                    // [board id] -> V
+    std::vector<double> values;                           // [board id] -> V
     std::array<std::uint64_t, PieceCount> connections{};  // [piece] -> valid placements
 };
 

@@ -59,7 +59,7 @@ TEST(Board, RejectsBadShapes) {
     EXPECT_THROW(Geometry(4, 0), InputError);
     EXPECT_THROW(Geometry(-1, 5), InputError);
     EXPECT_THROW(Geometry(15, 20), InputError);  // 21^15 > 2^64
-    EXPECT_NO_THROW(Geometry(14, 20));          // 21^14 < 2^64
+    EXPECT_NO_THROW(Geometry(14, 20));           // 21^14 < 2^64
     EXPECT_EQ(checked_state_count(15, 20), 0u);
     EXPECT_EQ(checked_state_count(9, 20), 794280046581ull);
 }
@@ -74,8 +74,8 @@ TEST(Board, RejectsBadBoards) {
     EXPECT_THROW(geometry.parse_heights("1,2.5,3,4"), InputError);
     EXPECT_THROW(geometry.parse_heights(""), InputError);
     // Strict: no sign, no space, no empty item, no trailing comma.
-    for (const char* text : {"+1,2,3,4", "1,2,3,4,", ",1,2,3,4", " 1,2,3,4", "1,2,3, 4", "1,,3,4", "1,2,3,4 ",
-                             "0x1,2,3,4", "1,2,3,4\n"})
+    for (const char* text :
+         {"+1,2,3,4", "1,2,3,4,", ",1,2,3,4", " 1,2,3,4", "1,2,3, 4", "1,,3,4", "1,2,3,4 ", "0x1,2,3,4", "1,2,3,4\n"})
         EXPECT_THROW(geometry.parse_heights(text), InputError) << text;
     EXPECT_EQ(geometry.format_heights(geometry.parse_heights("0,20,3,04")), "0,20,3,4");
 }

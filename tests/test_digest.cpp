@@ -24,8 +24,8 @@ TEST(Digest, CombiningPartsGivesTheWholesCrc) {
     for (unsigned char& byte : bytes)
         byte = static_cast<unsigned char>(random());
     const std::uint64_t whole = crc64(bytes.data(), bytes.size());
-    for (std::size_t split : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(1024), std::size_t(2999),
-                              std::size_t(3000)}) {
+    for (std::size_t split :
+         {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(1024), std::size_t(2999), std::size_t(3000)}) {
         const std::uint64_t left = crc64(bytes.data(), split);
         const std::uint64_t right = crc64(bytes.data() + split, bytes.size() - split);
         EXPECT_EQ(crc64_combine(left, right, bytes.size() - split), whole) << "split at " << split;
@@ -44,8 +44,9 @@ TEST(Digest, FoldsARoundsPiecesInAnyOrderAndRefusesAGap) {
             round[i] = static_cast<unsigned char>(i * 37 + std::size_t(sum));
         bytes.insert(bytes.end(), round.begin(), round.end());
         const std::uint64_t half = round.size() / 2, offset = digest.round_offset(sum);
-        std::vector<DigestPiece> pieces = {{offset + half, round.size() - half, crc64(round.data() + half, round.size() - half)},
-                                           {offset, half, crc64(round.data(), half)}};
+        std::vector<DigestPiece> pieces = {
+            {offset + half, round.size() - half, crc64(round.data() + half, round.size() - half)},
+            {offset, half, crc64(round.data(), half)}};
         digest.add_round(sum, pieces);
         if (half > 0) {
             ValueDigest gap(layout, sizeof(double));

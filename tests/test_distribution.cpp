@@ -115,12 +115,11 @@ TEST(TablePolicy, ChoosesForEveryPieceAtOnceAsItDoesOneByOne) {
         ids.push_back(id);
     std::vector<PieceMoves> batched(ids.size());
     std::size_t calls = 0;
-    policy->choose_for_each_piece(ids, geometry,
-                                  [&](std::size_t i, const Heights& heights, const PieceMoves& moves) {
-                                      ASSERT_EQ(i, calls++);  // in order, once each
-                                      ASSERT_EQ(heights, geometry.decode(ids[i]));
-                                      batched[i] = moves;
-                                  });
+    policy->choose_for_each_piece(ids, geometry, [&](std::size_t i, const Heights& heights, const PieceMoves& moves) {
+        ASSERT_EQ(i, calls++);  // in order, once each
+        ASSERT_EQ(heights, geometry.decode(ids[i]));
+        batched[i] = moves;
+    });
     ASSERT_EQ(calls, ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i)
         for (int piece = 0; piece < PieceCount; ++piece) {

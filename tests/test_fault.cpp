@@ -18,10 +18,11 @@ TEST(FaultPlan, ReadsEveryField) {
 }
 
 TEST(FaultPlan, RefusesWhatItCannotRead) {
-    for (const char* text : {"", "rank=1", "rank=1,round=2", "rank=-1,round=2,phase=write", "rank=1,round=-2,phase=write",
-                             "rank=1,round=99999999999999999999999,phase=write", "rank=1,round=2,phase=sleep",
-                             "rank=1,round=2,phase=write,action=hang", "rank=1,round=2,phase=write,colour=red",
-                             "rank=x,round=2,phase=write", "rank=1 ,round=2,phase=write"})
+    for (const char* text :
+         {"", "rank=1", "rank=1,round=2", "rank=-1,round=2,phase=write", "rank=1,round=-2,phase=write",
+          "rank=1,round=99999999999999999999999,phase=write", "rank=1,round=2,phase=sleep",
+          "rank=1,round=2,phase=write,action=hang", "rank=1,round=2,phase=write,colour=red",
+          "rank=x,round=2,phase=write", "rank=1 ,round=2,phase=write"})
         EXPECT_THROW(parse_fault_plan(text), InputError) << text;
 }
 

@@ -50,8 +50,8 @@ SrsBoard random_board(std::mt19937_64& random, int width, int height, double hol
     return board;
 }
 
-constexpr std::array<Piece, PieceCount> AllPieces = {PieceI, PieceT, PieceSquare, PieceZRight, PieceZLeft,
-                                                     PieceLRight, PieceLLeft};
+constexpr std::array<Piece, PieceCount> AllPieces = {PieceI,     PieceT,      PieceSquare, PieceZRight,
+                                                     PieceZLeft, PieceLRight, PieceLLeft};
 
 // The placements the tables use on a contour: each orientation of the
 // piece at each column where its underside matches and it stays within H.
@@ -126,10 +126,8 @@ void check_claim(const std::vector<int>& heights, int height, ClaimCount& count)
 
 TEST(Moves, SpawnIsCentredAboveTheWell) {
     const SrsBoard board(10, 20);
-    EXPECT_EQ(cells_at(PieceT, *spawn_location(board, PieceT)),
-              sorted({{{3, 20}, {4, 20}, {5, 20}, {4, 21}}}));
-    EXPECT_EQ(cells_at(PieceI, *spawn_location(board, PieceI)),
-              sorted({{{3, 20}, {4, 20}, {5, 20}, {6, 20}}}));
+    EXPECT_EQ(cells_at(PieceT, *spawn_location(board, PieceT)), sorted({{{3, 20}, {4, 20}, {5, 20}, {4, 21}}}));
+    EXPECT_EQ(cells_at(PieceI, *spawn_location(board, PieceI)), sorted({{{3, 20}, {4, 20}, {5, 20}, {6, 20}}}));
     EXPECT_EQ(cells_at(PieceSquare, *spawn_location(board, PieceSquare)),
               sorted({{{4, 20}, {5, 20}, {4, 21}, {5, 21}}}));
 }
@@ -143,8 +141,8 @@ TEST(Moves, EmptyWellPlacementCounts) {
     // J, L: 8 + 8 + 9 + 9.
     const std::array<std::size_t, PieceCount> expected = {17, 34, 9, 17, 17, 34, 34};  // I T O S Z L J
     for (Piece piece : AllPieces)
-        for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick, Algorithm::Convolution,
-                                    Algorithm::ConvolutionSeed})
+        for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick,
+                                    Algorithm::Convolution, Algorithm::ConvolutionSeed})
             EXPECT_EQ(generate(board, piece, algorithm).size(), expected[int(piece)])
                 << piece_letter(piece) << " by " << algorithm_name(algorithm);
 }
@@ -201,9 +199,9 @@ TEST(Moves, RandomBoardsBreadthFirstEqualsConvolution) {
             }
         }
     }
-    std::cout << "[ moves ] " << boards << " (board, piece) pairs, " << placements << " BFS placements; hard drop missed "
-              << missed_by_hard_drop << ", quick missed " << missed_by_quick << ", the document's convolution missed "
-              << missed_by_seed << "\n";
+    std::cout << "[ moves ] " << boards << " (board, piece) pairs, " << placements
+              << " BFS placements; hard drop missed " << missed_by_hard_drop << ", quick missed " << missed_by_quick
+              << ", the document's convolution missed " << missed_by_seed << "\n";
     RecordProperty("placements", std::to_string(placements));
     RecordProperty("missed_by_hard_drop", std::to_string(missed_by_hard_drop));
     RecordProperty("missed_by_quick", std::to_string(missed_by_quick));
@@ -260,8 +258,19 @@ TEST(Moves, TuckUnderAnOverhang) {
 //   y=0  SS##.#..##
 TEST(Moves, SKickIntoASlot) {
     SrsBoard board(10, 20);
-    for (auto [x, y] : {std::pair{3, 2}, {5, 2}, {8, 2}, {0, 1}, {3, 1}, {4, 1}, {5, 1}, {9, 1}, {2, 0}, {3, 0}, {5, 0},
-                        {8, 0}, {9, 0}})
+    for (auto [x, y] : {std::pair{3, 2},
+                        {5, 2},
+                        {8, 2},
+                        {0, 1},
+                        {3, 1},
+                        {4, 1},
+                        {5, 1},
+                        {9, 1},
+                        {2, 0},
+                        {3, 0},
+                        {5, 0},
+                        {8, 0},
+                        {9, 0}})
         board.fill(x, y);
     const Cells slot = sorted({{{0, 0}, {1, 0}, {1, 1}, {2, 1}}});
     EXPECT_TRUE(reached_at(generate(board, PieceZRight, Algorithm::BreadthFirst), slot) & ReachedPlain);
@@ -295,8 +304,8 @@ TEST(Moves, ContourClaimExhaustiveSmallWells) {
             ++heights[column];
         }
         std::cout << "[ moves ] " << width << "x" << height << ": " << count.contours << " contours, " << count.checks
-                  << " (contour, piece) checks, claim holds on " << count.holds << ", fails on " << count.fails
-                  << " (" << count.fails_with_clearance << " of them with 4 free rows under the spawn)\n";
+                  << " (contour, piece) checks, claim holds on " << count.holds << ", fails on " << count.fails << " ("
+                  << count.fails_with_clearance << " of them with 4 free rows under the spawn)\n";
         EXPECT_EQ(count.fails_with_clearance, 0) << width << "x" << height;
     }
 }
@@ -339,7 +348,8 @@ TEST(Moves, ReachOfTablePlacements) {
     // The flat-bottomed orientations: I flat (7 columns) and upright (10),
     // T flat (8), O (9), L and J flat (8 each) and upright (9 each).
     EXPECT_EQ(checked, 7 + 10 + 8 + 9 + 8 + 8 + 9 + 9);
-    const Reach blocked = reach_table_placement({15, 11, 0, 10, 7, 8, 15, 1, 20, 7}, 20, stack::Rules::tetrominoes().orientation(1), 9);
+    const Reach blocked =
+        reach_table_placement({15, 11, 0, 10, 7, 8, 15, 1, 20, 7}, 20, stack::Rules::tetrominoes().orientation(1), 9);
     EXPECT_EQ(stack::Rules::tetrominoes().orientation(1).piece, PieceI);
     EXPECT_TRUE(blocked.inputs.empty());
     EXPECT_FALSE(blocked.hard_drop);
@@ -381,12 +391,13 @@ TEST(Moves, ReachOfTablePlacementsOfAPieceAtOnce) {
             }
         }
     }
-    EXPECT_GT(checked, 500);  // 606 table placements fit these contours
+    EXPECT_GT(checked, 500);    // 606 table placements fit these contours
     EXPECT_GT(unreachable, 0);  // the walls of the tall contours block some
     EXPECT_GT(spin_only, 0);
-    EXPECT_THROW(reach_table_placements(std::vector<int>(10, 0), 20,
-                                        {{&rules.orientation(0), 0}, {&rules.orientation(rules.orientation_count() - 1), 0}}),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        reach_table_placements(std::vector<int>(10, 0), 20,
+                               {{&rules.orientation(0), 0}, {&rules.orientation(rules.orientation_count() - 1), 0}}),
+        std::invalid_argument);
 }
 
 // The batch of shortest inputs (one search for every placement) gives each
@@ -425,7 +436,8 @@ TEST(Moves, BatchInputsAndTracesAgreeWithTheSingleSearches) {
                     })) << algorithm_name(algorithm);
                 if (algorithm == Algorithm::BreadthFirst) {  // every location reached is popped once
                     const auto count = [&](SearchEventKind kind) {
-                        return std::count_if(events.begin(), events.end(), [&](const SearchEvent& e) { return e.kind == kind; });
+                        return std::count_if(events.begin(), events.end(),
+                                             [&](const SearchEvent& e) { return e.kind == kind; });
                     };
                     EXPECT_EQ(count(SearchEventKind::Reached), count(SearchEventKind::Popped));
                 }

@@ -12,11 +12,13 @@ namespace stack {
 namespace {
 
 // A piece's orientations as a sorted list, to compare sets whatever their order.
-std::vector<std::pair<std::vector<int>, std::vector<int>>> sorted_orientations(const std::vector<Orientation>& orientations) {
+std::vector<std::pair<std::vector<int>, std::vector<int>>> sorted_orientations(
+    const std::vector<Orientation>& orientations) {
     std::vector<std::pair<std::vector<int>, std::vector<int>>> list;
     for (const Orientation& orientation : orientations)
-        list.push_back({std::vector<int>(orientation.surface.begin(), orientation.surface.begin() + orientation.width - 1),
-                        std::vector<int>(orientation.added.begin(), orientation.added.begin() + orientation.width)});
+        list.push_back(
+            {std::vector<int>(orientation.surface.begin(), orientation.surface.begin() + orientation.width - 1),
+             std::vector<int>(orientation.added.begin(), orientation.added.begin() + orientation.width)});
     std::sort(list.begin(), list.end());
     return list;
 }
@@ -140,7 +142,8 @@ TEST(PieceSet, WeightsAndLetters) {
 // 'letter :' was refused by every reader, issue 28).
 TEST(PieceSet, EveryLetterAPieceFileTakesReadsBack) {
     for (const char letter : std::string("!\"$%&'()*+,-/:;<=>?@[\\]^_`{|}~Qz9")) {
-        const PieceSet set = PieceSet::from_file_text(std::string("piece dot letter ") + letter + "\n#\n\npiece bar\n###\n");
+        const PieceSet set =
+            PieceSet::from_file_text(std::string("piece dot letter ") + letter + "\n#\n\npiece bar\n###\n");
         const PieceSet again = PieceSet::from_attribute(set.attribute_text());
         ASSERT_EQ(again.pieces().size(), 2u) << letter;
         EXPECT_EQ(again.pieces()[0].letter, letter);
@@ -151,22 +154,22 @@ TEST(PieceSet, EveryLetterAPieceFileTakesReadsBack) {
 
 TEST(PieceSet, BadPieceFilesAreRefused) {
     for (const char* text : {
-             "",                                    // no pieces
-             "###\n",                               // cells before any piece
-             "piece a\n#.#\n",                      // not connected
-             "piece a\n#x#\n",                      // a stray character
-             "piece a\n.........#\n",               // wider than 8
-             "piece a\n#\n\npiece a\n##\n",         // a name twice
-             "piece a weight 0\n#\n",               // weight out of range
-             "piece a weight -1\n#\n",              //
-             "piece a weight 2x\n#\n",              //
-             "piece a colour red\n#\n",             // an unknown word
-             "piece\n#\n",                          // no name
-             "piece a-b\n#\n",                      // a bad name
-             "piece a\n",                           // no rows
-             "piece a\n...\n",                      // no cells
-             "piece ab\n#\n\npiece ac\n##\n",       // one letter for two pieces
-             "piece o\n###\n#.#\n###\n",            // a gap in a column in every orientation
+             "",                               // no pieces
+             "###\n",                          // cells before any piece
+             "piece a\n#.#\n",                 // not connected
+             "piece a\n#x#\n",                 // a stray character
+             "piece a\n.........#\n",          // wider than 8
+             "piece a\n#\n\npiece a\n##\n",    // a name twice
+             "piece a weight 0\n#\n",          // weight out of range
+             "piece a weight -1\n#\n",         //
+             "piece a weight 2x\n#\n",         //
+             "piece a colour red\n#\n",        // an unknown word
+             "piece\n#\n",                     // no name
+             "piece a-b\n#\n",                 // a bad name
+             "piece a\n",                      // no rows
+             "piece a\n...\n",                 // no cells
+             "piece ab\n#\n\npiece ac\n##\n",  // one letter for two pieces
+             "piece o\n###\n#.#\n###\n",       // a gap in a column in every orientation
          }) {
         EXPECT_THROW(PieceSet::from_file_text(text), InputError) << text;
     }
@@ -175,17 +178,17 @@ TEST(PieceSet, BadPieceFilesAreRefused) {
 
 TEST(PieceSet, BadAttributesAreRefused) {
     for (const char* text : {
-             "",                          // no pieces
-             "i ([0],[1,1])\n",           // no colon
-             "i: ([0],[1,1]\n",           // unclosed
-             "i: ([0,0],[1,1])\n",        // steps and counts disagree
-             "i: ([0],[1,1]) ([],[3])\n", // cell counts differ
+             "",                              // no pieces
+             "i ([0],[1,1])\n",               // no colon
+             "i: ([0],[1,1]\n",               // unclosed
+             "i: ([0,0],[1,1])\n",            // steps and counts disagree
+             "i: ([0],[1,1]) ([],[3])\n",     // cell counts differ
              "i: ([0],[1,1]) ([0],[1,1])\n",  // an orientation twice
-             "i: ([],[0])\n",             // an empty column
-             "i: ([],[99999])\n",         // out of range
-             "i:\n",                      // no orientations
-             "i weight=0: ([],[1])\n",    // weight out of range
-             "i size=2: ([],[1])\n",      // an unknown key
+             "i: ([],[0])\n",                 // an empty column
+             "i: ([],[99999])\n",             // out of range
+             "i:\n",                          // no orientations
+             "i weight=0: ([],[1])\n",        // weight out of range
+             "i size=2: ([],[1])\n",          // an unknown key
          }) {
         EXPECT_THROW(PieceSet::from_attribute(text), InputError) << text;
     }

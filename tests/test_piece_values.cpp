@@ -25,15 +25,29 @@ struct Drawn {
 
 Drawn drawn_set(const std::string& name) {
     if (name == "tetrominoes")
-        return {{{"####"}, {"###", ".#."}, {"##", "##"}, {".##", "##."}, {"##.", ".##"}, {"#.", "#.", "##"},
+        return {{{"####"},
+                 {"###", ".#."},
+                 {"##", "##"},
+                 {".##", "##."},
+                 {"##.", ".##"},
+                 {"#.", "#.", "##"},
                  {".#", ".#", "##"}},
                 {1, 1, 1, 1, 1, 1, 1}};
     if (name == "rectangles")
         return {{{"#"}, {"##"}, {"###"}, {"##", "##"}, {"###", "###"}, {"###", "###", "###"}}, {1, 1, 1, 1, 1, 1}};
     if (name == "pentominoes")
-        return {{{".##", "##.", ".#."}, {"#####"}, {"####", "#..."}, {"##..", ".###"}, {"##", "##", "#."},
-                 {"###", ".#.", ".#."}, {"#.#", "###"}, {"#..", "#..", "###"}, {"#..", "##.", ".##"},
-                 {".#.", "###", ".#."}, {"####", ".#.."}, {"##.", ".#.", ".##"}},
+        return {{{".##", "##.", ".#."},
+                 {"#####"},
+                 {"####", "#..."},
+                 {"##..", ".###"},
+                 {"##", "##", "#."},
+                 {"###", ".#.", ".#."},
+                 {"#.#", "###"},
+                 {"#..", "#..", "###"},
+                 {"#..", "##.", ".##"},
+                 {".#.", "###", ".#."},
+                 {"####", ".#.."},
+                 {"##.", ".#.", ".##"}},
                 std::vector<std::uint32_t>(12, 1)};
     // a weighted file set: a domino drawn three times as often as an L tromino
     return {{{"##"}, {"#.", "##"}}, {3, 1}};
@@ -153,7 +167,8 @@ TEST(PieceValues, TetrominoesGiveTheNaiveBaselinesBits) {
 // every board the brute force reaches from the empty one, on small wells.
 TEST(PieceValues, EverySetAgreesWithTheBruteForce) {
     for (const std::string name : {"tetrominoes", "rectangles", "pentominoes", "weighted"}) {
-        for (auto [width, height] : {std::pair{2, 8}, std::pair{3, 6}, std::pair{4, 5}, std::pair{5, 4}, std::pair{5, 8}}) {
+        for (auto [width, height] :
+             {std::pair{2, 8}, std::pair{3, 6}, std::pair{4, 5}, std::pair{5, 4}, std::pair{5, 8}}) {
             const Geometry geometry(width, height);
             const PieceSetSolution solution = solve_piece_set(set_named(name), geometry);
             BruteForce brute(drawn_set(name), width, height);

@@ -45,8 +45,9 @@ TEST(Placement, RoundConnectionsCountEveryPlacementOfTheRound) {
     for (auto [width, height] : {std::pair{1, 6}, {2, 5}, {3, 4}, {4, 5}, {5, 4}, {6, 3}}) {
         const Geometry geometry(width, height);
         const CompositionCodec columns(width - 1, height);
-        for (const ResidueSet& residues : {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}),
-                                           ResidueSet::of(stack::TetrominoCells, {1, 3})}) {
+        for (const ResidueSet& residues :
+             {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}),
+              ResidueSet::of(stack::TetrominoCells, {1, 3})}) {
             std::vector<PieceCounts> counted((width - 1) * height + 1, PieceCounts(PieceCount, 0));
             for (BoardId id = 0; id < geometry.states(); ++id) {
                 const Heights heights = geometry.decode(id);
@@ -55,7 +56,8 @@ TEST(Placement, RoundConnectionsCountEveryPlacementOfTheRound) {
                 const int row_sum = geometry.height_sum(id) - heights[0];
                 for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
                     for (int x = 0; x + stack::Rules::tetrominoes().orientation(o).width <= width; ++x)
-                        counted[row_sum][stack::Rules::tetrominoes().orientation(o).piece] += fits_by_definition(geometry, heights, o, x);
+                        counted[row_sum][stack::Rules::tetrominoes().orientation(o).piece] +=
+                            fits_by_definition(geometry, heights, o, x);
             }
             for (int sum = 0; sum < int(counted.size()); ++sum)
                 ASSERT_EQ(round_connections(Rules::tetrominoes(), geometry, columns, residues, sum), counted[sum])
@@ -66,7 +68,8 @@ TEST(Placement, RoundConnectionsCountEveryPlacementOfTheRound) {
     const CompositionCodec columns(3, 20);
     PieceCounts total(PieceCount, 0);
     for (int sum = 0; sum <= 60; ++sum) {
-        const PieceCounts round = round_connections(Rules::tetrominoes(), geometry, columns, ResidueSet::all(stack::TetrominoCells), sum);
+        const PieceCounts round =
+            round_connections(Rules::tetrominoes(), geometry, columns, ResidueSet::all(stack::TetrominoCells), sum);
         for (int piece = 0; piece < PieceCount; ++piece)
             total[piece] += round[piece];
     }
@@ -93,7 +96,8 @@ TEST(Placement, LookupAgreesWithTheDefinitionOnEveryBoard) {
                     const bool fits = fits_by_definition(geometry, heights, o, x);
                     if (fits)
                         expected.insert({o, x});
-                    if (x + stack::Rules::tetrominoes().orientation(o).width <= width) {  // fits() takes pairs inside the well
+                    if (x + stack::Rules::tetrominoes().orientation(o).width
+                        <= width) {  // fits() takes pairs inside the well
                         ASSERT_EQ(table.fits(heights, o, x), fits) << "id " << id << " o " << o << " x " << x;
                     }
                 }
@@ -122,7 +126,9 @@ TEST(Placement, ColumnsAscendThenOrientationsInTableOrder) {
     const Geometry geometry(6, 20);
     const PlacementTable table(geometry, Rules::tetrominoes());
     std::vector<std::pair<int, int>> order;  // (column, orientation)
-    table.for_each_placement(geometry.parse_heights("0,0,0,0,0,0"), [&](int o, int x, BoardId) { order.push_back({x, o}); });
+    table.for_each_placement(geometry.parse_heights("0,0,0,0,0,0"), [&](int o, int x, BoardId) {
+        order.push_back({x, o});
+    });
     EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
     EXPECT_EQ(order.front(), (std::pair{0, 0}));  // horizontal I at column 0 comes first
 }

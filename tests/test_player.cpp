@@ -120,9 +120,8 @@ TEST(Game, EveryPolicySeesTheSamePieces) {
     for (const char* name : {"table", "random", "heuristic", "lookahead 3"}) {
         const auto policy = make_policy(parse_policy(name), placements, table);
         drawn.emplace_back();
-        play_game(*policy, geometry, 0, 11, 5, [&](const Heights&, BoardId, int piece, const Move&) {
-            drawn.back().push_back(piece);
-        });
+        play_game(*policy, geometry, 0, 11, 5,
+                  [&](const Heights&, BoardId, int piece, const Move&) { drawn.back().push_back(piece); });
     }
     for (const auto& pieces : drawn)
         for (std::size_t i = 0; i < std::min(pieces.size(), drawn[0].size()); ++i)

@@ -11,8 +11,8 @@
 namespace stack {
 
 namespace {
-Move choose(const StackingPolicy& policy, const Heights& heights, BoardId id, int piece,
-            std::span<const int> next = {}, GameRandom* random = nullptr) {
+Move choose(const StackingPolicy& policy, const Heights& heights, BoardId id, int piece, std::span<const int> next = {},
+            GameRandom* random = nullptr) {
     return policy.choose(Turn{heights, id, piece, next, random});
 }
 }  // namespace
@@ -25,7 +25,8 @@ TEST(StackingPolicy, ParsesEveryFormAndRejectsTheRest) {
     EXPECT_EQ(parse_policy("lookahead 2").lookahead, 2);
     EXPECT_EQ(parse_policy("lookahead:3").lookahead, 3);
     EXPECT_EQ(policy_name(parse_policy("lookahead=1")), "lookahead 1");
-    for (const char* bad : {"", "Table", "lookahead", "lookahead 0", "lookahead 5", "lookahead x", "lookahead 1x", "seed 001", "Seed001"})
+    for (const char* bad :
+         {"", "Table", "lookahead", "lookahead 0", "lookahead 5", "lookahead x", "lookahead 1x", "seed 001", "Seed001"})
         EXPECT_THROW(parse_policy(bad), InputError) << bad;
 }
 

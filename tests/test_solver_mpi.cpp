@@ -42,16 +42,19 @@ std::vector<double> solve_table(const Communicator& comm, const Geometry& geomet
     const RoundLayout layout(geometry, residues);
     std::vector<BoardId> ids;
     std::vector<double> values;
-    const PieceCounts counted = solve(comm, partition, layout, rules, [&](const RoundStore& round) {
-        for_each_row_of_round(partition, round, [&](const Heights& heights, const double* row) {
-            const BoardId first = geometry.encode(heights);
-            for (int h0 = 0; h0 <= geometry.height(); ++h0)
-                if (layout.index_in_row(round.sum, h0) >= 0) {
-                    ids.push_back(first + h0);
-                    values.push_back(row[layout.index_in_row(round.sum, h0)]);
-                }
-        });
-    }, threads);
+    const PieceCounts counted = solve(
+        comm, partition, layout, rules,
+        [&](const RoundStore& round) {
+            for_each_row_of_round(partition, round, [&](const Heights& heights, const double* row) {
+                const BoardId first = geometry.encode(heights);
+                for (int h0 = 0; h0 <= geometry.height(); ++h0)
+                    if (layout.index_in_row(round.sum, h0) >= 0) {
+                        ids.push_back(first + h0);
+                        values.push_back(row[layout.index_in_row(round.sum, h0)]);
+                    }
+            });
+        },
+        threads);
     if (connections) {
         *connections = counted;
         comm.all_reduce(connections->data(), int(connections->size()), Reduction::Sum);
@@ -77,8 +80,8 @@ std::vector<double> solve_table(const Communicator& comm, const Geometry& geomet
 }
 
 // Same bits where `expected` holds a board of `residues`, NaN elsewhere.
-std::uint64_t mismatches(const std::vector<double>& table, const std::vector<double>& expected, const Geometry& geometry,
-                         ResidueSet residues) {
+std::uint64_t mismatches(const std::vector<double>& table, const std::vector<double>& expected,
+                         const Geometry& geometry, ResidueSet residues) {
     std::uint64_t wrong = 0;
     for (BoardId id = 0; id < geometry.states(); ++id) {
         if (residues.holds_sum(geometry.height_sum(id)))
@@ -98,8 +101,10 @@ std::string shared_temporary_path(const Communicator& comm, const std::string& n
 }
 
 const std::vector<std::pair<int, int>> Shapes = {{1, 9}, {2, 7}, {3, 8}, {4, 20}, {5, 6}, {6, 4}, {7, 3}};
-const std::vector<ResidueSet> ResidueSets = {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}), ResidueSet::of(stack::TetrominoCells, {1, 3}),
-                                             ResidueSet::of(stack::TetrominoCells, {2}), ResidueSet::of(stack::TetrominoCells, {0, 1, 2})};
+const std::vector<ResidueSet> ResidueSets = {
+    ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}),
+    ResidueSet::of(stack::TetrominoCells, {1, 3}), ResidueSet::of(stack::TetrominoCells, {2}),
+    ResidueSet::of(stack::TetrominoCells, {0, 1, 2})};
 
 }  // namespace
 
@@ -201,7 +206,8 @@ TEST(Solver, GivesThePlainSolversBitsForEveryPieceSetWellAndClass) {
         for (int width = 1; width <= 5; ++width)
             for (int height = 1; height <= 8; ++height) {
                 const Geometry geometry(width, height);
-                const PieceSetSolution plain = world.is_root() ? solve_piece_set(rules.set(), geometry) : PieceSetSolution{};
+                const PieceSetSolution plain =
+                    world.is_root() ? solve_piece_set(rules.set(), geometry) : PieceSetSolution{};
                 const int modulus = rules.modulus();
                 std::vector<ResidueSet> classes = {ResidueSet::all(modulus)};
                 for (int residue = 0; residue < modulus && modulus > 1; ++residue)
@@ -240,7 +246,8 @@ TEST(Solver, GivesThePlainSolversBitsForAnyNumberOfThreads) {
         const Rules rules{PieceSet::builtin(name)};
         for (auto [width, height] : std::vector<std::pair<int, int>>{{2, 5}, {4, 8}, {5, 7}}) {
             const Geometry geometry(width, height);
-            const PieceSetSolution plain = world.is_root() ? solve_piece_set(rules.set(), geometry) : PieceSetSolution{};
+            const PieceSetSolution plain =
+                world.is_root() ? solve_piece_set(rules.set(), geometry) : PieceSetSolution{};
             const ResidueSet residues = ResidueSet::all(rules.modulus());
             for (int threads : {1, 2, 3, 7}) {
                 PieceCounts counted;
@@ -249,8 +256,8 @@ TEST(Solver, GivesThePlainSolversBitsForAnyNumberOfThreads) {
                     continue;
                 EXPECT_EQ(mismatches(table, plain.values, geometry, residues), 0u)
                     << name << " " << width << "x" << height << ", " << threads << " threads, np " << world.size();
-                EXPECT_EQ(counted, plain.connections) << name << " " << width << "x" << height << ", " << threads
-                                                      << " threads";
+                EXPECT_EQ(counted, plain.connections)
+                    << name << " " << width << "x" << height << ", " << threads << " threads";
             }
         }
     }
@@ -270,15 +277,15 @@ TEST(Partition, OwnsEveryRowOnceAndCountsThemByRound) {
                     for (std::uint64_t chunk = 0; chunk < partition.owned_chunks(); ++chunk) {
                         const std::uint64_t before = counted;
                         Heights heights = geometry.decode(partition.chunk_first(chunk));
-                        partition.for_each_row_of_slice(heights, sum - partition.upper_sum(chunk),
-                                                        [&](std::uint64_t row, const Heights& row_heights) {
-                                                            const BoardId id = geometry.encode(row_heights);
-                                                            EXPECT_EQ(partition.owner(id), rank);
-                                                            EXPECT_EQ(row, partition.row_in_slice(row_heights,
-                                                                                               sum - partition.upper_sum(chunk)));
-                                                            ++seen[id / geometry.base()];
-                                                            ++counted;
-                                                        });
+                        partition.for_each_row_of_slice(
+                            heights, sum - partition.upper_sum(chunk),
+                            [&](std::uint64_t row, const Heights& row_heights) {
+                                const BoardId id = geometry.encode(row_heights);
+                                EXPECT_EQ(partition.owner(id), rank);
+                                EXPECT_EQ(row, partition.row_in_slice(row_heights, sum - partition.upper_sum(chunk)));
+                                ++seen[id / geometry.base()];
+                                ++counted;
+                            });
                         EXPECT_EQ(counted - before, partition.slice_rows(chunk, sum));
                     }
                     EXPECT_EQ(counted, per_round[sum]);
@@ -304,7 +311,9 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
     Communicator world(MPI_COMM_WORLD);
     const Geometry geometry(5, 8);
     const testing::NaiveSolution naive = testing::naive_solve(5, 8);
-    for (const ResidueSet residues : {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}), ResidueSet::of(stack::TetrominoCells, {1, 2})})
+    for (const ResidueSet residues :
+         {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}),
+          ResidueSet::of(stack::TetrominoCells, {1, 2})})
         for (Precision precision : {Precision::Float64, Precision::Float32}) {
             GenerateOptions options;
             options.width = 5;
@@ -328,7 +337,8 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
                 if (!holds)
                     continue;
                 ++held;
-                const double expected = precision == Precision::Float64 ? naive.values[id] : double(float(naive.values[id]));
+                const double expected =
+                    precision == Precision::Float64 ? naive.values[id] : double(float(naive.values[id]));
                 const double value = table.value(id);
                 wrong += std::memcmp(&value, &expected, sizeof(double)) != 0;
             }
@@ -342,7 +352,8 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
                 std::ofstream(name, std::ios::binary) << bytes;
             } else if (std::filesystem::exists(name)) {
                 std::ifstream reference(name, std::ios::binary);
-                const std::string expected((std::istreambuf_iterator<char>(reference)), std::istreambuf_iterator<char>());
+                const std::string expected((std::istreambuf_iterator<char>(reference)),
+                                           std::istreambuf_iterator<char>());
                 EXPECT_EQ(bytes == expected, true) << "differs from the one-rank table " << name;
             }
             std::filesystem::remove(output);

@@ -388,7 +388,8 @@ TEST(TetrisShapes, RotationsAreTheTetrominoesAndTheirColumnsMatchTheirCells) {
     EXPECT_EQ(shapes.shape(shape_of(HorizontalI)).piece, PieceI);
     EXPECT_EQ(shapes.shape(shape_of(OShape)).piece, PieceSquare);
     EXPECT_EQ(shapes.shape(shape_of(LFlat)).piece, PieceLRight);
-    const Row s_rows[] = {0b011, 0b110}, z_rows[] = {0b110, 0b011}, j_rows[] = {0b111, 0b001}, t_rows[] = {0b111, 0b010};
+    const Row s_rows[] = {0b011, 0b110}, z_rows[] = {0b110, 0b011}, j_rows[] = {0b111, 0b001},
+              t_rows[] = {0b111, 0b010};
     EXPECT_EQ(shapes.shape(shape_of(s_rows)).piece, PieceZRight);
     EXPECT_EQ(shapes.shape(shape_of(z_rows)).piece, PieceZLeft);
     EXPECT_EQ(shapes.shape(shape_of(j_rows)).piece, PieceLLeft);
@@ -410,7 +411,7 @@ TEST(TetrisBoard, FromTextReadsTheTopRowFirst) {
 }
 
 TEST(TetrisBoard, FromTextRejectsBadBoards) {
-    EXPECT_THROW(TetrisBoard::from_text("....\n...\n....\n", 4, 3), InputError);  // ragged
+    EXPECT_THROW(TetrisBoard::from_text("....\n...\n....\n", 4, 3), InputError);   // ragged
     EXPECT_THROW(TetrisBoard::from_text("....\n....\n...#\n", 5, 3), InputError);  // width
     EXPECT_THROW(TetrisBoard::from_text("....\n....\n...#\n", 4, 4), InputError);  // height
     EXPECT_THROW(TetrisBoard::from_text("....\n....\n...#\n", 4, 2), InputError);
@@ -424,12 +425,13 @@ TEST(TetrisBoard, FromTextRejectsBadBoards) {
 }
 
 TEST(TetrisBoard, HorizontalIClearsOneRow) {
-    TetrisBoard board = TetrisBoard::from_text("......\n"
-                                   "......\n"
-                                   ".#....\n"
-                                   "##....\n"
-                                   "##....\n",
-                                   6, 5);
+    TetrisBoard board = TetrisBoard::from_text(
+        "......\n"
+        "......\n"
+        ".#....\n"
+        "##....\n"
+        "##....\n",
+        6, 5);
     const Shape& i = tetrominoes().shapes.shape(shape_of(HorizontalI));
     EXPECT_EQ(board.landing_row(i, 2), 0);  // columns 2-5 are empty
     const Landing landing = board.place(i, 2, 0);
@@ -438,11 +440,11 @@ TEST(TetrisBoard, HorizontalIClearsOneRow) {
     EXPECT_EQ(landing.eroded_cells, 4);  // 1 row x 4 of the I's cells in it
     // The bottom row went; the two rows above moved down one.
     EXPECT_EQ(board, TetrisBoard::from_text("......\n"
-                                      "......\n"
-                                      "......\n"
-                                      ".#....\n"
-                                      "##....\n",
-                                      6, 5));
+                                            "......\n"
+                                            "......\n"
+                                            ".#....\n"
+                                            "##....\n",
+                                            6, 5));
     EXPECT_EQ(board.column_height(0), 1);
     EXPECT_EQ(board.column_height(1), 2);
     for (int x = 2; x < 6; ++x)
@@ -452,14 +454,15 @@ TEST(TetrisBoard, HorizontalIClearsOneRow) {
 }
 
 TEST(TetrisBoard, VerticalIClearsTwoRowsApart) {
-    TetrisBoard board = TetrisBoard::from_text("....\n"   // y6
-                                   "....\n"   // y5
-                                   ".#..\n"   // y4
-                                   "#...\n"   // y3
-                                   "###.\n"   // y2
-                                   "#.#.\n"   // y1
-                                   "###.\n",  // y0
-                                   4, 7);
+    TetrisBoard board = TetrisBoard::from_text(
+        "....\n"   // y6
+        "....\n"   // y5
+        ".#..\n"   // y4
+        "#...\n"   // y3
+        "###.\n"   // y2
+        "#.#.\n"   // y1
+        "###.\n",  // y0
+        4, 7);
     const Shape& i = tetrominoes().shapes.shape(shape_of(VerticalI));
     ASSERT_EQ(board.landing_row(i, 3), 0);
     const Landing landing = board.place(i, 3, 0);
@@ -468,13 +471,13 @@ TEST(TetrisBoard, VerticalIClearsTwoRowsApart) {
     EXPECT_EQ(landing.eroded_cells, 4);
     // Left: y1 "#.##", y3 "#..#", y4 ".#.."
     EXPECT_EQ(board, TetrisBoard::from_text("....\n"
-                                      "....\n"
-                                      "....\n"
-                                      "....\n"
-                                      ".#..\n"
-                                      "#..#\n"
-                                      "#.##\n",
-                                      4, 7));
+                                            "....\n"
+                                            "....\n"
+                                            "....\n"
+                                            ".#..\n"
+                                            "#..#\n"
+                                            "#.##\n",
+                                            4, 7));
     EXPECT_EQ(board.column_height(0), 2);
     EXPECT_EQ(board.column_height(1), 3);  // over two holes
     EXPECT_EQ(board.column_height(2), 1);
@@ -485,21 +488,22 @@ TEST(TetrisBoard, VerticalIClearsTwoRowsApart) {
 
 TEST(TetrisBoard, ColumnWhoseTopCellIsClearedFallsOntoItsHole) {
     // Column 0's only cell is at y1, over a hole at y0.
-    TetrisBoard well = TetrisBoard::from_text("....\n"
-                                  "....\n"
-                                  "#...\n"
-                                  ".###\n",
-                                  4, 4);
+    TetrisBoard well = TetrisBoard::from_text(
+        "....\n"
+        "....\n"
+        "#...\n"
+        ".###\n",
+        4, 4);
     const Shape& l = tetrominoes().shapes.shape(shape_of(LFlat));
     ASSERT_EQ(well.landing_row(l, 1), 1);  // columns 1-3 have height 1
     const Landing landing = well.place(l, 1, 1);
-    EXPECT_EQ(landing.lines, 1);      // y1 "####"
+    EXPECT_EQ(landing.lines, 1);         // y1 "####"
     EXPECT_EQ(landing.eroded_cells, 3);  // 1 row x the L's 3 cells in it
     EXPECT_EQ(well, TetrisBoard::from_text("....\n"
-                                     "....\n"
-                                     "...#\n"
-                                     ".###\n",
-                                     4, 4));
+                                           "....\n"
+                                           "...#\n"
+                                           ".###\n",
+                                           4, 4));
     EXPECT_EQ(well.column_height(0), 0);  // from 2 to 0: one row cleared, and the hole under it
     EXPECT_EQ(well.column_height(1), 1);
     EXPECT_EQ(well.column_height(2), 1);
@@ -509,15 +513,16 @@ TEST(TetrisBoard, ColumnWhoseTopCellIsClearedFallsOntoItsHole) {
 }
 
 TEST(TetrisBoard, HardDropStopsOnTheHighestCellUnderAnOverhang) {
-    const TetrisBoard board = TetrisBoard::from_text("....\n"
-                                         "....\n"
-                                         "....\n"
-                                         "....\n"
-                                         ".#..\n"  // y3: an overhang over three empty cells
-                                         "....\n"
-                                         "....\n"
-                                         "....\n",
-                                         4, 8);
+    const TetrisBoard board = TetrisBoard::from_text(
+        "....\n"
+        "....\n"
+        "....\n"
+        "....\n"
+        ".#..\n"  // y3: an overhang over three empty cells
+        "....\n"
+        "....\n"
+        "....\n",
+        4, 8);
     const ShapeSet& shapes = tetrominoes().shapes;
     const Shape& vertical = shapes.shape(shape_of(VerticalI));
     const Shape& horizontal = shapes.shape(shape_of(HorizontalI));
@@ -536,11 +541,12 @@ TEST(TetrisBoard, HardDropStopsOnTheHighestCellUnderAnOverhang) {
 }
 
 TEST(TetrisBoard, FitsIsFalseOutsideTheWellAndOnFilledCells) {
-    const TetrisBoard board = TetrisBoard::from_text("....\n"
-                                         "....\n"
-                                         "....\n"
-                                         "#...\n",
-                                         4, 4);
+    const TetrisBoard board = TetrisBoard::from_text(
+        "....\n"
+        "....\n"
+        "....\n"
+        "#...\n",
+        4, 4);
     const ShapeSet& shapes = tetrominoes().shapes;
     const Shape& o = shapes.shape(shape_of(OShape));
     const Shape& vertical = shapes.shape(shape_of(VerticalI));
@@ -558,12 +564,13 @@ TEST(TetrisBoard, FitsIsFalseOutsideTheWellAndOnFilledCells) {
 }
 
 TEST(TetrisBoard, PlaceWithoutClearingLeavesTheFullRow) {
-    TetrisBoard board = TetrisBoard::from_text("......\n"
-                                   "......\n"
-                                   ".#....\n"
-                                   "##....\n"
-                                   "##....\n",
-                                   6, 5);
+    TetrisBoard board = TetrisBoard::from_text(
+        "......\n"
+        "......\n"
+        ".#....\n"
+        "##....\n"
+        "##....\n",
+        6, 5);
     const Shape& i = tetrominoes().shapes.shape(shape_of(HorizontalI));
     const Landing landing = board.place(i, 2, 0, false);
     EXPECT_EQ(landing.lines, 1);
@@ -588,11 +595,12 @@ TEST(TetrisBoard, PlaceWithoutClearingLeavesTheFullRow) {
 TEST(TetrisGameOver, NoPlacementOfTheOFits) {
     // Every pair of neighbouring columns has one of height 3: an O (2 high)
     // would reach row 5 of 4.
-    const TetrisBoard board = TetrisBoard::from_text("....\n"
-                                         "#.#.\n"
-                                         "#.#.\n"
-                                         "#.#.\n",
-                                         4, 4);
+    const TetrisBoard board = TetrisBoard::from_text(
+        "....\n"
+        "#.#.\n"
+        "#.#.\n"
+        "#.#.\n",
+        4, 4);
     const Tetrominoes& t = tetrominoes();
     EXPECT_TRUE(generated(t.shapes, board, PieceSquare).empty());
     // The I still fits: vertical in column 1 or 3, flat on row 3.
@@ -611,13 +619,14 @@ TEST(TetrisGameOver, EntryIsBlockedWhileAPlacementRemainsLower) {
     const Tetrominoes& t = tetrominoes();
     const Shape& o = t.shapes.shape(t.shapes.first(PieceSquare));
     // The O spawns in columns (6 - 2) / 2 = 2 and 3, rows 4 and 5 of 6.
-    const TetrisBoard blocked = TetrisBoard::from_text("..#...\n"
-                                           "......\n"
-                                           "......\n"
-                                           "......\n"
-                                           "......\n"
-                                           "......\n",
-                                           6, 6);
+    const TetrisBoard blocked = TetrisBoard::from_text(
+        "..#...\n"
+        "......\n"
+        "......\n"
+        "......\n"
+        "......\n"
+        "......\n",
+        6, 6);
     EXPECT_FALSE(blocked.can_enter(o));
     const std::vector<TetrisPlacement> lower = generated(t.shapes, blocked, PieceSquare);
     EXPECT_FALSE(lower.empty());
@@ -678,19 +687,20 @@ TEST(TetrisGameOver, AGameInAFourByFourWellTopsOut) {
 // 3. Features on boards counted by hand
 
 TEST(TetrisFeatures, BoardACountedByHand) {
-    const TetrisBoard board = TetrisBoard::from_text("......\n"   // y5
-                                         "......\n"   // y4
-                                         ".#....\n"   // y3
-                                         ".#..#.\n"   // y2
-                                         "##.##.\n"   // y1
-                                         "#.####\n",  // y0
-                                         6, 6);
+    const TetrisBoard board = TetrisBoard::from_text(
+        "......\n"   // y5
+        "......\n"   // y4
+        ".#....\n"   // y3
+        ".#..#.\n"   // y2
+        "##.##.\n"   // y1
+        "#.####\n",  // y0
+        6, 6);
     // heights 2 4 1 2 3 1
     const LeeFeatures lee = lee_features(board);
     EXPECT_EQ(lee.aggregate_height, 13);  // 2+4+1+2+3+1
     EXPECT_EQ(lee.complete_lines, 0);
-    EXPECT_EQ(lee.holes, 1);              // column 1, y0
-    EXPECT_EQ(lee.bumpiness, 9);          // 2+3+1+1+2
+    EXPECT_EQ(lee.holes, 1);      // column 1, y0
+    EXPECT_EQ(lee.bumpiness, 9);  // 2+3+1+1+2
     const BoardCounts counts = board_counts(board);
     // rows (walls filled): y0 2, y1 4, y2 6, y3 4, y4 2, y5 2
     EXPECT_EQ(counts.row_transitions, 20);
@@ -708,20 +718,21 @@ TEST(TetrisFeatures, BoardACountedByHand) {
 }
 
 TEST(TetrisFeatures, BoardBCountedByHand) {
-    const TetrisBoard board = TetrisBoard::from_text("#....\n"   // y6 (the well's top row)
-                                         "#.#..\n"   // y5
-                                         "#.#.#\n"   // y4
-                                         "..#.#\n"   // y3
-                                         "###.#\n"   // y2
-                                         "#.###\n"   // y1
-                                         ".####\n",  // y0
-                                         5, 7);
+    const TetrisBoard board = TetrisBoard::from_text(
+        "#....\n"   // y6 (the well's top row)
+        "#.#..\n"   // y5
+        "#.#.#\n"   // y4
+        "..#.#\n"   // y3
+        "###.#\n"   // y2
+        "#.###\n"   // y1
+        ".####\n",  // y0
+        5, 7);
     // heights 7 3 6 2 5
     const LeeFeatures lee = lee_features(board);
     EXPECT_EQ(lee.aggregate_height, 23);  // 7+3+6+2+5
     EXPECT_EQ(lee.complete_lines, 0);
-    EXPECT_EQ(lee.holes, 3);              // column 0: y0, y3; column 1: y1
-    EXPECT_EQ(lee.bumpiness, 14);         // 4+3+4+3
+    EXPECT_EQ(lee.holes, 3);       // column 0: y0, y3; column 1: y1
+    EXPECT_EQ(lee.bumpiness, 14);  // 4+3+4+3
     const BoardCounts counts = board_counts(board);
     // rows: 2, 2, 2, 4, 4, 4, 2
     EXPECT_EQ(counts.row_transitions, 20);
@@ -758,10 +769,10 @@ TEST(TetrisFeatures, BoardWithAFullRowCountedByHand) {
     EXPECT_EQ(lee.holes, 2);      // column 1: y1, y2
     EXPECT_EQ(lee.bumpiness, 4);  // 2+2+0
     const BoardCounts counts = board_counts(board);
-    EXPECT_EQ(counts.row_transitions, 10);     // 0 + 2 + 2 + 4 + 2
-    EXPECT_EQ(counts.column_transitions, 6);   // 1 + 3 + 1 + 1
+    EXPECT_EQ(counts.row_transitions, 10);    // 0 + 2 + 2 + 4 + 2
+    EXPECT_EQ(counts.column_transitions, 6);  // 1 + 3 + 1 + 1
     EXPECT_EQ(counts.holes, 2);
-    EXPECT_EQ(counts.wells, 2);                // column 1 y1 (1), column 0 y3 (1)
+    EXPECT_EQ(counts.wells, 2);  // column 1 y1 (1), column 0 y3 (1)
     const Seed001Features seed = seed001_features(board);
     EXPECT_EQ(seed.full_rows, 1);
     EXPECT_EQ(seed.longest_row, 3);  // y1; the full y0 does not count
@@ -772,13 +783,14 @@ TEST(TetrisFeatures, BoardWithAFullRowCountedByHand) {
 TEST(TetrisFeatures, DellacherieOfOnePlacementCountedByHand) {
     // Board A with a vertical I dropped into column 5 (height 1): it lands
     // on row 1, fills y1-y4 of column 5; no row is full (y1 "##.###").
-    const TetrisBoard board = TetrisBoard::from_text("......\n"
-                                         "......\n"
-                                         ".#....\n"
-                                         ".#..#.\n"
-                                         "##.##.\n"
-                                         "#.####\n",
-                                         6, 6);
+    const TetrisBoard board = TetrisBoard::from_text(
+        "......\n"
+        "......\n"
+        ".#....\n"
+        ".#..#.\n"
+        "##.##.\n"
+        "#.####\n",
+        6, 6);
     const Shape& i = tetrominoes().shapes.shape(shape_of(VerticalI));
     ASSERT_EQ(board.landing_row(i, 5), 1);
     const DellacherieFeatures f = dellacherie_features(board, i, 5, 1);
@@ -795,12 +807,13 @@ TEST(TetrisFeatures, DellacherieOfOnePlacementCountedByHand) {
     EXPECT_EQ(f.wells, 5);
 
     // The I of HorizontalIClearsOneRow: one row cleared.
-    const TetrisBoard clears = TetrisBoard::from_text("......\n"
-                                          "......\n"
-                                          ".#....\n"
-                                          "##....\n"
-                                          "##....\n",
-                                          6, 5);
+    const TetrisBoard clears = TetrisBoard::from_text(
+        "......\n"
+        "......\n"
+        ".#....\n"
+        "##....\n"
+        "##....\n",
+        6, 5);
     const Shape& h = tetrominoes().shapes.shape(shape_of(HorizontalI));
     const DellacherieFeatures g = dellacherie_features(clears, h, 2, 0);
     EXPECT_DOUBLE_EQ(g.landing_height, 0.0);
@@ -1017,8 +1030,8 @@ TEST(TetrisPreview, ScoresEqualAPlainRecursion) {
                         lost += expected == Lost;
                         ++scored;
                         expect_close(policy.score(board, known, first), expected,
-                                     "first placement " + std::to_string(first.shape) + " at "
-                                         + std::to_string(first.x) + "," + std::to_string(first.row));
+                                     "first placement " + std::to_string(first.shape) + " at " + std::to_string(first.x)
+                                         + "," + std::to_string(first.row));
                     }
                     // choose: the first placement of the best value.
                     const std::optional<TetrisPlacement> chosen = policy.choose(board, known);

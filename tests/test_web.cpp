@@ -30,9 +30,7 @@ std::string empty_board(int width, int height) {
     return text;
 }
 
-Json moves_answer(const Api& api, const Parameters& parameters) {
-    return Json::parse(api.moves(parameters));
-}
+Json moves_answer(const Api& api, const Parameters& parameters) { return Json::parse(api.moves(parameters)); }
 
 }  // namespace
 
@@ -70,8 +68,8 @@ TEST(WebApi, MovesAnswerIsTheGeneratorsOwn) {
             for (std::size_t k = 0; k < 4; ++k)
                 cells[k] = {placed["cells"][k][0].get<int>(), placed["cells"][k][1].get<int>()};
             EXPECT_EQ(cells, placements[i].cells);
-            EXPECT_EQ(placed["inputs"].get<std::string>(), *moves::shortest_inputs(board, piece, placements[i].cells)
-                      ) << letter << " placement " << i;
+            EXPECT_EQ(placed["inputs"].get<std::string>(), *moves::shortest_inputs(board, piece, placements[i].cells))
+                << letter << " placement " << i;
             EXPECT_EQ(placed["spin"], "none");
         }
         const Json& counts = answer["counts"];
@@ -119,24 +117,24 @@ TEST(WebApi, BadMovesRequestsAreRefused) {
     const Api api(std::nullopt);
     const std::string good = empty_board(10, 20);
     const std::vector<Parameters> bad = {
-        {},                                                              // no board
-        {{"board", ""}},                                                 // empty
-        {{"board", empty_board(3, 5)}},                                  // too narrow
-        {{"board", empty_board(17, 5)}},                                 // too wide
-        {{"board", empty_board(10, 65)}},                                // too tall
-        {{"board", "..../...."}, {"board", "..../...."}},                // repeated
-        {{"board", "..../..."}},                                         // ragged
-        {{"board", "....//...."}},                                       // an empty row
-        {{"board", "..x."}},                                             // a bad cell
-        {{"board", std::string("..\xff.")}},                             // not text
-        {{"board", good}, {"piece", "X"}},                               // no such piece
-        {{"board", good}, {"piece", "t"}},                               // letters are upper case
+        {},                                                // no board
+        {{"board", ""}},                                   // empty
+        {{"board", empty_board(3, 5)}},                    // too narrow
+        {{"board", empty_board(17, 5)}},                   // too wide
+        {{"board", empty_board(10, 65)}},                  // too tall
+        {{"board", "..../...."}, {"board", "..../...."}},  // repeated
+        {{"board", "..../..."}},                           // ragged
+        {{"board", "....//...."}},                         // an empty row
+        {{"board", "..x."}},                               // a bad cell
+        {{"board", std::string("..\xff.")}},               // not text
+        {{"board", good}, {"piece", "X"}},                 // no such piece
+        {{"board", good}, {"piece", "t"}},                 // letters are upper case
         {{"board", good}, {"piece", "TT"}},
         {{"board", good}, {"algorithm", "dfs"}},
         {{"board", good}, {"events", "2"}},
         {{"board", good}, {"events", "-1"}},
         {{"board", good}, {"events", "1 "}},
-        {{"board", good}, {"pieces", "T"}},                              // unknown name
+        {{"board", good}, {"pieces", "T"}},  // unknown name
     };
     for (const Parameters& parameters : bad)
         EXPECT_THROW(api.moves(parameters), BadRequest) << (parameters.empty() ? "" : parameters.begin()->second);
@@ -219,10 +217,10 @@ TEST(WebApi, TetrisGameIsSeededAndItsChoiceIsBest) {
 TEST(WebApi, BadTableRequestsAreRefused) {
     const Api api(testing::reference_table());
     const std::vector<std::pair<std::string, Parameters>> bad = {
-        {"board", {{"heights", "1,0,0"}}},       // too few columns
-        {"board", {{"heights", "21,0,0,0"}}},    // taller than the well
+        {"board", {{"heights", "1,0,0"}}},     // too few columns
+        {"board", {{"heights", "21,0,0,0"}}},  // taller than the well
         {"board", {{"heights", "a,0,0,0"}}},
-        {"board", {{"id", "3"}}},                // unknown name
+        {"board", {{"id", "3"}}},  // unknown name
         {"lengths", {{"games", "0"}}},
         {"lengths", {{"games", "10001"}}},
         {"lengths", {{"seed", "-1"}}},
@@ -232,7 +230,7 @@ TEST(WebApi, BadTableRequestsAreRefused) {
         {"game", {{"game", "tetris"}, {"pieces", "1001"}}},
         {"game", {{"game", "tetris"}, {"policy", "table"}}},
         {"game", {{"game", "tetris"}, {"heights", "0,0,0,0"}}},
-        {"game", {{"pieces", "5"}}},             // pieces is the real game's
+        {"game", {{"pieces", "5"}}},  // pieces is the real game's
     };
     for (const auto& [endpoint, parameters] : bad) {
         const auto call = [&, &endpoint = endpoint, &parameters = parameters] {

@@ -92,8 +92,8 @@ Heights Geometry::parse_heights(const std::string& text) const {
         begin = end + 1;
     }
     if (column != width_)
-        throw InputError("board '" + text + "' has " + std::to_string(column)
-                         + " columns, the table's width is " + std::to_string(width_));
+        throw InputError("board '" + text + "' has " + std::to_string(column) + " columns, the table's width is "
+                         + std::to_string(width_));
     return heights;
 }
 

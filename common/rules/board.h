@@ -33,8 +33,8 @@ public:
 
     int width() const { return width_; }
     int height() const { return height_; }
-    std::uint64_t base() const { return height_ + 1; }         // ids per digit
-    std::uint64_t states() const { return states_; }           // (H+1)^W
+    std::uint64_t base() const { return height_ + 1; }  // ids per digit
+    std::uint64_t states() const { return states_; }    // (H+1)^W
     std::uint64_t place_value(int column) const { return powers_[column]; }
 
     BoardId encode(const Heights& heights) const;
@@ -63,7 +63,7 @@ private:
     int width_;
     int height_;
     std::uint64_t states_;
-    std::uint64_t reciprocal_;  // floor(2^64 / (H+1))
+    std::uint64_t reciprocal_;                          // floor(2^64 / (H+1))
     std::array<std::uint64_t, MaxWidth + 1> powers_{};  // [column] -> (H+1)^column
 };
 

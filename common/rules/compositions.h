@@ -84,9 +84,9 @@ private:
 
     int columns_;
     int height_;
-    std::size_t stride_;                  // max_sum + 2
-    std::vector<std::uint64_t> counts_;   // [j * stride + s] -> count(j, s), j = 0..columns
-    std::vector<std::uint64_t> prefixes_; // [j * stride + t + 1] -> prefix(j, t), t = -1..max_sum
+    std::size_t stride_;                   // max_sum + 2
+    std::vector<std::uint64_t> counts_;    // [j * stride + s] -> count(j, s), j = 0..columns
+    std::vector<std::uint64_t> prefixes_;  // [j * stride + t + 1] -> prefix(j, t), t = -1..max_sum
 };
 
 }  // namespace stack

@@ -57,8 +57,8 @@ constexpr int MostPieceColumns = 8;
 // underside and its cells per column. Fixed-size and trivially copyable, so
 // the placement tables of the hot loops hold them by value.
 struct Orientation {
-    int piece = 0;  // its piece's index in the set
-    int width = 0;  // columns touched, 1..MostPieceColumns
+    int piece = 0;                                            // its piece's index in the set
+    int width = 0;                                            // columns touched, 1..MostPieceColumns
     std::array<std::int8_t, MostPieceColumns - 1> surface{};  // [k] -> required h[x+k+1] - h[x+k], k < width-1
     std::array<std::int8_t, MostPieceColumns> added{};        // [k] -> cells added to column x+k, k < width
 

@@ -15,7 +15,7 @@ namespace stack {
 
 namespace {
 
-constexpr int MaximumExtent = 8;        // rows and columns of a drawn piece
+constexpr int MaximumExtent = 8;                      // rows and columns of a drawn piece
 constexpr std::uintmax_t MaximumFileBytes = 1 << 20;  // a piece file, read whole
 constexpr std::size_t MaximumPieces = MostPieces;
 constexpr std::size_t MaximumNameLength = 16;
@@ -189,8 +189,8 @@ PieceShape shape_from_drawing(const DrawnPiece& drawn) {
 }
 
 constexpr DrawnPiece Rectangles[] = {
-    {"r1x1", 'A', "#"},        {"r1x2", 'B', "##"},          {"r1x3", 'C', "###"},
-    {"r2x2", 'D', "##/##"},    {"r2x3", 'E', "###/###"},     {"r3x3", 'F', "###/###/###"},
+    {"r1x1", 'A', "#"},     {"r1x2", 'B', "##"},      {"r1x3", 'C', "###"},
+    {"r2x2", 'D', "##/##"}, {"r2x3", 'E', "###/###"}, {"r3x3", 'F', "###/###/###"},
 };
 
 // The 12 free pentominoes with their usual letters; with rotations only
@@ -242,7 +242,8 @@ PieceSet PieceSet::builtin(std::string_view name) {
         for (const DrawnPiece& drawn : Pentominoes)
             set.pieces_.push_back(shape_from_drawing(drawn));
     } else {
-        throw InputError("unknown piece set '" + std::string(name) + "' (tetrominoes, rectangles, pentominoes or a file)");
+        throw InputError("unknown piece set '" + std::string(name)
+                         + "' (tetrominoes, rectangles, pentominoes or a file)");
     }
     set.name_ = std::string(name);
     set.check();
@@ -299,7 +300,8 @@ PieceSet PieceSet::from_file_text(const std::string& text) {
         shape.cells = normalised(cells);
         shape.orientations = derive_orientations(shape.cells, reflect, &shape.dropped);
         if (shape.orientations.empty())
-            throw InputError(where + ": piece '" + shape.name + "' cannot rest on a stack without a hole in any orientation");
+            throw InputError(where + ": piece '" + shape.name
+                             + "' cannot rest on a stack without a hole in any orientation");
         rows.clear();
     };
     bool in_rows = false;
@@ -335,7 +337,8 @@ PieceSet PieceSet::from_file_text(const std::string& text) {
                     reflect = true;
                 else if (word == "weight" && words >> value)
                     shape.weight = parse_weight(value, here);
-                else if (word == "letter" && words >> value && value.size() == 1 && std::isgraph(static_cast<unsigned char>(value[0])) && value != "." && value != "#")
+                else if (word == "letter" && words >> value && value.size() == 1
+                         && std::isgraph(static_cast<unsigned char>(value[0])) && value != "." && value != "#")
                     shape.letter = value[0];
                 else
                     throw InputError(here + ": '" + word + "' is not 'weight N', 'reflect' or 'letter C'");
@@ -386,7 +389,8 @@ PieceSet PieceSet::from_attribute(const std::string& text, const std::string& ce
         for (std::string word; head >> word;) {
             if (word.rfind("weight=", 0) == 0)
                 shape.weight = parse_weight(word.substr(7), here);
-            else if (word.rfind("letter=", 0) == 0 && word.size() == 8 && std::isgraph(static_cast<unsigned char>(word[7])))
+            else if (word.rfind("letter=", 0) == 0 && word.size() == 8
+                     && std::isgraph(static_cast<unsigned char>(word[7])))
                 shape.letter = word[7];
             else
                 throw InputError(here + ": '" + word + "' is not weight=N or letter=C");
@@ -397,7 +401,8 @@ PieceSet PieceSet::from_attribute(const std::string& text, const std::string& ce
             while (at < line.size() && line[at] == ' ')
                 ++at;
             if (at >= line.size() || line[at] != wanted)
-                throw InputError(here + ": expected '" + std::string(1, wanted) + "' at column " + std::to_string(at + 1));
+                throw InputError(here + ": expected '" + std::string(1, wanted) + "' at column "
+                                 + std::to_string(at + 1));
             ++at;
         };
         auto read_list = [&] {
@@ -466,7 +471,8 @@ void PieceSet::read_cells(const std::string& text) {
         std::vector<std::string> rows;
         std::stringstream drawn(line.substr(piece.name.size() + 2));
         for (std::string row; std::getline(drawn, row, '/');) {
-            if (row.empty() || row.size() > std::size_t(MaximumExtent) || row.find_first_not_of("#.") != std::string::npos)
+            if (row.empty() || row.size() > std::size_t(MaximumExtent)
+                || row.find_first_not_of("#.") != std::string::npos)
                 throw InputError("the piece_cells attribute: piece '" + piece.name + "' is not rows of '#' and '.'");
             rows.push_back(row);
         }

@@ -55,9 +55,9 @@ struct PieceShape {
     std::string name;
     char letter = '?';
     std::uint32_t weight = 1;
-    PieceCells cells;                             // as drawn (or, read from orientations alone, the first one's)
-    std::vector<Orientation> orientations;   // each with `piece` its index in the set
-    std::vector<std::string> dropped;        // orientations that cannot rest without a hole, drawn as grids
+    PieceCells cells;                       // as drawn (or, read from orientations alone, the first one's)
+    std::vector<Orientation> orientations;  // each with `piece` its index in the set
+    std::vector<std::string> dropped;       // orientations that cannot rest without a hole, drawn as grids
     int cell_count() const { return int(cells.size()); }
 };
 

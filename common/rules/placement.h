@@ -90,11 +90,10 @@ public:
     // The same for one column, with `differences` = differences(heights)
     // (the caller may have changed entries it knows better).
     template <class Visit>
-    void for_each_placement_at(const Heights& heights, const Differences& differences, int column,
-                               Visit&& visit) const;
+    void for_each_placement_at(const Heights& heights, const Differences& differences, int column, Visit&& visit) const;
     template <class Visit, class Wanted>
-    void for_each_placement_at(const Heights& heights, const Differences& differences, int column,
-                               Visit&& visit, Wanted&& wanted) const {
+    void for_each_placement_at(const Heights& heights, const Differences& differences, int column, Visit&& visit,
+                               Wanted&& wanted) const {
         for_each_match<false>(heights, differences, column, visit, wanted);
     }
 
@@ -110,8 +109,8 @@ public:
     // wanted(o) holds, asked before the rest of the test (the exchange wants
     // only the placements whose predecessor lives on another rank).
     template <class Visit, class Wanted>
-    void for_each_predecessor_at(const Heights& heights, const Differences& differences, int column,
-                                 Visit&& visit, Wanted&& wanted) const {
+    void for_each_predecessor_at(const Heights& heights, const Differences& differences, int column, Visit&& visit,
+                                 Wanted&& wanted) const {
         for_each_match<true>(heights, differences, column, visit, wanted);
     }
     // The filter that keeps every orientation.
@@ -200,13 +199,13 @@ private:
 
     Geometry geometry_;
     const Rules* rules_;
-    int limit_ = 0;   // L
-    int values_ = 1;  // 2L + 1
+    int limit_ = 0;                      // L
+    int values_ = 1;                     // 2L + 1
     std::vector<Candidate> candidates_;  // [orientation]
-    std::array<MatchTable, 2> tables_;    // [reverse][key of d[x], d[x+1], d[x+2]]
-    std::vector<BoardId> offsets_;        // [orientation * MaxWidth + column]
+    std::array<MatchTable, 2> tables_;   // [reverse][key of d[x], d[x+1], d[x+2]]
+    std::vector<BoardId> offsets_;       // [orientation * MaxWidth + column]
     int most_at_one_column_ = 0;
-    bool has_tails_ = false;  // some orientation is wider than the key's steps
+    bool has_tails_ = false;                       // some orientation is wider than the key's steps
     std::array<std::vector<int>, 2> first_steps_;  // [reverse]
 };
 
@@ -222,8 +221,8 @@ inline PlacementTable::Differences PlacementTable::differences(const Heights& he
 // top. Reverse: those whose surface seen after landing matches and whose
 // cells the stack holds (each column at least as high as the cells added).
 template <bool Reverse, bool Tails, class Visit, class Wanted>
-void PlacementTable::for_each_match_of(const Heights& heights, const Differences& differences, int x,
-                                       Visit&& visit, Wanted&& wanted) const {
+void PlacementTable::for_each_match_of(const Heights& heights, const Differences& differences, int x, Visit&& visit,
+                                       Wanted&& wanted) const {
     // The tables' addresses held in locals: `visit` stores through
     // pointers the compiler cannot tell apart from the vectors' own, and
     // would reload them at every match.

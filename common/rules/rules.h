@@ -57,10 +57,10 @@ public:
     char letter(int piece) const { return set_.pieces()[std::size_t(piece)].letter; }
     const std::string& name(int piece) const { return set_.pieces()[std::size_t(piece)].name; }
 
-    int modulus() const { return modulus_; }          // gcd of the pieces' cells
+    int modulus() const { return modulus_; }  // gcd of the pieces' cells
     int most_cells() const { return most_cells_; }
     bool equal_cells() const { return most_cells_ == fewest_cells_; }
-    int narrowest(int piece) const;                   // the piece's narrowest orientation's columns
+    int narrowest(int piece) const;  // the piece's narrowest orientation's columns
     // The orientations one column wide.
     const std::vector<int>& one_column() const { return one_column_; }
 

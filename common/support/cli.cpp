@@ -106,10 +106,14 @@ std::uint64_t parse_bytes_option(const std::string& option, const std::string& t
     int shift = 0;
     if (!digits.empty()) {
         switch (digits.back()) {
-        case 'K': case 'k': shift = 10; break;
-        case 'M': case 'm': shift = 20; break;
-        case 'G': case 'g': shift = 30; break;
-        case 'T': case 't': shift = 40; break;
+        case 'K':
+        case 'k': shift = 10; break;
+        case 'M':
+        case 'm': shift = 20; break;
+        case 'G':
+        case 'g': shift = 30; break;
+        case 'T':
+        case 't': shift = 40; break;
         default: break;
         }
         if (shift)
@@ -118,7 +122,8 @@ std::uint64_t parse_bytes_option(const std::string& option, const std::string& t
     std::uint64_t value = 0;
     const char* end = digits.data() + digits.size();
     const auto [stop, error] = std::from_chars(digits.data(), end, value);
-    if (digits.empty() || stop != end || error != std::errc() || value > (std::numeric_limits<std::uint64_t>::max() >> shift))
+    if (digits.empty() || stop != end || error != std::errc()
+        || value > (std::numeric_limits<std::uint64_t>::max() >> shift))
         bad_number(option, text, expected);
     value <<= shift;
     if (value < (std::uint64_t(1) << 20))

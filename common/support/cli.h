@@ -41,9 +41,9 @@ double parse_real_option(const std::string& option, const std::string& text, dou
 // A byte count with an optional unit: 123, 512K, 64M, 16G, 2T (powers of 1024).
 std::uint64_t parse_bytes_option(const std::string& option, const std::string& text);
 
-std::string with_commas(std::uint64_t value);    // 1234567 -> "1,234,567"
-std::string human_bytes(double bytes);           // "1.5 GB"
-std::string fixed(double value, int decimals);   // printf("%.*f")
+std::string with_commas(std::uint64_t value);   // 1234567 -> "1,234,567"
+std::string human_bytes(double bytes);          // "1.5 GB"
+std::string fixed(double value, int decimals);  // printf("%.*f")
 
 // What a file that is not a regular file is, from its stat mode: "a
 // directory", "a FIFO", "a socket", "a character device", "a block device".

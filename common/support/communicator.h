@@ -122,8 +122,7 @@ public:
     }
     template <class T>
     void all_reduce(T* values, int count, Reduction reduction) const {
-        check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, mpi_type<T>(), mpi_op(reduction), comm_),
-                  "MPI_Allreduce");
+        check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, mpi_type<T>(), mpi_op(reduction), comm_), "MPI_Allreduce");
     }
 
     // Every rank's value on rank 0, in rank order (empty elsewhere).
@@ -157,8 +156,8 @@ public:
                     void* receive, const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets,
                     MPI_Datatype type) const;
     template <class T>
-    void all_to_all(const T* send, const std::vector<int>& send_counts, const std::vector<int>& send_offsets, T* receive,
-                    const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets) const {
+    void all_to_all(const T* send, const std::vector<int>& send_counts, const std::vector<int>& send_offsets,
+                    T* receive, const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets) const {
         all_to_all(send, send_counts, send_offsets, receive, receive_counts, receive_offsets, mpi_type<T>());
     }
 

@@ -58,7 +58,9 @@ struct HugePageAllocator {
         ::new (static_cast<void*>(pointer)) U(std::forward<Arguments>(arguments)...);
     }
     template <class U>
-    bool operator==(const HugePageAllocator<U>&) const { return true; }
+    bool operator==(const HugePageAllocator<U>&) const {
+        return true;
+    }
 };
 
 template <class T>

@@ -70,7 +70,8 @@ void run_workers(int workers, Work&& work) {
 // count) (at least 1) and the ranges cover [0, count) in order.
 template <class Work>
 void parallel_ranges(int threads, std::uint64_t count, Work&& work) {
-    const std::uint64_t parts = std::clamp<std::uint64_t>(std::uint64_t(std::max(threads, 1)), 1, std::max<std::uint64_t>(count, 1));
+    const std::uint64_t parts =
+        std::clamp<std::uint64_t>(std::uint64_t(std::max(threads, 1)), 1, std::max<std::uint64_t>(count, 1));
     run_workers(int(parts), [&](int part) {
         work(part, count * std::uint64_t(part) / parts, count * std::uint64_t(part + 1) / parts);
     });

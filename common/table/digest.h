@@ -52,8 +52,8 @@ public:
 private:
     const RoundLayout& layout_;
     std::size_t value_size_;
-    std::vector<std::uint64_t> crcs_;   // [sum]
-    std::vector<std::uint8_t> known_;   // [sum]
+    std::vector<std::uint64_t> crcs_;  // [sum]
+    std::vector<std::uint8_t> known_;  // [sum]
 };
 
 }  // namespace stack

@@ -49,7 +49,8 @@ Handle open_scalar(hid_t location, const char* name, H5T_class_t expected_class,
     const H5S_class_t shape = H5Sget_simple_extent_type(space);
     if (shape != H5S_SCALAR) {
         const hssize_t points = H5Sget_simple_extent_npoints(space);
-        throw Hdf5Error(label + " is " + (shape == H5S_SIMPLE ? "an array of " + std::to_string(points) + " values" : "empty")
+        throw Hdf5Error(label + " is "
+                        + (shape == H5S_SIMPLE ? "an array of " + std::to_string(points) + " values" : "empty")
                         + ", expected a single value, " + expected);
     }
     Handle type = datatype_handle(H5Aget_type(attribute), "read the type of " + label);

@@ -121,8 +121,8 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
         table.read_round_metadata(file);
     const TableInfo& stored = table.info_;
     const std::size_t size = value_bytes(stored.precision);
-    Handle dataset = open_vector(file, path, ValuesDataset, stored.stored_states, H5T_FLOAT, size,
-                                 precision_name(stored.precision));
+    Handle dataset =
+        open_vector(file, path, ValuesDataset, stored.stored_states, H5T_FLOAT, size, precision_name(stored.precision));
     check_values_storage(dataset, path, stored.stored_states, size, file_bytes);
     const std::uint64_t limit = effective_memory_limit(options.memory_limit);
     const std::uint64_t held = stored.stored_states * (MappedValues::mappable(dataset) ? size : sizeof(double));
@@ -134,8 +134,8 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
         if (copy)
             table.copy_to_id_order(threads);
     } else
-        table.lazy_ = std::make_unique<BlockCache>(std::move(file), std::move(dataset), path, table.info_, table.layout_,
-                                                   table.checksums_, limit);
+        table.lazy_ = std::make_unique<BlockCache>(std::move(file), std::move(dataset), path, table.info_,
+                                                   table.layout_, table.checksums_, limit);
     return table;
 }
 

@@ -144,9 +144,7 @@ private:
     BoardId board_at(std::uint64_t position) const {
         return layout_ ? geometry_.encode(layout_->board_at(position)) : position;
     }
-    std::uint64_t position_of(BoardId id) const {
-        return layout_ ? layout_->position(geometry_.decode(id)) : id;
-    }
+    std::uint64_t position_of(BoardId id) const { return layout_ ? layout_->position(geometry_.decode(id)) : id; }
 
     std::string path_;
     TableInfo info_;
@@ -154,14 +152,14 @@ private:
     Geometry geometry_;
     std::optional<RoundLayout> layout_;
     bool resident_ = false;
-    const double* dense_ = nullptr;            // resident float64 values in id order (version 1, or id_order_)
-    const void* stored_ = nullptr;             // resident values in file order (version 2), of held_precision_
+    const double* dense_ = nullptr;  // resident float64 values in id order (version 1, or id_order_)
+    const void* stored_ = nullptr;   // resident values in file order (version 2), of held_precision_
     Precision held_precision_ = Precision::Float64;
-    HugeVector<double> values_;                // values read into memory (in_memory, or a non-contiguous file)
-    HugeVector<double> id_order_;              // a version-2 table's values copied into id order (id_order)
-    std::unique_ptr<MappedValues> mapped_;     // or mapped from the file
+    HugeVector<double> values_;             // values read into memory (in_memory, or a non-contiguous file)
+    HugeVector<double> id_order_;           // a version-2 table's values copied into id order (id_order)
+    std::unique_ptr<MappedValues> mapped_;  // or mapped from the file
     std::unique_ptr<BlockCache> lazy_;
-    std::vector<std::uint32_t> checksums_;     // version 2: [block] -> CRC-32
+    std::vector<std::uint32_t> checksums_;  // version 2: [block] -> CRC-32
 };
 
 // Why the table does not hold a board (holds() is false): the residue

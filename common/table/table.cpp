@@ -20,7 +20,8 @@ struct Table::State {
         const Rules& rules = table.rules();
         for (int piece = 0; piece < rules.piece_count(); ++piece)
             pieces.push_back({rules.letter(piece), rules.name(piece), rules.cells(piece),
-                              rules.first_orientation(piece + 1) - rules.first_orientation(piece), rules.weight(piece)});
+                              rules.first_orientation(piece + 1) - rules.first_orientation(piece),
+                              rules.weight(piece)});
     }
     StackTable table;
     PlacementTable placements;
@@ -48,13 +49,14 @@ struct Table::State {
         for (std::size_t piece = 0; piece < pieces.size(); ++piece)
             if (pieces[piece].letter == letter)
                 return int(piece);
-        throw TableError("piece '" + printable(std::string(1, letter)) + "' is not in the set " + table.info().pieces.name());
+        throw TableError("piece '" + printable(std::string(1, letter)) + "' is not in the set "
+                         + table.info().pieces.name());
     }
     Placement placement(const Heights& heights, int orientation, int column, BoardId successor) const {
         const Heights after = placements.after(heights, orientation, column);
         const int width = table.geometry().width();
-        return {table.rules().rotation(orientation), column,
-                std::vector<int>(after.begin(), after.begin() + width), table.value(successor)};
+        return {table.rules().rotation(orientation), column, std::vector<int>(after.begin(), after.begin() + width),
+                table.value(successor)};
     }
 };
 
@@ -131,7 +133,8 @@ std::vector<Table::Placement> Table::placements(std::span<const int> heights, ch
             if (state_->table.rules().orientation(o).piece == index)
                 found.push_back({o, x, id + offset, state_->table.value(id + offset)});
         });
-        std::sort(found.begin(), found.end(), [](const ValuedChoice& a, const ValuedChoice& b) { return a.better_than(b); });
+        std::sort(found.begin(), found.end(),
+                  [](const ValuedChoice& a, const ValuedChoice& b) { return a.better_than(b); });
         std::vector<Placement> listed;
         for (const ValuedChoice& choice : found)
             listed.push_back(state_->placement(board, choice.orientation, choice.column, choice.successor));

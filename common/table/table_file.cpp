@@ -51,8 +51,8 @@ Handle open_table_file(const std::string& path, FileAccess access, std::uint64_t
     }
 }
 
-Handle open_vector(hid_t file, const std::string& path, const char* name, std::uint64_t length,
-                   H5T_class_t type_class, std::size_t type_size, const std::string& what) {
+Handle open_vector(hid_t file, const std::string& path, const char* name, std::uint64_t length, H5T_class_t type_class,
+                   std::size_t type_size, const std::string& what) {
     const std::string label = std::string("/") + name;
     if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
         throw InputError("'" + path + "' is not a stacking table: dataset " + label + " is missing");
@@ -115,8 +115,7 @@ void check_values_storage(hid_t values, const std::string& path, std::uint64_t c
             const haddr_t offset = H5Dget_offset(values);
             if (count > 0 && (offset == HADDR_UNDEF || (unsigned __int128)offset + needed > file_bytes))
                 throw InputError("'" + path + "' is damaged: /values claims " + with_commas(std::uint64_t(needed))
-                                 + " bytes but the file ends at byte " + with_commas(file_bytes)
-                                 + " (truncated?)");
+                                 + " bytes but the file ends at byte " + with_commas(file_bytes) + " (truncated?)");
         } else if (layout == H5D_CHUNKED && filters == 0) {
             if (stored < needed || stored > file_bytes)
                 throw InputError("'" + path + "' is damaged: /values stores " + with_commas(stored) + " of its "

@@ -44,8 +44,8 @@ Handle open_table_file(const std::string& path, FileAccess access = FileAccess::
 
 // The one-dimensional dataset `name` of `length` elements whose type class
 // and size are checked; `what` names the expected type in the message.
-Handle open_vector(hid_t file, const std::string& path, const char* name, std::uint64_t length,
-                   H5T_class_t type_class, std::size_t type_size, const std::string& what);
+Handle open_vector(hid_t file, const std::string& path, const char* name, std::uint64_t length, H5T_class_t type_class,
+                   std::size_t type_size, const std::string& what);
 
 // Elements [first, first + count) of a one-dimensional dataset, as
 // `memory_type`, into `out`.
@@ -71,13 +71,13 @@ std::string damaged_block(const std::string& path, const RoundLayout& layout, st
 // checks that each is a number of pieces a game can place; board_at(i)
 // names the board of the i-th in the message.
 template <class BoardAt>
-void convert_and_check(const void* stored, Precision precision, std::uint64_t count, double* out,
-                       const TableInfo& info, const std::string& path, BoardAt&& board_at);
+void convert_and_check(const void* stored, Precision precision, std::uint64_t count, double* out, const TableInfo& info,
+                       const std::string& path, BoardAt&& board_at);
 [[noreturn]] void bad_value(const TableInfo& info, const std::string& path, BoardId id, double value);
 
 template <class BoardAt>
-void convert_and_check(const void* stored, Precision precision, std::uint64_t count, double* out,
-                       const TableInfo& info, const std::string& path, BoardAt&& board_at) {
+void convert_and_check(const void* stored, Precision precision, std::uint64_t count, double* out, const TableInfo& info,
+                       const std::string& path, BoardAt&& board_at) {
     const double largest = largest_possible_value(Geometry(info.width, info.height), info.pieces);
     const auto value_of = [&](std::uint64_t i) {
         return precision == Precision::Float64 ? static_cast<const double*>(stored)[i]

@@ -55,7 +55,8 @@ RoundLayout::Block RoundLayout::block_at(std::uint64_t position) const {
 }
 
 RoundLayout::Block RoundLayout::block(std::uint64_t index) const {
-    const int sum = int(std::upper_bound(block_offsets_.begin(), block_offsets_.end(), index) - block_offsets_.begin()) - 1;
+    const int sum =
+        int(std::upper_bound(block_offsets_.begin(), block_offsets_.end(), index) - block_offsets_.begin()) - 1;
     const std::uint64_t first = offsets_[sum] + (index - block_offsets_[sum]) * ChecksumValues;
     return {index, first, std::min(ChecksumValues, offsets_[sum + 1] - first)};
 }
@@ -97,8 +98,8 @@ void ChecksumAssembler::add(const ChecksumPiece& piece) {
                 throw std::logic_error("a checksum piece overlaps another (a bug: please report it)");
             if (waiting[i].offset != covered_[piece.block])
                 continue;
-            checksums_[piece.block] = std::uint32_t(crc32_combine(checksums_[piece.block], uLong(waiting[i].crc),
-                                                                  z_off_t(waiting[i].length)));
+            checksums_[piece.block] = std::uint32_t(
+                crc32_combine(checksums_[piece.block], uLong(waiting[i].crc), z_off_t(waiting[i].length)));
             covered_[piece.block] += waiting[i].length;
             waiting.erase(waiting.begin() + std::ptrdiff_t(i));
             progress = true;
@@ -153,8 +154,9 @@ void write_table_info(hid_t file, const TableInfo& info) {
         write_attribute(file, "residue_classes", info.residues.list());
         write_attribute(file, "precision", precision_name(info.precision));
         write_attribute(file, "stored_states", info.stored_states);
-        write_attribute(file, "checksum", std::string("crc32 (zlib) of each block of ") + std::to_string(ChecksumValues)
-                                              + " values; blocks start at each round's first value");
+        write_attribute(file, "checksum",
+                        std::string("crc32 (zlib) of each block of ") + std::to_string(ChecksumValues)
+                            + " values; blocks start at each round's first value");
         write_attribute(file, "rounds_done", info.rounds_done);
         write_attribute(file, "connections_done",
                         std::vector<std::int64_t>(info.connections_done.begin(), info.connections_done.end()));
@@ -183,7 +185,8 @@ PieceSet read_piece_set(hid_t file, const std::string& path) {
     const std::string name = read_string_attribute(file, "piece_set");
     const std::string cells = read_string_attribute(file, "piece_cells");
     const std::uint64_t checksum = read_unsigned_attribute(file, "piece_set_checksum");
-    if (checksum != crc32_of((name + "\n" + orientations + cells).data(), name.size() + 1 + orientations.size() + cells.size()))
+    if (checksum
+        != crc32_of((name + "\n" + orientations + cells).data(), name.size() + 1 + orientations.size() + cells.size()))
         throw InputError("'" + path + "' is damaged: its piece set does not match its checksum");
     try {
         return PieceSet::from_attribute(orientations, cells, name);
@@ -274,7 +277,8 @@ std::string default_table_name(int width, int height, const PieceSet& pieces) {
     if (pieces.name() != "tetrominoes") {
         // "rectangles", or a piece file's stem kept to letters, digits, '-' and '_'
         const std::string& name = pieces.name();
-        const std::string stem = name.rfind("file ", 0) == 0 ? std::filesystem::path(name.substr(5)).stem().string() : name;
+        const std::string stem =
+            name.rfind("file ", 0) == 0 ? std::filesystem::path(name.substr(5)).stem().string() : name;
         for (char c : stem)
             set += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
         set = "_" + set;

@@ -96,14 +96,14 @@ struct TableInfo {
     int height = 0;
     std::int64_t format_version = TableFormatVersion;
     std::string schedule;
-    std::uint64_t states = 0;         // (H+1)^W
-    std::uint64_t stored_states = 0;  // values in /values: (H+1)^W in version 1
-    std::uint64_t connections = 0;    // valid placements over the stored boards
+    std::uint64_t states = 0;                            // (H+1)^W
+    std::uint64_t stored_states = 0;                     // values in /values: (H+1)^W in version 1
+    std::uint64_t connections = 0;                       // valid placements over the stored boards
     PieceSet pieces = PieceSet::builtin("tetrominoes");  // the piece set (rules/piece_set.h)
     std::string generator;
-    ResidueSet residues;              // version 1: all classes
+    ResidueSet residues;  // version 1: all classes
     Precision precision = Precision::Float64;
-    std::int64_t rounds_done = 0;     // version 2: rounds on disk; all of them when finished
+    std::int64_t rounds_done = 0;                 // version 2: rounds on disk; all of them when finished
     std::vector<std::uint64_t> connections_done;  // version 2: of those rounds, one count per piece
     std::optional<std::uint64_t> digest;  // values_crc64: CRC-64/XZ of /values (table/digest.h) once every round is
                                           // done (0 before), in tables of a stackgen that records it
@@ -122,8 +122,8 @@ public:
 
     const Geometry& geometry() const { return geometry_; }
     ResidueSet residues() const { return residues_; }
-    int rounds() const { return int(offsets_.size()) - 1; }          // (W-1)H + 1 row sums
-    std::uint64_t rows(int sum) const { return rows_.count(sum); }   // rows of round `sum`
+    int rounds() const { return int(offsets_.size()) - 1; }         // (W-1)H + 1 row sums
+    std::uint64_t rows(int sum) const { return rows_.count(sum); }  // rows of round `sum`
     int row_length(int sum) const { return row_length_[sum % residues_.modulus()]; }
     // The place of h0 within a row of round `sum`, -1 when not stored.
     int index_in_row(int sum, int h0) const { return index_[sum % residues_.modulus()][h0]; }
@@ -159,11 +159,11 @@ public:
 private:
     Geometry geometry_;
     ResidueSet residues_;
-    CompositionCodec rows_;  // W-1 columns
-    std::vector<int> row_length_;            // [sum mod modulus] -> values per row
-    std::vector<std::vector<int>> index_;    // [sum mod modulus][h0] -> index in the row, -1
-    std::vector<std::uint64_t> offsets_;                       // [S] -> first value of round S; [rounds] -> total
-    std::vector<std::uint64_t> block_offsets_;                 // [S] -> first block of round S; [rounds] -> total
+    CompositionCodec rows_;                     // W-1 columns
+    std::vector<int> row_length_;               // [sum mod modulus] -> values per row
+    std::vector<std::vector<int>> index_;       // [sum mod modulus][h0] -> index in the row, -1
+    std::vector<std::uint64_t> offsets_;        // [S] -> first value of round S; [rounds] -> total
+    std::vector<std::uint64_t> block_offsets_;  // [S] -> first block of round S; [rounds] -> total
 };
 
 // CRC-32 pieces of the stored bytes: the writers checksum what each rank
@@ -195,7 +195,7 @@ private:
     const RoundLayout& layout_;
     std::size_t value_size_;
     std::vector<std::uint32_t> checksums_;
-    std::vector<std::uint64_t> covered_;  // [block] -> bytes folded in so far, from its start
+    std::vector<std::uint64_t> covered_;               // [block] -> bytes folded in so far, from its start
     std::vector<std::vector<ChecksumPiece>> waiting_;  // [block] -> pieces that came before their turn
 };
 // The CRC-32 of `count` bytes (zlib).

@@ -18,8 +18,8 @@ namespace stack {
 namespace {
 
 // The collective part of write_table, on the temporary file.
-void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info,
-                std::span<const double> local_values, const BlockCyclicSlice& slice) {
+void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info, std::span<const double> local_values,
+                const BlockCyclicSlice& slice) {
     Handle access = property_handle(H5Pcreate(H5P_FILE_ACCESS), "create file access list");
     check_hdf5(H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL), "select MPI-IO driver");
     Handle file = file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), "create " + path);
@@ -40,7 +40,8 @@ void write_file(MPI_Comm comm, const std::string& path, const TableInfo& info,
         // MPI-IO writes in a few large pieces instead of block by block.
         const bool contiguous = slice.block_stride == 1;
         const hsize_t start = slice.first_block * slice.block_size;
-        const hsize_t stride = contiguous ? slice.block_count * slice.block_size : slice.block_stride * slice.block_size;
+        const hsize_t stride =
+            contiguous ? slice.block_count * slice.block_size : slice.block_stride * slice.block_size;
         const hsize_t count = contiguous ? 1 : slice.block_count;
         const hsize_t block = contiguous ? slice.block_count * slice.block_size : slice.block_size;
         check_hdf5(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, &stride, &count, &block),
@@ -64,7 +65,8 @@ RoundTableFile RoundTableFile::create(const std::string& path, const TableInfo& 
     check_hdf5(H5Pset_obj_track_times(file_create, false), "untrack times");
     Handle access = property_handle(H5Pcreate(H5P_FILE_ACCESS), "create file access list");
     check_hdf5(H5Pset_file_locking(access, false, true), "turn HDF5's file locking off");
-    RoundTableFile table(path, file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_create, access), "create " + path));
+    RoundTableFile table(path,
+                         file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_create, access), "create " + path));
     const hid_t file = table.file_;
     write_table_info(file, info);
     Handle offsets_create = property_handle(H5Pcreate(H5P_DATASET_CREATE), "create dataset property list");

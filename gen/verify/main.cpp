@@ -16,9 +16,8 @@ int run(int argc, char** argv) {
         stack::Communicator comm(MPI_COMM_WORLD);
         stack::VerifyOptions options;
         po::options_description described = stack::tool_options("Usage: mpirun -n P stackverify TABLE [options]");
-        described.add_options()
-            ("table", po::value<std::string>(&options.table), "the table to verify (or the first argument)")
-            ("json", "print the report as JSON");
+        described.add_options()("table", po::value<std::string>(&options.table),
+                                "the table to verify (or the first argument)")("json", "print the report as JSON");
         po::positional_options_description positional;
         positional.add("table", 1);
         po::variables_map variables;

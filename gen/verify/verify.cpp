@@ -150,8 +150,8 @@ void list_row_placements(const Rules& rules, const RowPlaces& places, const Heig
             orientation.place(after.data(), x);
             const int added0 = x == 0 ? orientation.added[0] : 0;
             const int successor_sum = sum + rules.cells(orientation.piece) - added0;
-            placements.push_back({orientation.piece, h0, places.row_start(after, successor_sum),
-                                  places.index(successor_sum), added0});
+            placements.push_back(
+                {orientation.piece, h0, places.row_start(after, successor_sum), places.index(successor_sum), added0});
         }
     }
 }
@@ -218,8 +218,9 @@ Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t la
         const std::uint64_t start = places.row_start(heights, sum);
         list_row_placements(table.rules(), places, heights, sum, geometry.width(), geometry.height(), placements);
         check_row(table, heights, start, places.index(sum), placements, first, last, tally);
-        position = start + (table.layout() ? std::uint64_t(table.layout()->row_length(sum))
-                                           : std::uint64_t(geometry.height()) + 1);
+        position =
+            start
+            + (table.layout() ? std::uint64_t(table.layout()->row_length(sum)) : std::uint64_t(geometry.height()) + 1);
     }
     return tally;
 }
@@ -231,9 +232,11 @@ std::string failure_summary(const Geometry& geometry, const Tally& all, const do
                             std::uint64_t connections_attribute, std::uint64_t stored) {
     char line[512];
     if (all.wrong > 0) {
-        std::snprintf(line, sizeof line, "%s %s with %s successors; the first, board %s (id %llu), "
-                      "stores %.17g where its successors give %.17g", with_commas(all.wrong).c_str(),
-                      all.wrong == 1 ? "state disagrees" : "states disagree", all.wrong == 1 ? "its" : "their",
+        std::snprintf(line, sizeof line,
+                      "%s %s with %s successors; the first, board %s (id %llu), "
+                      "stores %.17g where its successors give %.17g",
+                      with_commas(all.wrong).c_str(), all.wrong == 1 ? "state disagrees" : "states disagree",
+                      all.wrong == 1 ? "its" : "their",
                       geometry.format_heights(geometry.decode(all.first_wrong)).c_str(),
                       static_cast<unsigned long long>(all.first_wrong), found[0], found[1]);
     } else if (all.states != stored) {
@@ -342,10 +345,10 @@ void print_report(const StackTable& table, const std::string& path, int ranks, c
                   bool passed, const DigestCheck& digest) {
     const Geometry& geometry = table.geometry();
     const TableInfo& info = table.info();
-    std::printf("stackverify %s: %s, %dx%d, %s, format %lld, classes {%s} mod %d, %s, %d rank%s\n",
-                project_version(), path.c_str(), geometry.width(), geometry.height(),
-                table.rules().set().name().c_str(), static_cast<long long>(info.format_version),
-                info.residues.text().c_str(), info.residues.modulus(), precision_name(info.precision).c_str(), ranks, ranks == 1 ? "" : "s");
+    std::printf("stackverify %s: %s, %dx%d, %s, format %lld, classes {%s} mod %d, %s, %d rank%s\n", project_version(),
+                path.c_str(), geometry.width(), geometry.height(), table.rules().set().name().c_str(),
+                static_cast<long long>(info.format_version), info.residues.text().c_str(), info.residues.modulus(),
+                precision_name(info.precision).c_str(), ranks, ranks == 1 ? "" : "s");
     std::printf("  states checked      %s of %s stored\n", with_commas(all.states).c_str(),
                 with_commas(info.stored_states).c_str());
     std::printf("  connections         %s counted, %s in the file%s\n", with_commas(all.connections).c_str(),
@@ -358,10 +361,11 @@ void print_report(const StackTable& table, const std::string& path, int ranks, c
         std::printf("  digest              none in the file (written before stackgen recorded one)\n");
     std::printf("  time                %.3f s\n", seconds);
     if (all.wrong > 0)
-        std::printf("  wrong               %s states; the first, board %s (id %llu), stores %.17g where its "
-                    "successors give %.17g\n",
-                    with_commas(all.wrong).c_str(), geometry.format_heights(geometry.decode(all.first_wrong)).c_str(),
-                    static_cast<unsigned long long>(all.first_wrong), all.stored_at_first, all.derived_at_first);
+        std::printf(
+            "  wrong               %s states; the first, board %s (id %llu), stores %.17g where its "
+            "successors give %.17g\n",
+            with_commas(all.wrong).c_str(), geometry.format_heights(geometry.decode(all.first_wrong)).c_str(),
+            static_cast<unsigned long long>(all.first_wrong), all.stored_at_first, all.derived_at_first);
     std::printf("verify: %s\n", passed ? "PASS" : "FAIL");
 }
 
@@ -379,8 +383,8 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
     const Tally all = reduce_tally(comm, check_range(*table, first, last));
     const DigestCheck digest = check_digest(comm, *table, first, last);
     const double seconds = MPI_Wtime() - start_time;
-    const bool passed = all.wrong == 0 && all.states == stored && all.connections == table->info().connections
-                        && digest.passed();
+    const bool passed =
+        all.wrong == 0 && all.states == stored && all.connections == table->info().connections && digest.passed();
     if (!comm.is_root())
         return passed ? ExitSuccess : ExitCheckFailed;
     if (options.json)
@@ -395,7 +399,8 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
                      digest.passed() || all.wrong > 0
                          ? failure_summary(table->geometry(), all, found, table->info().connections, stored).c_str()
                          : ("its values' digest " + digest_text(digest.derived) + " is not the "
-                            + digest_text(digest.stored) + " it records").c_str());
+                            + digest_text(digest.stored) + " it records")
+                               .c_str());
     }
     return passed ? ExitSuccess : ExitCheckFailed;
 }

@@ -269,8 +269,7 @@ void breadth_first(const Space& space, std::deque<std::size_t>& queue, std::vect
 // placements where BFS finds 17, tests/test_moves.cpp). `edges_only` keeps
 // the document's version (Algorithm::ConvolutionSeed); without it every
 // flooded location turns and the search equals BFS.
-void convolution(const Space& space, const Location& spawn, const MoveOptions& options, bool edges_only,
-                 Found& found) {
+void convolution(const Space& space, const Location& spawn, const MoveOptions& options, bool edges_only, Found& found) {
     std::vector<bool> visited(space.size());
     std::vector<std::size_t> seeds = {space.index(spawn)}, flood;
     visited[space.index(spawn)] = true;
@@ -381,7 +380,7 @@ std::optional<Location> spawn_location(const SrsBoard& board, Piece piece) {
 }
 
 std::vector<SrsPlacement> generate(const SrsBoard& board, Piece piece, Algorithm algorithm, const MoveOptions& options,
-                                std::vector<SearchEvent>* trace) {
+                                   std::vector<SearchEvent>* trace) {
     const std::optional<Location> spawn = spawn_location(board, piece);
     if (!spawn)
         return {};
@@ -492,8 +491,8 @@ std::optional<std::string> shortest_inputs(const SrsBoard& board, Piece piece, c
     return found;
 }
 
-std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece, const std::vector<SrsPlacement>& placements,
-                                         const MoveOptions& options) {
+std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece,
+                                         const std::vector<SrsPlacement>& placements, const MoveOptions& options) {
     std::vector<std::string> found(placements.size());
     std::map<Cells, std::size_t> wanted;
     for (std::size_t i = 0; i < placements.size(); ++i)

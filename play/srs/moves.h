@@ -103,7 +103,7 @@ std::optional<Location> spawn_location(const SrsBoard& board, Piece piece);
 // the order found. `trace`, when given, receives the search's events in
 // order (costing nothing when not).
 std::vector<SrsPlacement> generate(const SrsBoard& board, Piece piece, Algorithm algorithm,
-                                const MoveOptions& options = {}, std::vector<SearchEvent>* trace = nullptr);
+                                   const MoveOptions& options = {}, std::vector<SearchEvent>* trace = nullptr);
 
 // The inputs of a shortest sequence from spawn to the placement with these
 // cells, one letter each: l r (left, right), c w (rotate clockwise,
@@ -113,8 +113,8 @@ std::optional<std::string> shortest_inputs(const SrsBoard& board, Piece piece, c
                                            const MoveOptions& options = {});
 // The same for many placements at once, by one search: [i] -> the inputs
 // of placements[i], empty when unreachable.
-std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece, const std::vector<SrsPlacement>& placements,
-                                         const MoveOptions& options = {});
+std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece,
+                                         const std::vector<SrsPlacement>& placements, const MoveOptions& options = {});
 
 // The cells a table placement (orientation, leftmost column) fills on a
 // contour: column + k gains rows heights[column + k] .. + added[k] - 1. Any

@@ -83,7 +83,8 @@ LengthDistribution mixed_length_distribution(const StackingPolicy& policy, const
     std::uint64_t pending_edges = 0;
     LengthDistribution result;
     const int start_sum = geometry.height_sum(start);
-    pending[std::size_t(start_sum % (most + 1))].push_back({ranking.rank(geometry.decode(start).data()), 0, start, 1.0});
+    pending[std::size_t(start_sum % (most + 1))].push_back(
+        {ranking.rank(geometry.decode(start).data()), 0, start, 1.0});
     pending_edges = 1;
     std::vector<BoardId> ids;
     std::vector<std::uint64_t> moves_made;
@@ -159,8 +160,8 @@ LengthDistribution mixed_length_distribution(const StackingPolicy& policy, const
 std::uint64_t exact_distribution_bytes(const Geometry& geometry, int pieces, int threads) {
     threads = std::max(threads, 1);
     const std::uint64_t largest = largest_class(CompositionCodec(geometry.width(), geometry.height()));
-    return largest * (sizeof(double) + sizeof(BoardId))                  // the slots
-           + 2 * largest * (sizeof(BoardId) + sizeof(double))            // this layer and the next
+    return largest * (sizeof(double) + sizeof(BoardId))        // the slots
+           + 2 * largest * (sizeof(BoardId) + sizeof(double))  // this layer and the next
            + std::uint64_t(threads) * edges_reserved(largest, pieces, threads) * sizeof(Edge);
 }
 
@@ -189,7 +190,7 @@ LengthDistribution exact_length_distribution(const StackingPolicy& policy, const
     // Buffers live across layers: fresh pages from the kernel cost more
     // than the pass itself.
     std::vector<double> slot_probability(largest, 0.0);  // [rank] -> probability so far
-    std::vector<BoardId> slot_id(largest);                // [rank] -> the board, once touched
+    std::vector<BoardId> slot_id(largest);               // [rank] -> the board, once touched
     // Each part's moves, reserved once, so they never grow by copying.
     std::vector<std::vector<Edge>> parts(threads);
     for (std::vector<Edge>& edges : parts)

@@ -87,8 +87,9 @@ Comparison compare(const RunTotals& totals, double expected, double expected_var
     result.standard_deviation = spread.standard_deviation;
     result.standard_error = std::sqrt(std::max(expected_variance, 0.0) / n);
     const double difference = result.mean - expected;
-    result.z = result.standard_error > 0 ? difference / result.standard_error
-               : std::abs(difference) < 1e-12 ? 0.0 : std::copysign(INFINITY, difference);
+    result.z = result.standard_error > 0      ? difference / result.standard_error
+               : std::abs(difference) < 1e-12 ? 0.0
+                                              : std::copysign(INFINITY, difference);
     result.p_value = normal_two_sided_p(result.z);
     return result;
 }

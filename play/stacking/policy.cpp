@@ -80,7 +80,7 @@ PieceMoves StackingPolicy::choose_for_each_piece(const Heights& heights, BoardId
 }
 
 void StackingPolicy::choose_for_each_piece(std::span<const BoardId> ids, const Geometry& geometry,
-                                   const BoardMoves& moves_of) const {
+                                           const BoardMoves& moves_of) const {
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const Heights heights = geometry.decode(ids[i]);
         moves_of(i, heights, choose_for_each_piece(heights, ids[i]));
@@ -96,7 +96,8 @@ bool earlier(int orientation, int column, const Move& best) {
 
 class TablePolicy final : public StackingPolicy {
 public:
-    TablePolicy(const PlacementTable& placements, const StackTable& table) : StackingPolicy(placements), table_(table) {}
+    TablePolicy(const PlacementTable& placements, const StackTable& table)
+        : StackingPolicy(placements), table_(table) {}
 
     Move choose(const Turn& turn) const override {
         Move best;
@@ -290,7 +291,7 @@ private:
 }  // namespace
 
 std::unique_ptr<StackingPolicy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
-                                    const StackTable& table) {
+                                            const StackTable& table) {
     switch (spec.kind) {
     case PolicyKind::Table: return std::make_unique<TablePolicy>(placements, table);
     case PolicyKind::Random: return std::make_unique<RandomPolicy>(placements);

@@ -103,7 +103,7 @@ protected:
 // `table` is read only by the table policy; it and `placements` (whose
 // rules are the game's) must outlive the policy.
 std::unique_ptr<StackingPolicy> make_policy(const PolicySpec& spec, const PlacementTable& placements,
-                                    const StackTable& table);
+                                            const StackTable& table);
 
 // The heuristic's score of a board (higher is better).
 double heuristic_score(const Heights& heights, int width);

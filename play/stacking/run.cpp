@@ -111,29 +111,30 @@ void print_text(const RunReport& report) {
     std::printf("table %s: %dx%d, %s states, %s, %s (%s); start %s (id %llu); policy %s\n",
                 report.table->path().c_str(), geometry.width(), geometry.height(),
                 with_commas(geometry.states()).c_str(), report.table->info().generator.c_str(),
-                report.table->rules().set().name().c_str(), piece_letters(report.table->rules()).c_str(), geometry.format_heights(geometry.decode(report.start)).c_str(),
+                report.table->rules().set().name().c_str(), piece_letters(report.table->rules()).c_str(),
+                geometry.format_heights(geometry.decode(report.start)).c_str(),
                 static_cast<unsigned long long>(report.start), report.policy.c_str());
     if (report.predicted || report.is_table_policy)
         std::printf("Exp: %.4f | Avg: %.4f | Best: %u\n", report.comparison.expected, report.observed_mean,
                     totals.best);
     else
-        std::printf("Avg: %.4f | Best: %u (no exact prediction for this policy)\n", report.observed_mean,
-                    totals.best);
+        std::printf("Avg: %.4f | Best: %u (no exact prediction for this policy)\n", report.observed_mean, totals.best);
     std::printf("games %s, seed %llu, threads %d\n", with_commas(totals.games).c_str(),
                 static_cast<unsigned long long>(report.seed), report.threads);
     if (!report.is_table_policy)
-        std::printf("optimal play without preview (the table's value) %.4f; Avg - that = %+.4f\n",
-                    report.optimal_value, report.observed_mean - report.optimal_value);
+        std::printf("optimal play without preview (the table's value) %.4f; Avg - that = %+.4f\n", report.optimal_value,
+                    report.observed_mean - report.optimal_value);
     std::printf("observed standard deviation %.4f, standard error %.4f\n", report.observed_deviation,
                 report.observed_error);
     std::printf("95%% interval of the mean [%.4f, %.4f]\n", report.observed_mean - 1.96 * report.observed_error,
                 report.observed_mean + 1.96 * report.observed_error);
     if (report.predicted) {
         const LengthDistribution& predicted = *report.predicted;
-        std::printf("exact distribution: mean %.12f, standard deviation %.4f, lengths 0..%zu, %s reachable boards "
-                    "(%.3f s)\n",
-                    predicted.mean, std::sqrt(predicted.variance), predicted.probability.size() - 1,
-                    with_commas(predicted.boards).c_str(), report.distribution_seconds);
+        std::printf(
+            "exact distribution: mean %.12f, standard deviation %.4f, lengths 0..%zu, %s reachable boards "
+            "(%.3f s)\n",
+            predicted.mean, std::sqrt(predicted.variance), predicted.probability.size() - 1,
+            with_commas(predicted.boards).c_str(), report.distribution_seconds);
         if (report.is_table_policy)
             std::printf("exact mean - table value = %.3g\n", predicted.mean - report.optimal_value);
         std::printf("z = (Avg - Exp) / (exact SD / sqrt(games)) = %+.3f, p = %.4g\n", report.comparison.z,
@@ -143,9 +144,10 @@ void print_text(const RunReport& report) {
                     report.chi_square.p_value);
     } else if (!report.skipped.empty()) {
         std::printf("exact distribution: skipped: %s\n", report.skipped.c_str());
-        std::printf("ran instead: z = (Avg - Exp) / (observed SD / sqrt(games)) = %+.3f, p = %.4g (no chi-square "
-                    "test: it needs the exact distribution)\n",
-                    report.comparison.z, report.comparison.p_value);
+        std::printf(
+            "ran instead: z = (Avg - Exp) / (observed SD / sqrt(games)) = %+.3f, p = %.4g (no chi-square "
+            "test: it needs the exact distribution)\n",
+            report.comparison.z, report.comparison.p_value);
     }
     std::printf("table load %.3f s (%s%s), games %.3f s, %s games/s, %s moves/s\n", report.load_seconds,
                 human_bytes(double(report.table->memory_bytes())).c_str(),
@@ -197,9 +199,7 @@ void print_json(const RunReport& report) {
     if (!report.skipped.empty()) {
         json["predicted"] = nullptr;
         json["distribution_skipped"] = report.skipped;
-        json["z_test"] = {{"z", report.comparison.z},
-                          {"p_value", report.comparison.p_value},
-                          {"variance", "observed"}};
+        json["z_test"] = {{"z", report.comparison.z}, {"p_value", report.comparison.p_value}, {"variance", "observed"}};
     }
     if (report.predicted) {
         const LengthDistribution& predicted = *report.predicted;
@@ -255,8 +255,8 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     report.observed_deviation = observed.standard_deviation;
     report.observed_error = observed.standard_error;
     if (report.interrupted) {  // the games finished so far, and no prediction or check
-        report.comparison = compare(report.totals, report.optimal_value,
-                                    report.observed_deviation * report.observed_deviation);
+        report.comparison =
+            compare(report.totals, report.optimal_value, report.observed_deviation * report.observed_deviation);
         options.json ? print_json(report) : print_text(report);
         return ExitInterrupted;
     }
@@ -286,8 +286,8 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
         if (!report.is_table_policy && options.check)
             throw InputError("--check with the " + policy_name(options.policy)
                              + " policy needs the exact distribution, and " + report.skipped);
-        report.comparison = compare(report.totals, report.optimal_value,
-                                    report.observed_deviation * report.observed_deviation);
+        report.comparison =
+            compare(report.totals, report.optimal_value, report.observed_deviation * report.observed_deviation);
     }
     if (report.predicted) {
         // The table policy's prediction is the table's own value; another
@@ -316,8 +316,8 @@ int run_show(const PlayOptions& options, const StackTable& table) {
         json["game"] = game_json(game, geometry);
         std::fputs(json_text(json).c_str(), stdout);
     } else {
-        std::printf("one game on %s (%dx%d), policy %s\n\n", table.path().c_str(), geometry.width(),
-                    geometry.height(), policy_name(options.policy).c_str());
+        std::printf("one game on %s (%dx%d), policy %s\n\n", table.path().c_str(), geometry.width(), geometry.height(),
+                    policy_name(options.policy).c_str());
         std::fputs(format_game(game, geometry).c_str(), stdout);
     }
     return ExitSuccess;
@@ -356,8 +356,8 @@ std::string find_table_in(const std::string& directory) {
     std::string names;
     for (const std::string& name : found)
         names += (names.empty() ? "" : ", ") + name;
-    throw InputError("no --table given and " + std::to_string(found.size()) + " tables in " + directory + " ("
-                     + names + "): choose one with --table FILE");
+    throw InputError("no --table given and " + std::to_string(found.size()) + " tables in " + directory + " (" + names
+                     + "): choose one with --table FILE");
 }
 
 int run_stackplay(const PlayOptions& options) {

@@ -86,8 +86,9 @@ std::string format_game(const ShownGame& game, const Geometry& geometry) {
             continue;
         }
         std::snprintf(line, sizeof line, "move %d: drew %c, placed %s; value %.4f -> %.4f\n", turn.number,
-                      rules.letter(turn.piece), describe_placement(rules, turn.move.orientation, turn.move.column).c_str(),
-                      turn.value_before, turn.value_after);
+                      rules.letter(turn.piece),
+                      describe_placement(rules, turn.move.orientation, turn.move.column).c_str(), turn.value_before,
+                      turn.value_after);
         text += line;
         for (const std::string& row : turn.well)
             text += "|" + row + "|\n";
@@ -175,13 +176,13 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
     char line[256];
     std::snprintf(line, sizeof line,
                   "board %s (id %llu) in the %dx%d well: value %.6f, the expected pieces placed under optimal play\n",
-                  geometry.format_heights(explanation.heights).c_str(),
-                  static_cast<unsigned long long>(explanation.id), geometry.width(), geometry.height(),
-                  explanation.value);
+                  geometry.format_heights(explanation.heights).c_str(), static_cast<unsigned long long>(explanation.id),
+                  geometry.width(), geometry.height(), explanation.value);
     text += line;
     if (explanation.with_inputs)
-        text += "inputs from spawn under SRS: l r left, right; c w turn clockwise, counter-clockwise; d soft drop a row;\n"
-                "D soft drop to the bottom; H hard drop\n";
+        text +=
+            "inputs from spawn under SRS: l r left, right; c w turn clockwise, counter-clockwise; d soft drop a row;\n"
+            "D soft drop to the bottom; H hard drop\n";
     for (int piece = 0; piece < rules.piece_count(); ++piece) {
         const auto& options = explanation.options[std::size_t(piece)];
         const double share = double(rules.weight(piece)) / double(rules.total_weight());
@@ -192,8 +193,10 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
             text += line;
             continue;
         }
-        std::snprintf(line, sizeof line, "\npiece %c%s%s: %zu placement%s, best first (the table policy takes the first)\n",
-                      rules.letter(piece), named(rules, piece).c_str(), weight.c_str(), options.size(), options.size() == 1 ? "" : "s");
+        std::snprintf(line, sizeof line,
+                      "\npiece %c%s%s: %zu placement%s, best first (the table policy takes the first)\n",
+                      rules.letter(piece), named(rules, piece).c_str(), weight.c_str(), options.size(),
+                      options.size() == 1 ? "" : "s");
         text += line;
         for (const PlacementOption& option : options) {
             std::snprintf(line, sizeof line, "  %10.6f  %-26s -> %-24s %s\n", option.value,

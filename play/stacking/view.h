@@ -23,7 +23,7 @@ struct ShownTurn {
     Heights before{};
     BoardId before_id = 0;
     double value_before = 0;
-    double value_after = 0;        // of the successor, when the piece fit
+    double value_after = 0;         // of the successor, when the piece fit
     std::vector<std::string> well;  // after the turn
 };
 
@@ -63,7 +63,7 @@ struct Explanation {
     BoardId id = 0;
     double value = 0;
     std::vector<std::vector<PlacementOption>> options;  // [piece]
-    bool with_inputs = false;  // the tetrominoes in a well of 4 columns or more: SRS inputs
+    bool with_inputs = false;                           // the tetrominoes in a well of 4 columns or more: SRS inputs
 };
 
 // Reads the board's value and its successors' values, nothing else.

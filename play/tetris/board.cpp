@@ -50,7 +50,8 @@ int ShapeSet::piece_of_letter(char letter) const {
     for (int p = 0; p < piece_count(); ++p) {
         if (this->letter(p) == letter)
             return p;
-        if (std::toupper(static_cast<unsigned char>(this->letter(p))) == std::toupper(static_cast<unsigned char>(letter)))
+        if (std::toupper(static_cast<unsigned char>(this->letter(p)))
+            == std::toupper(static_cast<unsigned char>(letter)))
             folded = p, ++matches;
     }
     return matches == 1 ? folded : -1;
@@ -82,7 +83,8 @@ TetrisBoard TetrisBoard::from_text(const std::string& text, int width, int heigh
             continue;
         }
         if (blank > 0 && !lines.empty())
-            throw InputError("board row " + std::to_string(lines.size() + 1) + " is empty (blank lines only at the end)");
+            throw InputError("board row " + std::to_string(lines.size() + 1)
+                             + " is empty (blank lines only at the end)");
         blank = 0;
         lines.push_back(line);
     }
@@ -94,8 +96,8 @@ TetrisBoard TetrisBoard::from_text(const std::string& text, int width, int heigh
                              + " cells, row 1 has " + std::to_string(lines[0].size()));
         const std::size_t bad = lines[i].find_first_not_of("#.");
         if (bad != std::string::npos)
-            throw InputError("board row " + std::to_string(i + 1) + " has '" + printable(std::string_view(&lines[i][bad], 1))
-                             + "' (only '#' filled and '.' empty)");
+            throw InputError("board row " + std::to_string(i + 1) + " has '"
+                             + printable(std::string_view(&lines[i][bad], 1)) + "' (only '#' filled and '.' empty)");
     }
     if (int(lines[0].size()) != width || int(lines.size()) != height)
         throw InputError("the board is " + std::to_string(lines[0].size()) + "x" + std::to_string(lines.size())

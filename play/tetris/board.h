@@ -122,8 +122,8 @@ public:
     bool filled(int x, int y) const { return rows_[std::size_t(y)] >> x & 1; }
     int column_height(int x) const { return heights_[std::size_t(x)]; }
     const std::array<std::int8_t, MostWidth>& heights() const { return heights_; }
-    int top() const { return top_; }        // the highest column height
-    int cells() const { return cells_; }    // filled cells
+    int top() const { return top_; }      // the highest column height
+    int cells() const { return cells_; }  // filled cells
 
     // The row a hard drop of `shape` at leftmost column x lands on.
     int landing_row(const Shape& shape, int x) const {
@@ -144,7 +144,7 @@ public:
     // Fahey's entry rule: the spawn cells of the shape (the piece's first
     // rotation) are free.
     bool can_enter(const Shape& shape) const;
-    void set(int x, int y);  // fills one cell (for tests and board files)
+    void set(int x, int y);    // fills one cell (for tests and board files)
     std::string text() const;  // as from_text reads it
     bool operator==(const TetrisBoard& other) const;
 

@@ -206,9 +206,9 @@ DellacherieFeatures DellacherieBase::features(const Shape& shape, int x, int row
     if (x > 0)
         features.wells += wells(now[0], column(x - 2), now[1]) - column_counts_[std::size_t(x - 1)].wells;
     if (x + shape.width <= last)
-        features.wells += wells(now[std::size_t(shape.width + 1)], now[std::size_t(shape.width)],
-                                column(x + shape.width + 1))
-                          - column_counts_[std::size_t(x + shape.width)].wells;
+        features.wells +=
+            wells(now[std::size_t(shape.width + 1)], now[std::size_t(shape.width)], column(x + shape.width + 1))
+            - column_counts_[std::size_t(x + shape.width)].wells;
     return features;
 }
 

@@ -95,9 +95,7 @@ private:
     // y differs from the row below (the floor filled), over the well's rows.
     int transitions(Column column) const { return std::popcount((column ^ (column << 1 | 1)) & rows_mask_); }
     // Holes: the rows under the column's top cell, less its cells.
-    static int holes(Column column) {
-        return (column ? 64 - std::countl_zero(column) : 0) - std::popcount(column);
-    }
+    static int holes(Column column) { return (column ? 64 - std::countl_zero(column) : 0) - std::popcount(column); }
     // Wells: the column's well cells m (empty, both neighbours filled), each
     // run of k scoring 1 + ... + k = the sum over j of popcount(m & m >> 1
     // & ... & m >> j).
@@ -111,10 +109,9 @@ private:
     Column column(int x) const { return x < 0 || x >= board_.width() ? ~Column(0) : columns_[std::size_t(x)]; }
     const TetrisBoard& board_;
     BoardCounts counts_;  // the board's own
-    Column rows_mask_;  // the well's H rows
+    Column rows_mask_;    // the well's H rows
     std::array<Column, MostWidth> columns_{};
     std::array<ColumnCounts, MostWidth> column_counts_{};
 };
-
 
 }  // namespace stack::tetris

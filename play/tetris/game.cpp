@@ -56,7 +56,6 @@ private:
     std::size_t at_ = 0;
 };
 
-
 }  // namespace
 
 std::vector<int> read_seed000_pieces(const std::string& text) {
@@ -86,17 +85,18 @@ std::vector<double> draw_probabilities(const Rules& rules) {
 
 // A frame: the board with the piece just placed drawn by its letter, before
 // its full rows clear.
-std::string placement_frame(const ShapeSet& shapes, const TetrisBoard& board, const TetrisPlacement& placement, std::uint64_t number) {
+std::string placement_frame(const ShapeSet& shapes, const TetrisBoard& board, const TetrisPlacement& placement,
+                            std::uint64_t number) {
     const Shape& shape = shapes.shape(placement.shape);
-    std::string out = "piece " + std::to_string(number) + ": " + std::string(1, shapes.letter(shape.piece))
-                      + " shape " + std::to_string(placement.shape - shapes.first(shape.piece)) + " at column "
+    std::string out = "piece " + std::to_string(number) + ": " + std::string(1, shapes.letter(shape.piece)) + " shape "
+                      + std::to_string(placement.shape - shapes.first(shape.piece)) + " at column "
                       + std::to_string(placement.x) + ", row " + std::to_string(placement.row) + "\n";
     for (int y = board.height() - 1; y >= 0; --y) {
         out += '|';
         for (int x = 0; x < board.width(); ++x) {
             const int dy = y - placement.row, dx = x - placement.x;
-            const bool piece = dy >= 0 && dy < shape.height && dx >= 0 && dx < shape.width
-                               && (shape.rows[std::size_t(dy)] >> dx & 1);
+            const bool piece =
+                dy >= 0 && dy < shape.height && dx >= 0 && dx < shape.width && (shape.rows[std::size_t(dy)] >> dx & 1);
             out += piece ? shapes.letter(shape.piece) : board.filled(x, y) ? '#' : '.';
         }
         out += "|\n";
@@ -105,8 +105,9 @@ std::string placement_frame(const ShapeSet& shapes, const TetrisBoard& board, co
 }
 
 std::string turn_frame(const ShapeSet& shapes, const TetrisTurn& turn) {
-    return placement_frame(shapes, *turn.before, turn.chosen, turn.number) + "rows cleared " + std::to_string(turn.lines_cleared)
-           + ", lines " + std::to_string(turn.record->lines) + ", points " + std::to_string(turn.record->points) + "\n";
+    return placement_frame(shapes, *turn.before, turn.chosen, turn.number) + "rows cleared "
+           + std::to_string(turn.lines_cleared) + ", lines " + std::to_string(turn.record->lines) + ", points "
+           + std::to_string(turn.record->points) + "\n";
 }
 
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,

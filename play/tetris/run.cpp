@@ -68,10 +68,9 @@ Summary summarise(const std::vector<GameRecord>& records, std::uint64_t GameReco
 }
 
 Json summary_json(const Summary& summary) {
-    return Json{{"mean", summary.mean}, {"standard_error", summary.standard_error}, {"min", summary.min},
-                {"max", summary.max}};
+    return Json{
+        {"mean", summary.mean}, {"standard_error", summary.standard_error}, {"min", summary.min}, {"max", summary.max}};
 }
-
 
 // Everything a run plays with, built once; the policy holds the shapes by
 // reference, so a Setup stays where it was made.
@@ -84,8 +83,9 @@ struct Setup {
             for (int s = shapes.first(p); s < shapes.end(p); ++s)
                 fits |= shapes.shape(s).width <= options.width && shapes.shape(s).height <= options.height;
             if (!fits)
-                throw InputError("piece " + set.pieces()[std::size_t(p)].name + " fits the " + std::to_string(options.width)
-                                 + "x" + std::to_string(options.height) + " well in no rotation");
+                throw InputError("piece " + set.pieces()[std::size_t(p)].name + " fits the "
+                                 + std::to_string(options.width) + "x" + std::to_string(options.height)
+                                 + " well in no rotation");
         }
         if (options.piece_file) {
             if (set.name() != "tetrominoes")
@@ -124,11 +124,12 @@ struct Setup {
 
 std::string describe(const TetrisOptions& options, const Setup& setup) {
     const std::string letters = setup.letters();
-    return "tetris " + std::to_string(options.width) + "x" + std::to_string(options.height) + ", "
-           + setup.set.name() + " (" + letters + "), policy " + policy_name(setup.policy.config()) + ", "
+    return "tetris " + std::to_string(options.width) + "x" + std::to_string(options.height) + ", " + setup.set.name()
+           + " (" + letters + "), policy " + policy_name(setup.policy.config()) + ", "
            + (options.moves == MoveSet::HardDrop ? "hard drop" : "SRS breadth-first moves") + ", "
-           + (options.piece_file ? "pieces from " + *options.piece_file
-              : options.draw == Draw::Bag ? std::string("bag draws (each piece once a bag)") : std::string("independent draws"))
+           + (options.piece_file          ? "pieces from " + *options.piece_file
+              : options.draw == Draw::Bag ? std::string("bag draws (each piece once a bag)")
+                                          : std::string("independent draws"))
            + ", game over: " + (options.rule == GameOverRule::Placement ? "no placement" : "entry (Fahey)");
 }
 
@@ -137,8 +138,7 @@ std::string describe(const TetrisOptions& options, const Setup& setup) {
 // wakes when the last game ends (so the games' time is theirs, not a
 // polling tick's). After a Ctrl-C the threads stop (a game in progress
 // between two pieces) and the games finished are returned, in game order.
-std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& setup, double& seconds,
-                                   bool& stopped) {
+std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& setup, double& seconds, bool& stopped) {
     const int threads = resolve_threads(options.threads);
     const int game_threads = int(std::min<std::uint64_t>(std::uint64_t(threads), options.games));
     const int search_threads = options.games == 1 ? threads : 1;
@@ -154,9 +154,9 @@ std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& se
     const auto work = [&](int thread) {
         try {
             for (std::uint64_t game; !interrupted() && (game = next++) < options.games;) {
-                records[game] = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
-                                                 setup.file_pieces ? &*setup.file_pieces : nullptr, game,
-                                                 search_threads);
+                records[game] =
+                    play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
+                                     setup.file_pieces ? &*setup.file_pieces : nullptr, game, search_threads);
                 finished[game] = !records[game].interrupted;
                 ++done;
             }
@@ -184,8 +184,7 @@ std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& se
              !all_stopped.wait_until(lock, report, [&] { return running == 0; }); report += std::chrono::seconds(1))
             if (!options.quiet)
                 std::fprintf(stderr, "tetris: %s of %s games played, %.0f s\n", with_commas(done).c_str(),
-                             with_commas(options.games).c_str(),
-                             std::chrono::duration<double>(report - start).count());
+                             with_commas(options.games).c_str(), std::chrono::duration<double>(report - start).count());
     }
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (std::thread& worker : workers)
@@ -218,23 +217,39 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
     if (options.json) {
         Json per_game = Json::array();
         for (const GameRecord& record : records)
-            per_game.push_back({{"lines", record.lines}, {"pieces", record.pieces}, {"score", record.points},
-                                {"topped_out", record.topped_out}, {"final_height", record.final_height},
+            per_game.push_back({{"lines", record.lines},
+                                {"pieces", record.pieces},
+                                {"score", record.points},
+                                {"topped_out", record.topped_out},
+                                {"final_height", record.final_height},
                                 {"entry_blocked_at", record.entry_blocked_at},
                                 {"lines_at_entry_block", record.lines_at_entry_block}});
         const Json document = {
-            {"game", "tetris"}, {"width", options.width}, {"height", options.height},
-            {"pieces", setup.set.name()}, {"policy", policy_name(setup.policy.config())},
-            {"preview", setup.policy.config().preview}, {"expectimax_depth", setup.policy.config().expectimax_depth},
+            {"game", "tetris"},
+            {"width", options.width},
+            {"height", options.height},
+            {"pieces", setup.set.name()},
+            {"policy", policy_name(setup.policy.config())},
+            {"preview", setup.policy.config().preview},
+            {"expectimax_depth", setup.policy.config().expectimax_depth},
             {"moves", options.moves == MoveSet::HardDrop ? "harddrop" : "bfs"},
-            {"draw", options.piece_file ? "file" : options.draw == Draw::Bag ? "bag" : "independent"},
+            {"draw", options.piece_file          ? "file"
+                     : options.draw == Draw::Bag ? "bag"
+                                                 : "independent"},
             {"game_over", options.rule == GameOverRule::Placement ? "placement" : "entry"},
-            {"games", records.size()}, {"max_pieces", options.max_pieces}, {"seed", options.seed},
-            {"threads", threads}, {"level", options.level},
-            {"observed", {{"lines", summary_json(lines)}, {"pieces", summary_json(placed)}, {"score", summary_json(points)}}},
+            {"games", records.size()},
+            {"max_pieces", options.max_pieces},
+            {"seed", options.seed},
+            {"threads", threads},
+            {"level", options.level},
+            {"observed",
+             {{"lines", summary_json(lines)}, {"pieces", summary_json(placed)}, {"score", summary_json(points)}}},
             {"topped_out", topped},
-            {"timing", {{"games_seconds", seconds}, {"pieces_per_second", double(pieces) / seconds},
-                        {"leaves", leaves}, {"leaves_per_second", double(leaves) / seconds}}},
+            {"timing",
+             {{"games_seconds", seconds},
+              {"pieces_per_second", double(pieces) / seconds},
+              {"leaves", leaves},
+              {"leaves_per_second", double(leaves) / seconds}}},
             {"per_game", per_game}};
         Json report = document;
         if (stopped)
@@ -300,8 +315,8 @@ std::optional<std::string> srs_inputs(const Setup& setup, const TetrisBoard& boa
 }
 
 int decide(const TetrisOptions& options, const Setup& setup) {
-    const TetrisBoard board = TetrisBoard::from_text(read_small_file(*options.board_file, "board file"), options.width,
-                                         options.height);
+    const TetrisBoard board =
+        TetrisBoard::from_text(read_small_file(*options.board_file, "board file"), options.width, options.height);
     const std::vector<int> known = known_pieces(options, setup);
     const char letter = setup.shapes.letter(known[0]);
     std::vector<std::pair<TetrisPlacement, double>> scored;
@@ -310,11 +325,15 @@ int decide(const TetrisOptions& options, const Setup& setup) {
                         || board.can_enter(setup.shapes.spawn(known[0], board.width(), board.height()));
     const std::optional<TetrisPlacement> best =
         enters ? setup.policy.choose(board, known, resolve_threads(options.threads), &leaves, &scored) : std::nullopt;
-    Json document = {{"board", *options.board_file}, {"width", options.width}, {"height", options.height},
+    Json document = {{"board", *options.board_file},
+                     {"width", options.width},
+                     {"height", options.height},
                      {"piece", std::string(1, letter)},
                      {"next", known.size() > 1 ? Json(std::string(1, setup.shapes.letter(known[1]))) : Json()},
-                     {"policy", policy_name(setup.policy.config())}, {"pieces_searched", known.size()},
-                     {"placements", scored.size()}, {"leaves", leaves}};
+                     {"policy", policy_name(setup.policy.config())},
+                     {"pieces_searched", known.size()},
+                     {"placements", scored.size()},
+                     {"leaves", leaves}};
     if (!best) {
         document["best"] = nullptr;
         document["game_over"] = enters ? "no placement fits" : "the piece cannot enter";
@@ -335,9 +354,13 @@ int decide(const TetrisOptions& options, const Setup& setup) {
             score = value;
     const bool lost = score <= Lost;  // a later known piece fits after no placement
     const std::optional<std::string> inputs = srs_inputs(setup, board, *best);
-    document["best"] = {{"shape", best->shape - setup.shapes.first(shape.piece)}, {"column", best->x},
-                        {"row", best->row}, {"lines", landing.lines}, {"score", lost ? Json() : Json(score)},
-                        {"lost", lost}, {"inputs", inputs ? Json(*inputs) : Json()}};
+    document["best"] = {{"shape", best->shape - setup.shapes.first(shape.piece)},
+                        {"column", best->x},
+                        {"row", best->row},
+                        {"lines", landing.lines},
+                        {"score", lost ? Json() : Json(score)},
+                        {"lost", lost},
+                        {"inputs", inputs ? Json(*inputs) : Json()}};
     if (options.json) {
         std::fputs(json_text(document).c_str(), stdout);
         return ExitSuccess;
@@ -348,14 +371,16 @@ int decide(const TetrisOptions& options, const Setup& setup) {
                 policy_name(setup.policy.config()).c_str(), known.size(), known.size() > 1 ? "s" : "", scored.size(),
                 with_commas(leaves).c_str());
     if (lost)
-        std::printf("best: shape %d at column %d, row %d; clears %d rows; lost: the next piece fits after no "
-                    "placement\n",
-                    best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines);
+        std::printf(
+            "best: shape %d at column %d, row %d; clears %d rows; lost: the next piece fits after no "
+            "placement\n",
+            best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines);
     else
         std::printf("best: shape %d at column %d, row %d; clears %d rows; score %.6f\n",
                     best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines, score);
-    std::printf("inputs: %s\n", !inputs ? "(SRS inputs are for the tetrominoes on a well at least 4 wide)"
-                                : inputs->empty() ? "(not reachable by SRS from spawn)" : inputs->c_str());
+    std::printf("inputs: %s\n", !inputs           ? "(SRS inputs are for the tetrominoes on a well at least 4 wide)"
+                                : inputs->empty() ? "(not reachable by SRS from spawn)"
+                                                  : inputs->c_str());
     std::fputs(placement_frame(setup.shapes, board, *best, 1).c_str(), stdout);
     return ExitSuccess;
 }
@@ -382,12 +407,13 @@ int run_tetris(const TetrisOptions& options) {
         return decide(options, setup);
     if (options.show) {
         std::printf("%s\ngame 0 of seed %llu\n", describe(options, setup).c_str(), (unsigned long long)options.seed);
-        const GameRecord record = play_tetris_game(options, setup.rules, setup.shapes, setup.policy,
-                                                   setup.file_pieces ? &*setup.file_pieces : nullptr, 0,
-                                                   resolve_threads(options.threads),
-                                                   [&](const TetrisTurn& turn) { std::fputs(turn_frame(setup.shapes, turn).c_str(), stdout); });
+        const GameRecord record = play_tetris_game(
+            options, setup.rules, setup.shapes, setup.policy, setup.file_pieces ? &*setup.file_pieces : nullptr, 0,
+            resolve_threads(options.threads),
+            [&](const TetrisTurn& turn) { std::fputs(turn_frame(setup.shapes, turn).c_str(), stdout); });
         std::printf("%s after %s pieces: %s lines, %s points\n", record.topped_out ? "topped out" : "stopped",
-                    with_commas(record.pieces).c_str(), with_commas(record.lines).c_str(), with_commas(record.points).c_str());
+                    with_commas(record.pieces).c_str(), with_commas(record.lines).c_str(),
+                    with_commas(record.points).c_str());
         return ExitSuccess;
     }
     double seconds = 0;

@@ -25,8 +25,8 @@ double lee_score(const LeeFeatures& f) {
 }
 
 double six_feature_score(const DellacherieFeatures& f, const double (&w)[6]) {
-    return w[0] * f.landing_height + w[1] * f.eroded_cells + w[2] * f.row_transitions
-           + w[3] * f.column_transitions + w[4] * f.holes + w[5] * f.wells;
+    return w[0] * f.landing_height + w[1] * f.eroded_cells + w[2] * f.row_transitions + w[3] * f.column_transitions
+           + w[4] * f.holes + w[5] * f.wells;
 }
 
 double seed001_score(const Seed001Features& f) {
@@ -93,7 +93,7 @@ PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth
 }
 
 std::string policy_name(const PolicyConfig& config) {
-    std::string name = config.expectimax_depth > 0                      ? "expectimax"
+    std::string name = config.expectimax_depth > 0                    ? "expectimax"
                        : config.printed_seed000                       ? "seed000-printed"
                        : config.evaluation == Evaluation::Lee         ? "lee"
                        : config.evaluation == Evaluation::Dellacherie ? "dellacherie"
@@ -128,7 +128,8 @@ TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vec
         throw InputError("--moves bfs plays the tetrominoes only (SRS)");
 }
 
-double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const {
+double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& placement,
+                          const DellacherieBase* base) const {
     ++leaves_scored;
     const Shape& shape = shapes_.shape(placement.shape);
     switch (config_.evaluation) {
@@ -150,8 +151,8 @@ double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& place
 // The value of a placement: its leaf score when nothing follows it, else
 // the best of the next known piece, else the weighted mean over the pieces
 // of the best of each.
-double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& placement, std::span<const int> known, int unknown,
-                     const DellacherieBase* base) const {
+double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& placement, std::span<const int> known,
+                           int unknown, const DellacherieBase* base) const {
     if (known.size() <= 1 && unknown == 0)
         return leaf(board, placement, base);
     TetrisBoard next = board;
@@ -167,7 +168,8 @@ double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& plac
 }
 
 // Dellacherie's features of the leaves on one board share its base.
-std::optional<DellacherieBase> TetrisPolicy::base_for_leaves(const TetrisBoard& board, std::size_t known, int unknown) const {
+std::optional<DellacherieBase> TetrisPolicy::base_for_leaves(const TetrisBoard& board, std::size_t known,
+                                                             int unknown) const {
     if (known <= 1 && unknown == 0
         && (config_.evaluation == Evaluation::Dellacherie || config_.evaluation == Evaluation::ElTetris))
         return std::optional<DellacherieBase>(std::in_place, board);
@@ -177,7 +179,8 @@ std::optional<DellacherieBase> TetrisPolicy::base_for_leaves(const TetrisBoard& 
 double TetrisPolicy::best(const TetrisBoard& board, std::span<const int> known, int unknown) const {
     std::array<TetrisPlacement, MostPlacements> placements;
     const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
-    const std::optional<DellacherieBase> base = count > 0 ? base_for_leaves(board, known.size(), unknown) : std::nullopt;
+    const std::optional<DellacherieBase> base =
+        count > 0 ? base_for_leaves(board, known.size(), unknown) : std::nullopt;
     double top = Lost;
     for (int i = 0; i < count; ++i)
         top = std::max(top, after(board, placements[std::size_t(i)], known, unknown, base ? &*base : nullptr));
@@ -190,7 +193,7 @@ std::size_t TetrisPolicy::pieces_placed(std::size_t known) const {
 }
 
 double TetrisPolicy::score(const TetrisBoard& board, std::span<const int> known, const TetrisPlacement& first,
-                     const DellacherieBase* base) const {
+                           const DellacherieBase* base) const {
     const std::size_t window = std::min(known.size(), std::size_t(config_.preview) + 1);
     if (!config_.printed_seed000)
         return after(board, first, known.first(window), config_.expectimax_depth, base);
@@ -204,8 +207,8 @@ double TetrisPolicy::score(const TetrisBoard& board, std::span<const int> known,
 }
 
 std::optional<TetrisPlacement> TetrisPolicy::choose(const TetrisBoard& board, std::span<const int> known, int threads,
-                                        std::uint64_t* leaves,
-                                        std::vector<std::pair<TetrisPlacement, double>>* scored) const {
+                                                    std::uint64_t* leaves,
+                                                    std::vector<std::pair<TetrisPlacement, double>>* scored) const {
     std::array<TetrisPlacement, MostPlacements> placements;
     const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
     if (count == 0)

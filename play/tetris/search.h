@@ -98,8 +98,8 @@ public:
     // > 1 scores the first placements in parallel. Adds the leaves scored
     // to `leaves`, and every first placement with its score to `scored`.
     std::optional<TetrisPlacement> choose(const TetrisBoard& board, std::span<const int> known, int threads = 1,
-                                    std::uint64_t* leaves = nullptr,
-                                    std::vector<std::pair<TetrisPlacement, double>>* scored = nullptr) const;
+                                          std::uint64_t* leaves = nullptr,
+                                          std::vector<std::pair<TetrisPlacement, double>>* scored = nullptr) const;
 
 private:
     double best(const TetrisBoard& board, std::span<const int> known, int unknown) const;

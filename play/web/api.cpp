@@ -168,7 +168,7 @@ Json tetris_game(const Query& query) {
     options.seed = query.number("seed", 0, std::numeric_limits<std::uint64_t>::max(), 1);
     options.max_pieces = query.number("pieces", 1, MostTetrisPieces, 200);
     const tetris::TetrisPolicy policy(kit.shapes, tetris::parse_tetris_policy(options.policy, 0, 0),
-                                tetris::draw_probabilities(kit.rules));
+                                      tetris::draw_probabilities(kit.rules));
     Json turns = Json::array();
     const auto observe = [&](const tetris::TetrisTurn& turn) {
         const tetris::TetrisBoard& board = *turn.before;
@@ -180,9 +180,11 @@ Json tetris_game(const Query& query) {
             rows.push_back(row);
         }
         std::vector<std::pair<tetris::TetrisPlacement, double>> ranked = *turn.scored;
-        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](const auto& a, const auto& b) { return a.second > b.second; });
         // The choice first (it is a best one; ties keep the policy's pick).
-        const auto chosen = std::find_if(ranked.begin(), ranked.end(), [&](const auto& entry) { return entry.first == turn.chosen; });
+        const auto chosen =
+            std::find_if(ranked.begin(), ranked.end(), [&](const auto& entry) { return entry.first == turn.chosen; });
         double score = 0;
         if (chosen != ranked.end()) {
             score = chosen->second;
@@ -191,8 +193,9 @@ Json tetris_game(const Query& query) {
         Json alternatives = Json::array();
         for (std::size_t i = 0; i < ranked.size() && i < std::size_t(MostAlternatives); ++i) {
             const tetris::TetrisPlacement& placement = ranked[i].first;
-            alternatives.push_back({{"cells", shape_cells(kit.shapes.shape(placement.shape), placement.x, placement.row)},
-                                    {"score", ranked[i].second}});
+            alternatives.push_back(
+                {{"cells", shape_cells(kit.shapes.shape(placement.shape), placement.x, placement.row)},
+                 {"score", ranked[i].second}});
         }
         turns.push_back({{"move", turn.number},
                          {"piece", std::string(1, kit.shapes.letter(turn.known[0]))},
@@ -309,7 +312,11 @@ std::string Api::moves(const Parameters& parameters) const {
         write_location(json, placement.location);
         json.raw(",").key("cells").raw("[");
         for (std::size_t k = 0; k < placement.cells.size(); ++k)
-            json.raw(k ? ",[" : "[").number(placement.cells[k].first).raw(",").number(placement.cells[k].second).raw("]");
+            json.raw(k ? ",[" : "[")
+                .number(placement.cells[k].first)
+                .raw(",")
+                .number(placement.cells[k].second)
+                .raw("]");
         json.raw("],").key("spin").text(spin_name(placement.reached)).raw(",").key("inputs").text(inputs[i]).raw("}");
     }
     json.raw("]");
@@ -327,7 +334,12 @@ std::string Api::moves(const Parameters& parameters) const {
     json.raw(",").key("counts").raw("{").key("placements").number(std::int64_t(placements.size()));
     json.raw(",").key("spins_mini").number(minis).raw(",").key("spins_full").number(fulls);
     if (with_events) {
-        json.raw(",").key("reached").number(std::int64_t(counted[0])).raw(",").key("popped").number(std::int64_t(counted[1]));
+        json.raw(",")
+            .key("reached")
+            .number(std::int64_t(counted[0]))
+            .raw(",")
+            .key("popped")
+            .number(std::int64_t(counted[1]));
         json.raw(",").key("placeable").number(std::int64_t(counted[2])).raw(",").key("events");
         json.number(std::int64_t(events.size()));
     }
@@ -443,11 +455,12 @@ Json Api::game(const Parameters& parameters) const {
         const Explanation explanation = explain_board(*placements_, table, turn.before_id, false);
         Json alternatives = Json::array();
         for (const PlacementOption& option : explanation.options[std::size_t(turn.piece)])
-            alternatives.push_back({{"orientation", option.orientation},
-                                    {"rotation", rules.rotation(option.orientation)},
-                                    {"column", option.column},
-                                    {"value", option.value},
-                                    {"heights_after", heights_json(geometry.decode(option.successor), geometry.width())}});
+            alternatives.push_back(
+                {{"orientation", option.orientation},
+                 {"rotation", rules.rotation(option.orientation)},
+                 {"column", option.column},
+                 {"value", option.value},
+                 {"heights_after", heights_json(geometry.decode(option.successor), geometry.width())}});
         answer["turns"][t]["alternatives"] = std::move(alternatives);
     }
     answer["game"] = "stacking";

@@ -29,7 +29,7 @@
 namespace stack {
 class StackTable;
 class PlacementTable;
-}
+}  // namespace stack
 
 namespace stack::web {
 

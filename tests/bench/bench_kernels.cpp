@@ -141,7 +141,8 @@ void BM_PlayerMove(benchmark::State& state) {
     const BoardId id = geometry.encode(heights);
     GameRandom random(1, 0);
     for (auto _ : state)
-        benchmark::DoNotOptimize(policy->choose(Turn{heights, id, random.next_piece(Rules::tetrominoes()), {}, nullptr}));
+        benchmark::DoNotOptimize(
+            policy->choose(Turn{heights, id, random.next_piece(Rules::tetrominoes()), {}, nullptr}));
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_PlayerMove);
@@ -197,7 +198,12 @@ void BM_ExactDistributionFile(benchmark::State& state) {
         boards += exact_length_distribution(*policy, table.geometry(), 0, int(state.range(0))).boards;
     state.SetItemsProcessed(std::int64_t(boards));
 }
-BENCHMARK(BM_ExactDistributionFile)->Args({1, 1})->Args({2, 1})->Args({2, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ExactDistributionFile)
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({2, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace stack

@@ -46,8 +46,8 @@ void BM_LeePreview3Game(benchmark::State& state) {
     options.max_pieces = 500;
     std::uint64_t pieces = 0, leaves = 0;
     for (auto _ : state) {
-        const GameRecord record = play_tetris_game(options, fixture.rules, fixture.shapes, policy, nullptr, 0,
-                                                   int(state.range(0)));
+        const GameRecord record =
+            play_tetris_game(options, fixture.rules, fixture.shapes, policy, nullptr, 0, int(state.range(0)));
         pieces += record.pieces;
         leaves += record.leaves;
     }

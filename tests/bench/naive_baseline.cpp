@@ -34,11 +34,12 @@ int main(int argc, char** argv) {
         std::uint64_t connections = 0;
         for (std::uint64_t count : solution.connections)
             connections += count;
-        std::printf("shape=%dx%d seconds=%.3f states=%zu states_per_second=%.0f connections=%llu peak_rss_bytes=%llu "
-                    "empty_value=%.15f",
-                    width, height, seconds, solution.values.size(), solution.values.size() / seconds,
-                    static_cast<unsigned long long>(connections),
-                    static_cast<unsigned long long>(stack::peak_rss_bytes()), solution.values[0]);
+        std::printf(
+            "shape=%dx%d seconds=%.3f states=%zu states_per_second=%.0f connections=%llu peak_rss_bytes=%llu "
+            "empty_value=%.15f",
+            width, height, seconds, solution.values.size(), solution.values.size() / seconds,
+            static_cast<unsigned long long>(connections), static_cast<unsigned long long>(stack::peak_rss_bytes()),
+            solution.values[0]);
         int status = 0;
         if (!compare.empty()) {
             const stack::StackTable table = stack::StackTable::open(compare, {stack::Residency::Resident, 0});

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
         options.add_options()("pieces", po::value<std::string>()->default_value("tetrominoes"),
                               "tetrominoes, rectangles, pentominoes or a piece file")(
             "width", po::value<std::string>()->required(), "well width")("height", po::value<std::string>()->required(),
-                                                                          "well height");
+                                                                         "well height");
         po::variables_map variables;
         stack::parse_command_line(argc, argv, options, variables);
         const int width = stack::parse_int_option("width", variables["width"].as<std::string>(), 1, 16);
@@ -36,10 +36,14 @@ int main(int argc, char** argv) {
                               {"orientations", set.pieces()[p].orientations.size()},
                               {"dropped", set.pieces()[p].dropped},
                               {"connections", solution.connections[p]}});
-        const stack::Json report = {{"pieces", name},      {"width", width},
-                                    {"height", height},    {"states", solution.values.size()},
-                                    {"cell_gcd", set.cell_gcd()}, {"empty_board_value", solution.values[0]},
-                                    {"seconds", seconds},  {"piece_list", pieces}};
+        const stack::Json report = {{"pieces", name},
+                                    {"width", width},
+                                    {"height", height},
+                                    {"states", solution.values.size()},
+                                    {"cell_gcd", set.cell_gcd()},
+                                    {"empty_board_value", solution.values[0]},
+                                    {"seconds", seconds},
+                                    {"piece_list", pieces}};
         std::fputs(stack::json_text(report).c_str(), stdout);
         return 0;
     } catch (const stack::InputError& error) {

@@ -49,7 +49,9 @@ public:
         char letter = 0;
         std::string name;
         int cells = 0;
-        int rotations = 0;         // its distinct orientations that rest without a hole (and reflections, where the set allows)
+        // its distinct orientations that rest without a hole (and
+        // reflections, where the set allows)
+        int rotations = 0;
         std::uint32_t weight = 1;  // its draw weight (pieces are drawn with probability weight / total)
     };
     // A placement of a piece: its rotation (0 .. Piece::rotations-1, the
@@ -70,7 +72,7 @@ public:
 
     int width() const;
     int height() const;
-    std::uint64_t boards() const;       // (height + 1)^width
+    std::uint64_t boards() const;          // (height + 1)^width
     const std::string& piece_set() const;  // "tetrominoes", "rectangles", "pentominoes" or a piece file's name
     const std::vector<Piece>& pieces() const;
     const std::string& path() const;
