@@ -396,6 +396,18 @@ TEST(TetrisShapes, RotationsAreTheTetrominoesAndTheirColumnsMatchTheirCells) {
     EXPECT_EQ(shapes.shape(shape_of(t_rows)).piece, PieceT);
 }
 
+// A 6x5 well with columns 0 and 1 filled to heights 2 and 3: a flat I at
+// column 2 completes the bottom row.
+TetrisBoard two_columns_6x5() {
+    return TetrisBoard::from_text(
+        "......\n"
+        "......\n"
+        ".#....\n"
+        "##....\n"
+        "##....\n",
+        6, 5);
+}
+
 TEST(TetrisBoard, FromTextReadsTheTopRowFirst) {
     const TetrisBoard board = TetrisBoard::from_text("....\n.#..\n#...\n", 4, 3);
     EXPECT_TRUE(board.filled(0, 0));
@@ -425,13 +437,7 @@ TEST(TetrisBoard, FromTextRejectsBadBoards) {
 }
 
 TEST(TetrisBoard, HorizontalIClearsOneRow) {
-    TetrisBoard board = TetrisBoard::from_text(
-        "......\n"
-        "......\n"
-        ".#....\n"
-        "##....\n"
-        "##....\n",
-        6, 5);
+    TetrisBoard board = two_columns_6x5();
     const Shape& i = tetrominoes().shapes.shape(shape_of(HorizontalI));
     EXPECT_EQ(board.landing_row(i, 2), 0);  // columns 2-5 are empty
     const Landing landing = board.place(i, 2, 0);
@@ -564,13 +570,7 @@ TEST(TetrisBoard, FitsIsFalseOutsideTheWellAndOnFilledCells) {
 }
 
 TEST(TetrisBoard, PlaceWithoutClearingLeavesTheFullRow) {
-    TetrisBoard board = TetrisBoard::from_text(
-        "......\n"
-        "......\n"
-        ".#....\n"
-        "##....\n"
-        "##....\n",
-        6, 5);
+    TetrisBoard board = two_columns_6x5();
     const Shape& i = tetrominoes().shapes.shape(shape_of(HorizontalI));
     const Landing landing = board.place(i, 2, 0, false);
     EXPECT_EQ(landing.lines, 1);
@@ -807,13 +807,7 @@ TEST(TetrisFeatures, DellacherieOfOnePlacementCountedByHand) {
     EXPECT_EQ(f.wells, 5);
 
     // The I of HorizontalIClearsOneRow: one row cleared.
-    const TetrisBoard clears = TetrisBoard::from_text(
-        "......\n"
-        "......\n"
-        ".#....\n"
-        "##....\n"
-        "##....\n",
-        6, 5);
+    const TetrisBoard clears = two_columns_6x5();
     const Shape& h = tetrominoes().shapes.shape(shape_of(HorizontalI));
     const DellacherieFeatures g = dellacherie_features(clears, h, 2, 0);
     EXPECT_DOUBLE_EQ(g.landing_height, 0.0);
