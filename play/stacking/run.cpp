@@ -4,7 +4,7 @@
 #include "support/cli.h"
 #include "stacking/distribution.h"
 #include "support/errors.h"
-#include "support/interrupt.h"
+#include "interrupt.h"
 #include "support/json.h"
 #include "stacking/player.h"
 #include "stacking/statistics.h"
@@ -246,7 +246,7 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     {
         const InterruptScope interrupt_scope;
         report.totals = play_games(*policy, geometry, report.start, options.runs, options.seed, threads);
-        report.interrupted = interrupted();
+        report.interrupted = report.totals.games < options.runs;  // a signal after the last game changes nothing
     }
     report.games_seconds = seconds_since(play_start);
     report.games_asked = options.runs;
@@ -254,6 +254,10 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     report.observed_mean = observed.mean;
     report.observed_deviation = observed.standard_deviation;
     report.observed_error = observed.standard_error;
+    if (report.interrupted && report.totals.games == 0 && !options.json) {
+        std::printf("interrupted: 0 of %s games finished\n", with_commas(options.runs).c_str());
+        return ExitInterrupted;
+    }
     if (report.interrupted) {  // the games finished so far, and no prediction or check
         report.comparison =
             compare(report.totals, report.optimal_value, report.observed_deviation * report.observed_deviation);

@@ -5,7 +5,7 @@
 #include "rules/rules.h"
 #include "support/cli.h"
 #include "support/errors.h"
-#include "support/interrupt.h"
+#include "interrupt.h"
 #include "support/json.h"
 #include "support/parallel.h"
 #include "tetris/game.h"
@@ -67,7 +67,10 @@ Summary summarise(const std::vector<GameRecord>& records, std::uint64_t GameReco
     return summary;
 }
 
-Json summary_json(const Summary& summary) {
+// null when no game finished (interrupted before the first ended).
+Json summary_json(const Summary& summary, bool any) {
+    if (!any)
+        return Json();
     return Json{
         {"mean", summary.mean}, {"standard_error", summary.standard_error}, {"min", summary.min}, {"max", summary.max}};
 }
@@ -192,7 +195,7 @@ std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& se
     for (const std::exception_ptr& failure : failures)
         if (failure)
             std::rethrow_exception(failure);
-    stopped = interrupted();
+    stopped = std::count(finished.begin(), finished.end(), 1) < std::ptrdiff_t(options.games);
     if (stopped) {
         std::vector<GameRecord> kept;
         for (std::uint64_t game = 0; game < options.games; ++game)
@@ -224,33 +227,34 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                 {"final_height", record.final_height},
                                 {"entry_blocked_at", record.entry_blocked_at},
                                 {"lines_at_entry_block", record.lines_at_entry_block}});
-        const Json document = {
-            {"game", "tetris"},
-            {"width", options.width},
-            {"height", options.height},
-            {"pieces", setup.set.name()},
-            {"policy", policy_name(setup.policy.config())},
-            {"preview", setup.policy.config().preview},
-            {"expectimax_depth", setup.policy.config().expectimax_depth},
-            {"moves", options.moves == MoveSet::HardDrop ? "harddrop" : "bfs"},
-            {"draw", options.piece_file          ? "file"
-                     : options.draw == Draw::Bag ? "bag"
-                                                 : "independent"},
-            {"game_over", options.rule == GameOverRule::Placement ? "placement" : "entry"},
-            {"games", records.size()},
-            {"max_pieces", options.max_pieces},
-            {"seed", options.seed},
-            {"threads", threads},
-            {"level", options.level},
-            {"observed",
-             {{"lines", summary_json(lines)}, {"pieces", summary_json(placed)}, {"score", summary_json(points)}}},
-            {"topped_out", topped},
-            {"timing",
-             {{"games_seconds", seconds},
-              {"pieces_per_second", double(pieces) / seconds},
-              {"leaves", leaves},
-              {"leaves_per_second", double(leaves) / seconds}}},
-            {"per_game", per_game}};
+        const Json document = {{"game", "tetris"},
+                               {"width", options.width},
+                               {"height", options.height},
+                               {"pieces", setup.set.name()},
+                               {"policy", policy_name(setup.policy.config())},
+                               {"preview", setup.policy.config().preview},
+                               {"expectimax_depth", setup.policy.config().expectimax_depth},
+                               {"moves", options.moves == MoveSet::HardDrop ? "harddrop" : "bfs"},
+                               {"draw", options.piece_file          ? "file"
+                                        : options.draw == Draw::Bag ? "bag"
+                                                                    : "independent"},
+                               {"game_over", options.rule == GameOverRule::Placement ? "placement" : "entry"},
+                               {"games", records.size()},
+                               {"max_pieces", options.max_pieces},
+                               {"seed", options.seed},
+                               {"threads", threads},
+                               {"level", options.level},
+                               {"observed",
+                                {{"lines", summary_json(lines, !records.empty())},
+                                 {"pieces", summary_json(placed, !records.empty())},
+                                 {"score", summary_json(points, !records.empty())}}},
+                               {"topped_out", topped},
+                               {"timing",
+                                {{"games_seconds", seconds},
+                                 {"pieces_per_second", double(pieces) / seconds},
+                                 {"leaves", leaves},
+                                 {"leaves_per_second", double(leaves) / seconds}}},
+                               {"per_game", per_game}};
         Json report = document;
         if (stopped)
             report["interrupted"] = {{"games_asked", options.games}, {"games_finished", records.size()}};
@@ -265,9 +269,11 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
         std::printf("%-7s mean %.2f  standard error %.2f  min %s  max %s\n", name, s.mean, s.standard_error,
                     with_commas(s.min).c_str(), with_commas(s.max).c_str());
     };
-    row("lines", lines);
-    row("pieces", placed);
-    row("score", points);
+    if (!records.empty()) {
+        row("lines", lines);
+        row("pieces", placed);
+        row("score", points);
+    }
     std::printf("topped out %s of %s games\n", with_commas(topped).c_str(), with_commas(records.size()).c_str());
     std::printf("games %.3f s, %s pieces/s, %s leaves (%s leaves/s)\n", seconds,
                 with_commas(std::uint64_t(double(pieces) / seconds)).c_str(), with_commas(leaves).c_str(),
