@@ -62,7 +62,7 @@ namespace {
 void check_metadata_in_child(const std::string& path, void (*read)(const std::string&)) {
     const int seconds = metadata_seconds();
     int report[2];
-    if (::pipe(report) != 0)
+    if (::pipe2(report, O_CLOEXEC) != 0)  // a program embedding the reader may fork and exec meanwhile
         return;  // cannot isolate: open it here, unguarded
     std::fflush(nullptr);
     const pid_t child = ::fork();

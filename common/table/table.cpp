@@ -1,7 +1,7 @@
 // <stack/table.h> over the tools' own reader: StackTable opens and checks
 // the file, PlacementTable lists a piece's placements, and the choice is
-// rules/placement.h's better_placement, the rule stackplay's table policy
-// plays by. Internal errors become TableError at this boundary, so a caller
+// rules/placement.h's ValuedChoice, the rule stackplay's table policy plays
+// by. Internal errors become TableError at this boundary, so a caller
 // sees one exception type and none of the tools' headers.
 #include "stack/table.h"
 
@@ -27,23 +27,38 @@ struct Table::State {
     PlacementTable placements;
     std::vector<Piece> pieces;
 
-    // The heights as the codec holds them; throws TableError unless the
-    // board is of this well and held.
-    Heights checked(std::span<const int> heights) const {
+    // The heights as the codec holds them, or nothing when they are not a
+    // board of this well (`why`, when given, says why).
+    std::optional<Heights> board_of(std::span<const int> heights, std::string* why) const {
         const Geometry& geometry = table.geometry();
-        if (heights.size() != std::size_t(geometry.width()))
-            throw TableError("a board of this table has " + std::to_string(geometry.width()) + " column heights, not "
-                             + std::to_string(heights.size()));
+        if (heights.size() != std::size_t(geometry.width())) {
+            if (why)
+                *why = "a board of this table has " + std::to_string(geometry.width()) + " column heights, not "
+                       + std::to_string(heights.size());
+            return std::nullopt;
+        }
         Heights board{};
         for (std::size_t x = 0; x < heights.size(); ++x) {
-            if (heights[x] < 0 || heights[x] > geometry.height())
-                throw TableError("column " + std::to_string(x) + "'s height " + std::to_string(heights[x])
-                                 + " is outside 0.." + std::to_string(geometry.height()));
+            if (heights[x] < 0 || heights[x] > geometry.height()) {
+                if (why)
+                    *why = "column " + std::to_string(x) + "'s height " + std::to_string(heights[x]) + " is outside 0.."
+                           + std::to_string(geometry.height());
+                return std::nullopt;
+            }
             board[x] = heights[x];
         }
-        if (!table.holds(geometry.encode(board)))
-            throw TableError(not_held_message(table, geometry.encode(board)));
         return board;
+    }
+    // The same, throwing TableError unless the board is of this well and held.
+    Heights checked(std::span<const int> heights) const {
+        std::string why;
+        const std::optional<Heights> board = board_of(heights, &why);
+        if (!board)
+            throw TableError(why);
+        const BoardId id = table.geometry().encode(*board);
+        if (!table.holds(id))
+            throw TableError(not_held_message(table, id));
+        return *board;
     }
     int piece_index(char letter) const {
         for (std::size_t piece = 0; piece < pieces.size(); ++piece)
@@ -95,12 +110,8 @@ const std::vector<Table::Piece>& Table::pieces() const { return state_->pieces; 
 const std::string& Table::path() const { return state_->table.path(); }
 
 bool Table::holds(std::span<const int> heights) const {
-    try {
-        state_->checked(heights);
-        return true;
-    } catch (const TableError&) {
-        return false;
-    }
+    const std::optional<Heights> board = state_->board_of(heights, nullptr);
+    return board && state_->table.holds(state_->table.geometry().encode(*board));
 }
 
 double Table::value(std::span<const int> heights) const {

@@ -14,11 +14,19 @@
 //
 // open() makes every check stackplay and stackverify make (the format, the
 // piece set and value checksums, values in range; damaged metadata is read
-// first in a child process, so a hostile file cannot hang or crash the
-// caller) and holds the values in memory when they fit three quarters of the
-// available memory, else reads them in checked blocks on demand. A Table
-// is safe to read from many threads at once; it is movable, not copyable.
-// Every failure throws stack::TableError with a one-line message.
+// first in a forked child process, so a hostile file cannot hang or crash
+// the caller; the checks of the values use one thread per core the process
+// may run on) and holds the values in memory when they fit three quarters of
+// the available memory, else reads them in checked blocks on demand. It
+// turns off libhdf5's own error printing for the process.
+//
+// Threads: one open Table answers value(), best_placement() and the rest from
+// many threads at once. libhdf5 is not thread-safe, so opening, closing and
+// reading lazily (a table larger than the memory limit) must not overlap
+// with another Table doing the same, or with the program's own HDF5 calls.
+// A Table is movable, not copyable; a moved-from Table may only be assigned
+// to or destroyed. Every failure throws stack::TableError with a one-line
+// message.
 #pragma once
 
 #include <cstdint>
@@ -73,7 +81,7 @@ public:
     int width() const;
     int height() const;
     std::uint64_t boards() const;          // (height + 1)^width
-    const std::string& piece_set() const;  // "tetrominoes", "rectangles", "pentominoes" or a piece file's name
+    const std::string& piece_set() const;  // "tetrominoes", "rectangles", "pentominoes" or "file NAME"
     const std::vector<Piece>& pieces() const;
     const std::string& path() const;
 
