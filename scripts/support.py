@@ -43,13 +43,12 @@ def progress(message):
 
 
 def run(command):
-    return subprocess.run(command, check=True, capture_output=True, text=True,
-                          env=environment(oversubscribe=False)).stdout
+    return subprocess.run(command, check=True, capture_output=True, text=True, env=environment()).stdout
 
 
 def generate(width, height, path, ranks=2):
     """Runs stackgen; returns V(empty board) from its JSON summary."""
-    summary = run(["mpirun", "-q", "--oversubscribe", "-n", str(ranks), STACKGEN, "--width", str(width),
+    summary = run(["mpirun", "-q", "-n", str(ranks), STACKGEN, "--width", str(width),
                    "--height", str(height), "--output", path, "--json"])
     return json.loads(summary)["empty_board_value"]
 

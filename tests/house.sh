@@ -12,7 +12,7 @@ git rev-parse --is-inside-work-tree > /dev/null 2>&1 || { echo "not a git checko
 failures=0
 fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
 
-shared="play/CMakeLists.txt play/main.cpp play/game_random.cpp play/game_random.h play/objectives.h"
+shared="play/CMakeLists.txt play/main.cpp play/game_random.cpp play/game_random.h play/objectives.h play/interrupt.cpp play/interrupt.h"
 for file in $(git ls-files 'play/*' | grep -v '^play/[^/]*/'); do
     grep -qw "$file" <<< "$shared" || fail "play/ holds $file at its top level: give it a room"
 done
@@ -27,14 +27,42 @@ mod4=$(git grep -n "mod 4" -- common gen play tests scripts ':!tests/house.sh' |
 root_files=$(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | wc -l)
 [ "$root_files" -le 2 ] || fail "Open MPI's root settings are in $root_files files of scripts/: $(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | tr '\n' ' ')"
 
-layout=$(awk '/^## Layout/ {inside = 1; next} inside && /^## / {exit} inside' README.md)
-[ -n "$layout" ] || fail "README.md has no Layout section"
-for folder in $(git ls-files common gen play | grep / | sed 's@/[^/]*$@@' | sort -u | grep '/'); do
-    grep -qw "$(basename "$folder")/" <<< "$layout" || fail "the layout does not name $folder/"
-done
-for file in $(git ls-files 'common/*.cpp' 'common/*.h' 'gen/*.cpp' 'gen/*.h' 'play/*.cpp' 'play/*.h'); do
-    base=$(basename "$file"); base=${base%.*}
-    grep -qw "$base" <<< "$layout" || fail "the layout does not name $file ($base)"
-done
+# The layout: each folder of common/, gen/ and play/ has its block (a line
+# starting "name/" at its depth, with the lines indented under it), and each
+# source file's name (without .h/.cpp) is a word of its own folder's block.
+if ! git ls-files 'common/*' 'gen/*' 'play/*' | /usr/bin/python3 -c '
+import re, sys
+text = open("README.md").read()
+layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0].split("\n")
+blocks, path = {}, {}
+for line in layout:
+    match = re.match(r"^( *)([a-z_]+/)\s", line)
+    if match and len(match.group(1)) in (0, 2):
+        depth = len(match.group(1)) // 2
+        path[depth] = match.group(2)
+        key = "".join(path[d] for d in range(depth + 1))
+        blocks[key] = line
+        current = key
+    elif line.startswith("   ") and blocks:
+        blocks[current] += " " + line
+    else:
+        current = None
+        if not line.startswith("   "):
+            blocks.setdefault("", "")
+failed = 0
+for name in sys.stdin.read().split():
+    folder = name.rsplit("/", 1)[0] + "/"
+    if folder not in blocks:  # a folder deeper than two: named in the block above it
+        parent, last = folder[:-1].rsplit("/", 1)
+        if parent + "/" not in blocks or not re.search(r"(?<![\w/])%s/" % re.escape(last), blocks[parent + "/"]):
+            print("FAIL: the layout names no %s" % folder); failed += 1
+        continue
+    if name.endswith((".h", ".cpp")):
+        base = name.rsplit("/", 1)[1].rsplit(".", 1)[0]
+        if not re.search(r"(?<![\w/.-])%s(?![\w-])" % re.escape(base), blocks[folder]):
+            print("FAIL: the layout block of %s does not name %s" % (folder, name)); failed += 1
+sys.exit(1 if failed else 0)'; then
+    failures=$((failures + 1))
+fi
 echo "$failures failed"
 [ "$failures" -eq 0 ]

@@ -51,15 +51,11 @@ int main(int argc, char** argv) {
         constants["values_dataset"] = stack::ValuesDataset;
         constants["round_offsets_dataset"] = stack::RoundOffsetsDataset;
         constants["checksums_dataset"] = stack::ChecksumsDataset;
-        constants["digest_attribute"] = stack::DigestAttribute;
-        constants["rounds_layout"] = stack::RoundsLayout;
         constants["checksum_values"] = stack::ChecksumValues;
-        constants["partial_suffix"] = stack::PartialSuffix;
         constants["precisions"] = {stack::precision_name(stack::Precision::Float64),
                                    stack::precision_name(stack::Precision::Float32)};
         constants["max_width"] = stack::MaxWidth;
         constants["max_height"] = stack::MaxHeight;
-        constants["most_residue_classes"] = stack::ResidueSet::MostClasses;
         unsetenv("STACK_METADATA_SECONDS");
         constants["metadata_seconds"] = stack::metadata_seconds();
         constants["tetromino_table"] = stack::TetrominoTable;  // the pieces attribute of a table without piece_set

@@ -154,9 +154,8 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
         }
     for (auto& options : explanation.options)
         std::sort(options.begin(), options.end(), [](const PlacementOption& a, const PlacementOption& b) {
-            if (a.value != b.value)
-                return a.value > b.value;
-            return placed_before(a.orientation, a.column, b.orientation, b.column);
+            return ValuedChoice{a.orientation, a.column, a.successor, a.value}.better_than(
+                ValuedChoice{b.orientation, b.column, b.successor, b.value});
         });
     return explanation;
 }
