@@ -63,7 +63,7 @@ void check_metadata_in_child(const std::string& path, void (*read)(const std::st
     const int seconds = metadata_seconds();
     int report[2];
     if (::pipe2(report, O_CLOEXEC) != 0)  // a program embedding the reader may fork and exec meanwhile
-        return;  // cannot isolate: open it here, unguarded
+        return;                           // cannot isolate: open it here, unguarded
     std::fflush(nullptr);
     const pid_t child = ::fork();
     if (child < 0) {
