@@ -275,4 +275,19 @@ void PlacementTable::for_each_predecessor(const Heights& heights, Visit&& visit)
 PieceCounts round_connections(const Rules& rules, const Geometry& geometry, const CompositionCodec& columns,
                               const ResidueSet& residues, int sum);
 
+// The table's choice for `piece` on a board (its heights and id): every
+// placement of the piece, each valued by value_of(successor id), the best by
+// ValuedChoice; orientation -1 when the piece fits nowhere. stackplay's
+// table policy and <stack/table.h> both choose through it.
+template <class ValueOf>
+ValuedChoice best_choice(const PlacementTable& placements, const Heights& heights, BoardId id, int piece,
+                         ValueOf&& value_of) {
+    ValuedChoice best;
+    placements.for_each_placement(heights, [&](int o, int x, BoardId offset) {
+        if (placements.rules().orientation(o).piece == piece)
+            best.consider(o, x, id + offset, value_of(id + offset));
+    });
+    return best;
+}
+
 }  // namespace stack

@@ -1,7 +1,7 @@
 // <stack/table.h> over the tools' own reader: StackTable opens and checks
 // the file, PlacementTable lists a piece's placements, and the choice is
-// rules/placement.h's ValuedChoice, the rule stackplay's table policy plays
-// by. Internal errors become TableError at this boundary, so a caller
+// rules/placement.h's best_choice, through which stackplay's table policy
+// chooses too. Internal errors become TableError at this boundary, so a caller
 // sees one exception type and none of the tools' headers.
 #include "stack/table.h"
 
@@ -123,11 +123,8 @@ std::optional<Table::Placement> Table::best_placement(std::span<const int> heigh
         const Heights board = state_->checked(heights);
         const int index = state_->piece_index(piece);
         const BoardId id = state_->table.geometry().encode(board);
-        ValuedChoice best;
-        state_->placements.for_each_placement(board, [&](int o, int x, BoardId offset) {
-            if (state_->table.rules().orientation(o).piece == index)
-                best.consider(o, x, id + offset, state_->table.value(id + offset));
-        });
+        const ValuedChoice best = best_choice(state_->placements, board, id, index,
+                                              [&](BoardId successor) { return state_->table.value(successor); });
         if (best.orientation < 0)
             return std::nullopt;
         return state_->placement(board, best.orientation, best.column, best.successor);

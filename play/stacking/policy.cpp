@@ -100,13 +100,9 @@ public:
         : StackingPolicy(placements), table_(table) {}
 
     Move choose(const Turn& turn) const override {
-        Move best;
-        double best_value = -1.0;
-        placements_.for_each_placement(turn.heights, [&](int o, int x, BoardId offset) {
-            if (rules().orientation(o).piece == turn.piece)
-                consider(best, best_value, o, x, turn.id + offset);
-        });
-        return best;
+        const ValuedChoice best = best_choice(placements_, turn.heights, turn.id, turn.piece,
+                                              [&](BoardId successor) { return table_.value(successor); });
+        return {best.orientation, best.column, best.successor};
     }
 
     PieceMoves choose_for_each_piece(const Heights& heights, BoardId id) const override {
