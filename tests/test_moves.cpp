@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <iostream>
 #include <iterator>
+#include <map>
+#include <optional>
 #include <random>
 #include <set>
+#include <tuple>
 
 namespace stack::moves {
 
@@ -121,6 +125,179 @@ void check_claim(const std::vector<int>& heights, int height, ClaimCount& count)
         }
     }
 }
+
+// A reference breadth first search, written from the rules as moves.h
+// states them, slowly and plainly: locations in a std::set, the queue a
+// std::deque, the placements by their cells in a std::map. Its output is
+// what generate(..., BreadthFirst) must give, in the same order, with the
+// same events.
+namespace reference {
+
+using Kicks = std::array<std::array<std::pair<int, int>, 5>, 4>;  // [from]: (dx, dy), tried in order
+constexpr Kicks Clockwise = {{{{{0, 0}, {-1, 0}, {-1, 1}, {0, -2}, {-1, -2}}},
+                              {{{0, 0}, {1, 0}, {1, -1}, {0, 2}, {1, 2}}},
+                              {{{0, 0}, {1, 0}, {1, 1}, {0, -2}, {1, -2}}},
+                              {{{0, 0}, {-1, 0}, {-1, -1}, {0, 2}, {-1, 2}}}}};
+constexpr Kicks CounterClockwise = {{{{{0, 0}, {1, 0}, {1, 1}, {0, -2}, {1, -2}}},
+                                     {{{0, 0}, {1, 0}, {1, -1}, {0, 2}, {1, 2}}},
+                                     {{{0, 0}, {-1, 0}, {-1, 1}, {0, -2}, {-1, -2}}},
+                                     {{{0, 0}, {-1, 0}, {-1, -1}, {0, 2}, {-1, 2}}}}};
+constexpr Kicks IClockwise = {{{{{0, 0}, {-2, 0}, {1, 0}, {-2, -1}, {1, 2}}},
+                               {{{0, 0}, {-1, 0}, {2, 0}, {-1, 2}, {2, -1}}},
+                               {{{0, 0}, {2, 0}, {-1, 0}, {2, 1}, {-1, -2}}},
+                               {{{0, 0}, {1, 0}, {-2, 0}, {1, -2}, {-2, 1}}}}};
+constexpr Kicks ICounterClockwise = {{{{{0, 0}, {-1, 0}, {2, 0}, {-1, 2}, {2, -1}}},
+                                      {{{0, 0}, {2, 0}, {-1, 0}, {2, 1}, {-1, -2}}},
+                                      {{{0, 0}, {1, 0}, {-2, 0}, {1, -2}, {-2, 1}}},
+                                      {{{0, 0}, {-2, 0}, {1, 0}, {-2, -1}, {1, 2}}}}};
+
+// The spawn state's cells in the piece's box (x right, y up) and the box's
+// size, by Piece: I T O S Z L J; a clockwise turn maps (x, y) to (y, box -
+// 1 - x).
+constexpr std::array<std::pair<int, Cells>, PieceCount> Spawned = {{
+    {4, {{{0, 2}, {1, 2}, {2, 2}, {3, 2}}}},
+    {3, {{{0, 1}, {1, 1}, {2, 1}, {1, 2}}}},
+    {2, {{{0, 0}, {1, 0}, {0, 1}, {1, 1}}}},
+    {3, {{{0, 1}, {1, 1}, {1, 2}, {2, 2}}}},
+    {3, {{{0, 2}, {1, 2}, {1, 1}, {2, 1}}}},
+    {3, {{{2, 2}, {0, 1}, {1, 1}, {2, 1}}}},
+    {3, {{{0, 2}, {0, 1}, {1, 1}, {2, 1}}}},
+}};
+
+Cells cells_of(Piece piece, const Location& at) {
+    const auto& [box, spawned] = Spawned[std::size_t(piece)];
+    Cells cells = spawned;
+    for (auto& [x, y] : cells) {
+        for (int turn = 0; turn < at.rotation; ++turn)
+            std::tie(x, y) = std::pair{y, box - 1 - x};
+        x += at.x, y += at.y;
+    }
+    std::sort(cells.begin(), cells.end());
+    return cells;
+}
+
+struct Output {
+    std::vector<SrsPlacement> placements;
+    std::vector<SearchEvent> events;
+    long last_kick_spins = 0;  // arrivals full only by the last-kick rule
+};
+
+class Search {
+public:
+    Search(const SrsBoard& board, Piece piece, const MoveOptions& options)
+        : board_(board), piece_(piece), options_(options) {
+        const int spawn_row = options.spawn_row >= 0 ? options.spawn_row : board.height();
+        top_ = std::max(board.height(), spawn_row) + 5;
+    }
+
+    Output run() {
+        // The spawn: the box centred, the spawn cells in rows S and S+1 (the
+        // I's in row S).
+        const int box = Spawned[std::size_t(piece_)].first;
+        const int spawn_row = options_.spawn_row >= 0 ? options_.spawn_row : board_.height();
+        const Location spawn{(board_.width() - box) / 2,
+                             piece_ == PieceI        ? spawn_row - 2
+                             : piece_ == PieceSquare ? spawn_row
+                                                     : spawn_row - 1,
+                             0};
+        if (!fits(spawn))
+            return {};
+        std::deque<Location> queue = {spawn};
+        std::set<std::tuple<int, int, int>> visited = {key(spawn)};
+        output_.events.push_back({SearchEventKind::Reached, spawn});
+        if (lockable(spawn))
+            add(spawn, ReachedPlain);
+        while (!queue.empty()) {
+            const Location at = queue.front();
+            queue.pop_front();
+            output_.events.push_back({SearchEventKind::Popped, at});
+            for (int move = 0; move < 6; ++move) {
+                int kick = -1;
+                const std::optional<Location> to = apply(at, move, kick);
+                if (!to)
+                    continue;
+                if (lockable(*to))
+                    add(*to, move >= 3 ? spin(*to, kick) : std::uint8_t(ReachedPlain));
+                if (visited.insert(key(*to)).second) {
+                    output_.events.push_back({SearchEventKind::Reached, *to});
+                    queue.push_back(*to);
+                }
+            }
+        }
+        return output_;
+    }
+
+private:
+    static std::tuple<int, int, int> key(const Location& at) { return {at.x, at.y, at.rotation}; }
+
+    // The search space as moves.cpp bounds it: x in [-3, W+3), y in [-3,
+    // T+5), T the higher of the height and the spawn row.
+    bool fits(const Location& at) const {
+        if (at.x < -3 || at.x >= board_.width() + 3 || at.y < -3 || at.y >= top_)
+            return false;
+        for (const auto& [x, y] : cells_of(piece_, at))
+            if (board_.filled(x, y))
+                return false;
+        return true;
+    }
+    bool lockable(const Location& at) const { return fits(at) && !fits({at.x, at.y - 1, at.rotation}); }
+
+    // Moves 0-5: left, right, soft drop, clockwise, counter-clockwise, 180.
+    std::optional<Location> apply(const Location& at, int move, int& kick) const {
+        if (move < 3) {
+            const Location to{at.x + (move == 0 ? -1 : move == 1 ? 1 : 0), at.y - (move == 2), at.rotation};
+            return fits(to) ? std::optional(to) : std::nullopt;
+        }
+        if (move == 5) {
+            const Location to{at.x, at.y, (at.rotation + 2) % 4};
+            kick = 0;
+            return options_.rotate_180 && fits(to) ? std::optional(to) : std::nullopt;
+        }
+        const bool clockwise = move == 3;
+        const Kicks& kicks = piece_ == PieceI ? (clockwise ? IClockwise : ICounterClockwise)
+                                              : (clockwise ? Clockwise : CounterClockwise);
+        for (kick = 0; kick < (piece_ == PieceSquare ? 1 : 5); ++kick) {
+            const auto [dx, dy] = kicks[at.rotation][kick];
+            const Location to{at.x + dx, at.y + dy, (at.rotation + (clockwise ? 1 : 3)) % 4};
+            if (fits(to))
+                return to;
+        }
+        return std::nullopt;
+    }
+
+    // A turn's arrival: for a T, 3 of its box's corners filled make a spin,
+    // full when both corners it points to are filled or the turn used the
+    // last kick, else a mini.
+    std::uint8_t spin(const Location& at, int kick) {
+        if (piece_ != PieceT)
+            return ReachedPlain;
+        const std::array<bool, 4> corner = {board_.filled(at.x, at.y + 2), board_.filled(at.x + 2, at.y + 2),
+                                            board_.filled(at.x + 2, at.y), board_.filled(at.x, at.y)};  // TL TR BR BL
+        if (corner[0] + corner[1] + corner[2] + corner[3] < 3)
+            return ReachedPlain;
+        const bool front = corner[std::size_t(at.rotation)] && corner[std::size_t((at.rotation + 1) % 4)];
+        output_.last_kick_spins += !front && kick == 4;
+        return front || kick == 4 ? ReachedFull : ReachedMini;
+    }
+
+    void add(const Location& at, std::uint8_t reached) {
+        output_.events.push_back({SearchEventKind::Placeable, at});
+        const Cells cells = cells_of(piece_, at);
+        const auto [entry, fresh] = index_.try_emplace(cells, output_.placements.size());
+        if (fresh)
+            output_.placements.push_back({at, cells, 0});
+        output_.placements[entry->second].reached |= reached;
+    }
+
+    const SrsBoard& board_;
+    Piece piece_;
+    MoveOptions options_;
+    int top_;
+    std::map<Cells, std::size_t> index_;
+    Output output_;
+};
+
+}  // namespace reference
 
 }  // namespace
 
@@ -445,6 +622,138 @@ TEST(Moves, BatchInputsAndTracesAgreeWithTheSingleSearches) {
         }
     }
     EXPECT_GT(checked, 10000);
+}
+
+// The Tetris Bot Protocol's spawn on a 10x40 board: spawn row 19, the
+// piece's centre at (4, 19), so the boxes' corners at (3, 18), the I's at
+// (3, 17) and the O's at (4, 19); by default the spawn is above the board.
+TEST(Moves, SpawnRowOnATallBoard) {
+    const SrsBoard board(10, 40);
+    MoveOptions options;
+    options.spawn_row = 19;
+    for (Piece piece : AllPieces) {
+        const Location expected = piece == PieceI        ? Location{3, 17, 0}
+                                  : piece == PieceSquare ? Location{4, 19, 0}
+                                                         : Location{3, 18, 0};
+        EXPECT_EQ(spawn_location(board, piece, options), expected) << piece_letter(piece);
+    }
+    EXPECT_EQ(cells_at(PieceT, *spawn_location(board, PieceT, options)),
+              sorted({{{3, 19}, {4, 19}, {5, 19}, {4, 20}}}));
+    EXPECT_EQ(spawn_location(board, PieceT), (Location{3, 39, 0}));
+    options.spawn_row = 40;
+    EXPECT_EQ(spawn_location(board, PieceT, options), spawn_location(board, PieceT));
+}
+
+// On empty wells every placement is on the floor, so where the piece spawns
+// (row 19 of 40, row 20 of 20, row 23 above a 20-row well) does not change
+// them or how they are reached; every algorithm honours the spawn row.
+TEST(Moves, SpawnRowKeepsTheFloorsPlacements) {
+    const SrsBoard tall(10, 40), standard(10, 20);
+    for (int spawn_row : {19, 23})
+        for (Piece piece : AllPieces)
+            for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick,
+                                        Algorithm::Convolution, Algorithm::ConvolutionSeed}) {
+                MoveOptions options;
+                options.spawn_row = spawn_row;
+                const auto expected = generate(standard, piece, algorithm);
+                for (const SrsBoard* board : {&tall, &standard}) {
+                    const auto found = generate(*board, piece, algorithm, options);
+                    ASSERT_EQ(cell_set(found), cell_set(expected)) << piece_letter(piece) << " spawn row " << spawn_row;
+                    for (const SrsPlacement& placement : found)
+                        EXPECT_EQ(placement.reached, reached_at(expected, placement.cells));
+                }
+            }
+}
+
+// A spawn row inside the board can be blocked where the board's top is
+// not: rows 0-19 of a 10x40 board filled, nothing spawns at row 19 (no
+// placements, no inputs), everything does at the default spawn row. The
+// cell (4, 20) is a spawn cell of T, O, S and Z at row 19, not of I, L, J.
+TEST(Moves, BlockedSpawnRowGivesNoPlacements) {
+    SrsBoard full(10, 40), one_cell(10, 40);
+    for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < 10; ++x)
+            full.fill(x, y);
+    one_cell.fill(4, 20);
+    MoveOptions options;
+    options.spawn_row = 19;
+    for (Piece piece : AllPieces) {
+        EXPECT_FALSE(spawn_location(full, piece, options).has_value());
+        for (Algorithm algorithm : {Algorithm::HardDrop, Algorithm::BreadthFirst, Algorithm::Quick,
+                                    Algorithm::Convolution, Algorithm::ConvolutionSeed}) {
+            EXPECT_TRUE(generate(full, piece, algorithm, options).empty()) << piece_letter(piece);
+            EXPECT_FALSE(generate(full, piece, algorithm).empty()) << piece_letter(piece);
+        }
+        const auto placements = generate(full, piece, Algorithm::BreadthFirst);
+        EXPECT_FALSE(shortest_inputs(full, piece, placements.front().cells, options).has_value());
+        EXPECT_TRUE(shortest_inputs(full, piece, placements.front().cells).has_value());
+    }
+    for (Piece piece : {PieceT, PieceSquare, PieceZRight, PieceZLeft})
+        EXPECT_TRUE(generate(one_cell, piece, Algorithm::BreadthFirst, options).empty()) << piece_letter(piece);
+    for (Piece piece : {PieceI, PieceLRight, PieceLLeft})
+        EXPECT_FALSE(generate(one_cell, piece, Algorithm::BreadthFirst, options).empty()) << piece_letter(piece);
+}
+
+// generate(..., BreadthFirst) gives exactly what the reference search
+// gives: the same placements in the same order, each with the same first
+// location and spin marks, and the same events in the same order. Random
+// boards (heights, then holes: few, many, or cells scattered, where the
+// T-spin rules' rarer cases come up) of 10x20, 10x40 spawning at row 19,
+// and random sizes and spawn rows; with and without 180-degree turns.
+TEST(Moves, BreadthFirstEqualsAReferenceSearch) {
+    std::mt19937 random(2027);
+    long searches = 0, placements = 0, spins = 0, last_kick_spins = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        int width = 10, height = 20, spawn_row = -1;
+        if (trial % 4 == 1) {
+            height = 40;
+            spawn_row = 19;
+        } else if (trial % 4 == 2) {
+            width = std::uniform_int_distribution<int>(4, 16)(random);
+            height = std::uniform_int_distribution<int>(4, 26)(random);
+            spawn_row = std::uniform_int_distribution<int>(-1, height + 4)(random);
+        }
+        SrsBoard board(width, height);
+        std::uniform_int_distribution<int> column_height(0, std::min(height, trial % 3 == 0 ? height : 12));
+        std::bernoulli_distribution hole(std::array{0.1, 0.3, 0.7}[std::size_t(trial % 3)]);  // 0.7: scattered cells
+        for (int x = 0; x < width; ++x)
+            for (int y = 0, top = column_height(random); y < top; ++y)
+                if (!hole(random))
+                    board.fill(x, y);
+        for (Piece piece : AllPieces)
+            for (bool rotate_180 : {false, true}) {
+                MoveOptions options;
+                options.rotate_180 = rotate_180;
+                options.spawn_row = spawn_row;
+                const reference::Output expected = reference::Search(board, piece, options).run();
+                std::vector<SearchEvent> events;
+                const auto found = generate(board, piece, Algorithm::BreadthFirst, options, &events);
+                ASSERT_EQ(found.size(), expected.placements.size()) << "trial " << trial;
+                for (std::size_t i = 0; i < found.size(); ++i) {
+                    ASSERT_EQ(found[i].cells, expected.placements[i].cells) << "trial " << trial << " #" << i;
+                    ASSERT_EQ(found[i].location, expected.placements[i].location) << "trial " << trial << " #" << i;
+                    ASSERT_EQ(found[i].reached, expected.placements[i].reached) << "trial " << trial << " #" << i;
+                    spins += found[i].reached != ReachedPlain;
+                }
+                ASSERT_EQ(events.size(), expected.events.size()) << "trial " << trial;
+                for (std::size_t i = 0; i < events.size(); ++i) {
+                    ASSERT_EQ(events[i].kind, expected.events[i].kind) << "trial " << trial << " event " << i;
+                    ASSERT_EQ(events[i].at, expected.events[i].at) << "trial " << trial << " event " << i;
+                }
+                const auto untraced = generate(board, piece, Algorithm::BreadthFirst, options);
+                ASSERT_EQ(untraced.size(), found.size());
+                for (std::size_t i = 0; i < found.size(); ++i)
+                    ASSERT_TRUE(untraced[i].location == found[i].location && untraced[i].reached == found[i].reached);
+                ++searches;
+                placements += long(found.size());
+                last_kick_spins += expected.last_kick_spins;
+            }
+    }
+    std::cout << "[ moves ] BFS equals the reference search on " << searches << " searches (" << placements
+              << " placements, " << spins << " reached by a T-spin; " << last_kick_spins
+              << " arrivals full by the last kick's rule alone)\n";
+    EXPECT_GT(spins, 0);
+    EXPECT_GT(last_kick_spins, 0);
 }
 
 }  // namespace stack::moves

@@ -1,7 +1,6 @@
 #include "srs/moves.h"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -68,70 +67,136 @@ std::array<Cells, 4> rotations_of(Piece piece) {
 enum Move : std::uint8_t { Left, Right, Down, Clockwise, CounterClockwise, Half, MoveCount };
 constexpr char MoveLetters[] = {'l', 'r', 'd', 'c', 'w', 'f'};
 
-// The search space: every location with x in [-3, W+3) and y in [-3, H+5),
-// each rotation, numbered densely; fits[] says where the piece does not
-// collide (the convolution map, used by every algorithm).
-class Space {
-public:
-    Space(const SrsBoard& board, Piece piece) : board_(board), piece_(piece), shapes_(rotations_of(piece)) {
-        columns_ = board.width() + 6;
-        rows_ = board.height() + 8;
-        fits_.resize(std::size_t(4) * rows_ * columns_);
-        for (int rotation = 0; rotation < 4; ++rotation)
-            for (int y = -3; y < board.height() + 5; ++y)
-                for (int x = -3; x < board.width() + 3; ++x)
-                    fits_[index({x, y, rotation})] = !collides({x, y, rotation});
-    }
-    std::size_t size() const { return fits_.size(); }
-    std::size_t index(const Location& at) const {
-        return (std::size_t(at.rotation) * rows_ + std::size_t(at.y + 3)) * columns_ + std::size_t(at.x + 3);
-    }
-    Location location(std::size_t index) const {
-        return {int(index % columns_) - 3, int(index / columns_ % rows_) - 3, int(index / columns_ / rows_)};
-    }
-    bool inside(const Location& at) const {
-        return at.x >= -3 && at.x < board_.width() + 3 && at.y >= -3 && at.y < board_.height() + 5;
-    }
-    bool fits(const Location& at) const { return inside(at) && fits_[index(at)]; }
-    bool lockable(const Location& at) const { return fits(at) && !fits({at.x, at.y - 1, at.rotation}); }
-    Cells cells(const Location& at) const {
-        Cells cells;
-        for (int k = 0; k < 4; ++k)
-            cells[k] = {at.x + shapes_[at.rotation][k].first, at.y + shapes_[at.rotation][k].second};
+// The spawn row: the options', or the board's height.
+int spawn_row_of(const SrsBoard& board, const MoveOptions& options) {
+    return options.spawn_row >= 0 ? options.spawn_row : board.height();
+}
+
+// Locations are numbered so that every move adds a constant, the same on
+// every board: (x, y, rotation) is ((y + Margin) * 4 + rotation) * 32 + x +
+// Margin. A step left or right adds -1 or +1, a row down -RowStep, and a
+// turn to rotation t with the kick (dx, dy) adds (t - rotation) *
+// RotationStep + dy * RowStep + dx. The margin of 5 columns and rows holds
+// every location one move (a kick moves at most 2) from the search space
+// (x in [-3, W+3), y from -3): x + Margin stays in [0, W + 10), within 32.
+using Index = int;
+constexpr int Margin = 5, RotationStep = 32, RowStep = 4 * RotationStep;
+
+Index index_of(const Location& at) { return ((at.y + Margin) * 4 + at.rotation) * RotationStep + at.x + Margin; }
+// The index's parts by shifts and masks (indexes are not negative).
+int rotation_of(Index at) { return at >> 5 & 3; }
+Location location_of(Index at) { return {(at & 31) - Margin, (at >> 7) - Margin, rotation_of(at)}; }
+
+// A piece's cells and moves as index steps, the same on every board. Some
+// rotations fill the same cells from another box position (I, S and Z in
+// rotations 0 and 2, 1 and 3; O in all four): canonical[r] steps from a
+// location in rotation r to the one in the first rotation with the same
+// cells, so that each set of cells has one number.
+struct PieceMoves {
+    std::array<Cells, 4> shapes;  // [rotation]: cells in the box, sorted (and so at every location)
+    std::array<std::array<Index, 5>, 4> clockwise, counter_clockwise;  // [from]: the kicks' steps, in order
+    int kicks = 5;                                                     // tried; the O turns in place, unkicked
+    std::array<Index, 4> half{}, canonical{};                          // [from]
+};
+
+// The turn from `from` by `turns` quarter turns with the kick (dx, dy).
+Index turn_step(int from, int turns, std::pair<int, int> kick) {
+    return ((from + turns) % 4 - from) * RotationStep + kick.second * RowStep + kick.first;
+}
+
+// The cells' lowest row and leftmost column, and the cells moved to start
+// there.
+std::pair<std::pair<int, int>, Cells> normalized(Cells cells) {
+    std::pair<int, int> corner = cells[0];
+    for (const auto& [x, y] : cells)
+        corner = {std::min(corner.first, x), std::min(corner.second, y)};
+    for (auto& [x, y] : cells)
+        x -= corner.first, y -= corner.second;
+    std::sort(cells.begin(), cells.end());
+    return {corner, cells};
+}
+
+PieceMoves make_piece_moves(Piece piece) {
+    PieceMoves moves;
+    moves.shapes = rotations_of(piece);
+    for (Cells& cells : moves.shapes)
         std::sort(cells.begin(), cells.end());
+    moves.kicks = piece == PieceSquare ? 1 : 5;
+    const bool i_piece = piece == PieceI;
+    for (int from = 0; from < 4; ++from) {
+        for (int kick = 0; kick < 5; ++kick) {
+            moves.clockwise[from][kick] = turn_step(from, 1, (i_piece ? IClockwiseKicks : ClockwiseKicks)[from][kick]);
+            moves.counter_clockwise[from][kick] =
+                turn_step(from, 3, (i_piece ? ICounterClockwiseKicks : CounterClockwiseKicks)[from][kick]);
+        }
+        moves.half[from] = turn_step(from, 2, {0, 0});
+        const auto [corner, cells] = normalized(moves.shapes[from]);
+        for (int first = 0; first <= from; ++first) {
+            const auto [first_corner, first_cells] = normalized(moves.shapes[first]);
+            if (first_cells == cells) {
+                moves.canonical[from] = turn_step(
+                    from, first - from + 4, {corner.first - first_corner.first, corner.second - first_corner.second});
+                break;
+            }
+        }
+    }
+    return moves;
+}
+
+const PieceMoves& piece_moves(Piece piece) {
+    static const std::array<PieceMoves, PieceCount> table = [] {
+        std::array<PieceMoves, PieceCount> made;
+        for (int piece = 0; piece < PieceCount; ++piece)
+            made[piece] = make_piece_moves(Piece(piece));
+        return made;
+    }();
+    return table[int(piece)];
+}
+
+// The result of a move, with the kick used by a turn (-1 for none).
+struct Moved {
+    Index at;
+    int kick = -1;
+};
+
+// What a search reads of its space: where the piece fits and where it can
+// lock (it fits, and does not one row down), a bit per location and a word
+// per (row, rotation), and what its moves do. A view of pointers, cheap to
+// copy: each search keeps its own copy rather than read through the
+// thread's Search (whose vectors' pointers every call would make the
+// compiler load again).
+class Map {
+public:
+    Map(const SrsBoard& board, Piece piece, const std::uint32_t* fits, const std::uint32_t* locks)
+        : board_(&board), piece_(piece), moves_(&piece_moves(piece)), fits_(fits), locks_(locks) {}
+
+    bool fits(Index at) const { return fits_[at >> 5] >> (at & 31) & 1; }
+    bool lockable(Index at) const { return locks_[at >> 5] >> (at & 31) & 1; }
+    Index canonical(Index at) const { return at + moves_->canonical[rotation_of(at)]; }
+    Cells cells(Index at) const {
+        const Location location = location_of(at);
+        Cells cells = moves_->shapes[location.rotation];
+        for (auto& [x, y] : cells)
+            x += location.x, y += location.y;
         return cells;
     }
 
-    // The result of a move, with the kick used by a turn (-1 for none),
-    // or nothing when it is blocked.
-    struct Moved {
-        Location at;
-        int kick = -1;
-    };
-    std::optional<Moved> apply(const Location& at, Move move, bool rotate_180) const {
+    // Where a move goes, or nothing when it is blocked.
+    std::optional<Moved> apply(Index at, Move move, bool rotate_180) const {
         switch (move) {
-        case Left: return shifted(at, -1, 0);
-        case Right: return shifted(at, 1, 0);
-        case Down: return shifted(at, 0, -1);
+        case Left: return shifted(at, -1);
+        case Right: return shifted(at, 1);
+        case Down: return shifted(at, -RowStep);
         case Half:
-            if (!rotate_180)
-                return std::nullopt;
-            if (Location turned{at.x, at.y, (at.rotation + 2) % 4}; fits(turned))
-                return Moved{turned, 0};
+            if (rotate_180 && fits(at + moves_->half[rotation_of(at)]))
+                return Moved{at + moves_->half[rotation_of(at)], 0};
             return std::nullopt;
         default: break;
         }
-        const bool clockwise = move == Clockwise;
-        const int target = (at.rotation + (clockwise ? 1 : 3)) % 4;
-        const bool i_piece = piece_ == PieceI;
-        const Kicks& kicks = clockwise ? (i_piece ? IClockwiseKicks : ClockwiseKicks)[at.rotation]
-                                       : (i_piece ? ICounterClockwiseKicks : CounterClockwiseKicks)[at.rotation];
-        const int tries = piece_ == PieceSquare ? 1 : 5;
-        for (int kick = 0; kick < tries; ++kick) {
-            const Location turned{at.x + kicks[kick].first, at.y + kicks[kick].second, target};
-            if (fits(turned))
-                return Moved{turned, kick};
-        }
+        const auto& kicks = (move == Clockwise ? moves_->clockwise : moves_->counter_clockwise)[rotation_of(at)];
+        for (int kick = 0; kick < moves_->kicks; ++kick)
+            if (fits(at + kicks[kick]))
+                return Moved{at + kicks[kick], kick};
         return std::nullopt;
     }
 
@@ -140,12 +205,12 @@ public:
     std::uint8_t arrival(const Moved& moved, Move move) const {
         if (piece_ != PieceT || (move != Clockwise && move != CounterClockwise && move != Half))
             return ReachedPlain;
-        const Location& at = moved.at;
+        const Location at = location_of(moved.at);
         const std::array<std::pair<int, int>, 4> corners = {{{0, 2}, {2, 2}, {2, 0}, {0, 0}}};  // TL TR BR BL
         int filled = 0;
         std::array<bool, 4> corner_filled{};
         for (int c = 0; c < 4; ++c) {
-            corner_filled[c] = board_.filled(at.x + corners[c].first, at.y + corners[c].second);
+            corner_filled[c] = board_->filled(at.x + corners[c].first, at.y + corners[c].second);
             filled += corner_filled[c];
         }
         if (filled < 3)
@@ -156,49 +221,175 @@ public:
     }
 
 private:
-    bool collides(const Location& at) const {
-        for (int k = 0; k < 4; ++k)
-            if (board_.filled(at.x + shapes_[at.rotation][k].first, at.y + shapes_[at.rotation][k].second))
-                return true;
-        return false;
-    }
-    std::optional<Moved> shifted(const Location& at, int dx, int dy) const {
-        const Location next{at.x + dx, at.y + dy, at.rotation};
-        if (fits(next))
-            return Moved{next, -1};
+    std::optional<Moved> shifted(Index at, Index step) const {
+        if (fits(at + step))
+            return Moved{at + step, -1};
         return std::nullopt;
     }
 
-    const SrsBoard& board_;
+    const SrsBoard* board_;
     Piece piece_;
-    std::array<Cells, 4> shapes_;
-    int columns_ = 0, rows_ = 0;
-    std::vector<bool> fits_;
+    const PieceMoves* moves_;
+    const std::uint32_t* fits_;   // [(y + Margin) * 4 + rotation] -> bit x + Margin
+    const std::uint32_t* locks_;  // the same
+};
+
+// The search space: every location with x in [-3, W+3) and y in [-3, T+5),
+// T the higher of the board's height and the spawn row, each rotation.
+// It builds the maps (the fit map is the convolution map, computed up
+// front for every algorithm) and keeps their room between searches.
+class Space {
+public:
+    Space() = default;
+    Space(const SrsBoard& board, Piece piece, const MoveOptions& options) { reset(board, piece, options); }
+    void reset(const SrsBoard& board, Piece piece, const MoveOptions& options);
+
+    // Every index of the space, its margin and the canonical locations of
+    // placements is below size().
+    std::size_t size() const { return fits_.size() * RotationStep; }
+    Map map() const { return Map(*board_, piece_, fits_.data(), locks_.data()); }
+
+private:
+    std::uint32_t fit_mask(const Cells& shape, int y, std::uint64_t columns) const;
+
+    const SrsBoard* board_ = nullptr;
+    Piece piece_ = PieceI;
+    std::vector<std::uint64_t> board_rows_;  // [y + Margin] -> bit x + Margin: filled, walls and floor included
+    std::vector<std::uint32_t> fits_, locks_;
+};
+
+// The board's rows as masks (walls, and every bit below the floor, set)
+// from Margin rows below the floor to the top of the box of the highest
+// location; the maps from Margin rows below the floor to 3 rows above the
+// box of the highest location (where placements' canonical locations can
+// be), zero outside the space. From the top of the stack up, the fit map's
+// rows are all the same.
+void Space::reset(const SrsBoard& board, Piece piece, const MoveOptions& options) {
+    board_ = &board;
+    piece_ = piece;
+    const int top = std::max(board.height(), spawn_row_of(board, options)), rows = top + 13;
+    const std::uint64_t walls = ~(((std::uint64_t(1) << board.width()) - 1) << Margin);
+    board_rows_.assign(std::size_t(rows), walls);
+    std::fill(board_rows_.begin(), board_rows_.begin() + Margin, ~std::uint64_t(0));
+    for (int y = 0; y < board.height(); ++y)
+        board_rows_[std::size_t(y + Margin)] |= std::uint64_t(board.row(y)) << Margin;
+    const std::array<Cells, 4>& shapes = piece_moves(piece).shapes;
+    const std::uint64_t columns = ((std::uint64_t(1) << (board.width() + 6)) - 1) << (Margin - 3);  // [-3, W+3)
+    int stack_top = board.height();
+    while (stack_top > 0 && board.row(stack_top - 1) == 0)
+        --stack_top;
+    fits_.assign(std::size_t(rows) * 4, 0);
+    for (int y = -3; y < top + 5; ++y)
+        for (int rotation = 0; rotation < 4; ++rotation)
+            fits_[std::size_t((y + Margin) * 4 + rotation)] =
+                y <= stack_top ? fit_mask(shapes[rotation], y, columns)
+                               : fits_[std::size_t((stack_top + Margin) * 4 + rotation)];
+    locks_.assign(fits_.size(), 0);
+    for (std::size_t row = 4; row < fits_.size(); ++row)
+        locks_[row] = fits_[row] & ~fits_[row - 4];
+}
+
+// Where a rotation (its cells `shape`) fits in row y, among `columns`: a
+// cell (dx, dy) of its box collides at x where board row y + dy has bit x +
+// dx + Margin set, that is where the row shifted right by dx has bit x +
+// Margin set.
+std::uint32_t Space::fit_mask(const Cells& shape, int y, std::uint64_t columns) const {
+    std::uint64_t collides = 0;
+    for (const auto& [dx, dy] : shape)
+        collides |= board_rows_[std::size_t(y + dy + Margin)] >> dx;
+    return std::uint32_t(~collides & columns);
+}
+
+// Marks on locations, a bit each, in words held elsewhere: laid out as
+// the maps' (a word per row and rotation), so that a step's three looks at
+// its location share their index arithmetic.
+struct Marks {
+    std::uint32_t* words;
+    // Marks the location; false when it was marked already.
+    bool insert(Index at) const {
+        std::uint32_t& word = words[at >> 5];
+        const std::uint32_t bit = std::uint32_t(1) << (at & 31);
+        const bool fresh = !(word & bit);
+        word |= bit;
+        return fresh;
+    }
 };
 
 // The placements found, one per set of cells, with how each was reached;
-// and the search's events, when a trace is asked for.
+// and the search's events, when a trace is asked for. A set of cells is
+// known by its canonical location: number_[index] is its placement's number
+// plus one, 0 for none. The next search clears the entries this one set
+// (keys_), not the whole table.
 class Found {
 public:
-    explicit Found(std::vector<SearchEvent>* trace) : trace_(trace) {}
-    void add(const Space& space, const Location& at, std::uint8_t reached) {
+    void reset(const Map& map, std::size_t size, std::vector<SearchEvent>* trace) {
+        map_ = map;
+        trace_ = trace;
+        for (Index key : keys_)
+            number_[std::size_t(key)] = 0;
+        keys_.clear();
+        placements_.clear();
+        if (number_.size() < size)
+            number_.resize(size, 0);
+    }
+    void add(Index at, std::uint8_t reached) {
         note(SearchEventKind::Placeable, at);
-        const Cells cells = space.cells(at);
-        auto [entry, fresh] = index_.try_emplace(cells, placements_.size());
-        if (fresh)
-            placements_.push_back({at, cells, 0});
-        placements_[entry->second].reached |= reached;
+        std::uint32_t& number = number_[std::size_t(map_->canonical(at))];
+        if (number == 0)
+            number = fresh(at);
+        placements_[number - 1].reached |= reached;
     }
-    void note(SearchEventKind kind, const Location& at) {
+    bool tracing() const { return trace_ != nullptr; }
+    void note(SearchEventKind kind, Index at) {
         if (trace_)
-            trace_->push_back({kind, at});
+            trace_->push_back({kind, location_of(at)});
     }
-    std::vector<SrsPlacement> take() { return std::move(placements_); }
+    // The placements, in a vector of their own: the one kept here keeps its
+    // room for the next search.
+    std::vector<SrsPlacement> take() const { return placements_; }
 
 private:
-    std::vector<SearchEvent>* trace_;
-    std::map<Cells, std::size_t> index_;
+    // A new placement at this location; its number plus one.
+    std::uint32_t fresh(Index at) {
+        keys_.push_back(map_->canonical(at));
+        placements_.push_back({location_of(at), map_->cells(at), 0});
+        return std::uint32_t(placements_.size());
+    }
+
+    std::optional<Map> map_;
+    std::vector<SearchEvent>* trace_ = nullptr;
     std::vector<SrsPlacement> placements_;
+    std::vector<Index> keys_;
+    std::vector<std::uint32_t> number_;
+};
+
+// One search's room. generate() keeps one per thread between searches, so
+// that a search allocates nothing but its answer (and its trace). The
+// queue has room for every index: a search queues each at most once,
+// besides Quick's landings (fewer than 4 turns x 32 columns).
+struct Search {
+    Space space;
+    Found found;
+    std::vector<std::uint32_t> visited;
+    std::vector<Index> queue, seeds, flood;
+
+    void reset(const SrsBoard& board, Piece piece, const MoveOptions& options, std::vector<SearchEvent>* trace) {
+        space.reset(board, piece, options);
+        found.reset(space.map(), space.size(), trace);
+        visited.assign(space.size() / RotationStep, 0);
+        if (queue.size() < space.size() + 4 * 32)
+            queue.resize(space.size() + 4 * 32);
+        seeds.clear();
+        flood.clear();
+    }
+    Marks marks() { return {visited.data()}; }
+    // Marks the location visited; false when it was already.
+    bool reach(Index at) {
+        if (!marks().insert(at))
+            return false;
+        found.note(SearchEventKind::Reached, at);
+        return true;
+    }
 };
 
 // The hard-drop stage shared by HardDrop and Quick: from spawn, each of the
@@ -206,27 +397,31 @@ private:
 // at that height, then straight down. Calls visit(location) for each
 // location passed on the way and land(location) where each drop ends.
 template <typename Visit, typename Land>
-void hard_drop_paths(const Space& space, const Location& spawn, Visit visit, Land land) {
-    const std::array<std::vector<Move>, 4> turns = {{{}, {Clockwise}, {Clockwise, Clockwise}, {CounterClockwise}}};
-    for (const std::vector<Move>& turn : turns) {
-        std::optional<Location> at = spawn;
-        for (Move move : turn) {
-            const auto moved = space.apply(*at, move, false);
-            at = moved ? std::optional<Location>(moved->at) : std::nullopt;
-            if (!at)
-                break;
-            visit(*at);
+void hard_drop_paths(const Map& map, Index spawn, Visit visit, Land land) {
+    struct Turns {
+        int count;
+        std::array<Move, 2> moves;
+    };
+    constexpr std::array<Turns, 4> paths = {
+        {{0, {}}, {1, {Clockwise}}, {2, {Clockwise, Clockwise}}, {1, {CounterClockwise}}}};
+    for (const Turns& turns : paths) {
+        std::optional<Index> at = spawn;
+        for (int k = 0; k < turns.count && at; ++k) {
+            const auto moved = map.apply(*at, turns.moves[k], false);
+            at = moved ? std::optional<Index>(moved->at) : std::nullopt;
+            if (at)
+                visit(*at);
         }
         if (!at)
             continue;
         for (int direction : {-1, 1}) {
-            for (Location column = *at; space.fits(column); column.x += direction) {
-                if (direction == 1 && column.x == at->x)
+            for (Index column = *at; map.fits(column); column += direction) {
+                if (direction == 1 && column == *at)
                     continue;  // the turned location itself is dropped once, going left
-                Location drop = column;
+                Index drop = column;
                 visit(drop);
-                while (space.fits({drop.x, drop.y - 1, drop.rotation})) {
-                    --drop.y;
+                while (map.fits(drop - RowStep)) {
+                    drop -= RowStep;
                     visit(drop);
                 }
                 land(drop);
@@ -235,29 +430,57 @@ void hard_drop_paths(const Space& space, const Location& spawn, Visit visit, Lan
     }
 }
 
-// Breadth first from the queued locations over every move; `visited`
-// holds what must not be expanded again.
-void breadth_first(const Space& space, std::deque<std::size_t>& queue, std::vector<bool>& visited,
-                   const MoveOptions& options, Found& found) {
-    while (!queue.empty()) {
-        const Location at = space.location(queue.front());
-        queue.pop_front();
-        found.note(SearchEventKind::Popped, at);
-        for (int move = 0; move < MoveCount; ++move) {
-            const auto moved = space.apply(at, Move(move), options.rotate_180);
-            if (!moved)
-                continue;
-            if (space.lockable(moved->at))
-                found.add(space, moved->at, space.arrival(*moved, Move(move)));
-            const std::size_t next = space.index(moved->at);
-            if (!visited[next]) {
-                visited[next] = true;
-                found.note(SearchEventKind::Reached, moved->at);
-                queue.push_back(next);
-            }
+// Breadth first over every move from the locations queued (the first
+// `queued` of the search's queue); the visited marks hold what must not be
+// expanded again. It works on copies of the map and of the pointers to the
+// marks and the queue (see Map); each move's step is a function of its own,
+// so that the move is a constant.
+//
+// Every location visited that is lockable has been found already (when it
+// was first reached, or by Quick's hard drops, which land wherever they
+// pass a lockable location), so a move to one found again adds nothing
+// unless it can add a spin mark (a T) or the trace wants its event.
+class BreadthFirstSearch {
+public:
+    BreadthFirstSearch(Search& search, std::size_t queued, Piece piece, const MoveOptions& options)
+        : map_(search.space.map()), visited_(search.marks()), found_(search.found), queue_(search.queue.data()),
+          tail_(queued), rotate_180_(options.rotate_180), revisits_count_(piece == PieceT || found_.tracing()) {}
+
+    void run() {
+        for (std::size_t head = 0; head < tail_; ++head) {
+            const Index at = queue_[head];
+            found_.note(SearchEventKind::Popped, at);
+            step<Left>(at);
+            step<Right>(at);
+            step<Down>(at);
+            step<Clockwise>(at);
+            step<CounterClockwise>(at);
+            step<Half>(at);
         }
     }
-}
+
+private:
+    template <Move move>
+    void step(Index at) {
+        const auto moved = map_.apply(at, move, rotate_180_);
+        if (!moved)
+            return;
+        const bool fresh = visited_.insert(moved->at);
+        if ((fresh || revisits_count_) && map_.lockable(moved->at))
+            found_.add(moved->at, map_.arrival(*moved, move));
+        if (fresh) {
+            found_.note(SearchEventKind::Reached, moved->at);
+            queue_[tail_++] = moved->at;
+        }
+    }
+
+    const Map map_;
+    const Marks visited_;
+    Found& found_;
+    Index* const queue_;
+    std::size_t tail_;
+    const bool rotate_180_, revisits_count_;
+};
 
 // The convolution search: the fit map is the graph; each seed is flooded
 // left, right and down, and the flooded locations try their turns, whose
@@ -269,58 +492,50 @@ void breadth_first(const Space& space, std::deque<std::size_t>& queue, std::vect
 // placements where BFS finds 17, tests/test_moves.cpp). `edges_only` keeps
 // the document's version (Algorithm::ConvolutionSeed); without it every
 // flooded location turns and the search equals BFS.
-void convolution(const Space& space, const Location& spawn, const MoveOptions& options, bool edges_only, Found& found) {
-    std::vector<bool> visited(space.size());
-    std::vector<std::size_t> seeds = {space.index(spawn)}, flood;
-    visited[space.index(spawn)] = true;
-    found.note(SearchEventKind::Reached, spawn);
-    if (space.lockable(spawn))
-        found.add(space, spawn, ReachedPlain);
-    while (!seeds.empty()) {
-        flood.assign(1, seeds.back());
-        seeds.pop_back();
-        for (std::size_t next = 0; next < flood.size(); ++next) {
-            const Location at = space.location(flood[next]);
-            found.note(SearchEventKind::Popped, at);
+void convolution(Search& search, Index spawn, const MoveOptions& options, bool edges_only) {
+    const Map map = search.space.map();
+    search.seeds.assign(1, spawn);
+    search.reach(spawn);
+    if (map.lockable(spawn))
+        search.found.add(spawn, ReachedPlain);
+    while (!search.seeds.empty()) {
+        search.flood.assign(1, search.seeds.back());
+        search.seeds.pop_back();
+        for (std::size_t next = 0; next < search.flood.size(); ++next) {
+            const Index at = search.flood[next];
+            search.found.note(SearchEventKind::Popped, at);
             bool edge = false;  // blocked in some direction
             for (Move move : {Left, Right, Down}) {
-                const auto moved = space.apply(at, move, false);
+                const auto moved = map.apply(at, move, false);
                 if (!moved) {
                     edge = true;
                     continue;
                 }
-                const Location to = moved->at;
-                if (space.lockable(to))
-                    found.add(space, to, ReachedPlain);
-                if (!visited[space.index(to)]) {
-                    visited[space.index(to)] = true;
-                    found.note(SearchEventKind::Reached, to);
-                    flood.push_back(space.index(to));
-                }
+                if (map.lockable(moved->at))
+                    search.found.add(moved->at, ReachedPlain);
+                if (search.reach(moved->at))
+                    search.flood.push_back(moved->at);
             }
             if (edges_only && !edge)
                 continue;  // open air: the document leaves its turns to the edges
             for (Move move : {Clockwise, CounterClockwise, Half}) {
-                const auto moved = space.apply(at, move, options.rotate_180);
+                const auto moved = map.apply(at, move, options.rotate_180);
                 if (!moved)
                     continue;
-                if (space.lockable(moved->at))
-                    found.add(space, moved->at, space.arrival(*moved, move));
-                if (!visited[space.index(moved->at)]) {
-                    visited[space.index(moved->at)] = true;
-                    found.note(SearchEventKind::Reached, moved->at);
-                    seeds.push_back(space.index(moved->at));
-                }
+                if (map.lockable(moved->at))
+                    search.found.add(moved->at, map.arrival(*moved, move));
+                if (search.reach(moved->at))
+                    search.seeds.push_back(moved->at);
             }
         }
     }
 }
 
-Location spawn_of(const SrsBoard& board, Piece piece) {
-    const int box = Shapes[int(piece)].box;
-    // Spawn cells in rows H and H+1: the I's are in its box's row 2, the O's
+Location spawn_of(const SrsBoard& board, Piece piece, const MoveOptions& options) {
+    const int box = Shapes[int(piece)].box, row = spawn_row_of(board, options);
+    // Spawn cells in rows S and S+1: the I's are in its box's row 2, the O's
     // in rows 0-1, the others' in rows 1-2.
-    const int y = piece == PieceI ? board.height() - 2 : piece == PieceSquare ? board.height() : board.height() - 1;
+    const int y = piece == PieceI ? row - 2 : piece == PieceSquare ? row : row - 1;
     return {(board.width() - box) / 2, y, 0};
 }
 
@@ -363,16 +578,15 @@ SrsBoard SrsBoard::from_heights(int width, int height, const std::vector<int>& h
 }
 
 Cells cells_at(Piece piece, const Location& location) {
-    const std::array<Cells, 4> shapes = rotations_of(piece);
+    const std::array<Cells, 4>& shapes = piece_moves(piece).shapes;
     Cells cells;
     for (int k = 0; k < 4; ++k)
         cells[k] = {location.x + shapes[location.rotation][k].first, location.y + shapes[location.rotation][k].second};
-    std::sort(cells.begin(), cells.end());
     return cells;
 }
 
-std::optional<Location> spawn_location(const SrsBoard& board, Piece piece) {
-    const Location spawn = spawn_of(board, piece);
+std::optional<Location> spawn_location(const SrsBoard& board, Piece piece, const MoveOptions& options) {
+    const Location spawn = spawn_of(board, piece, options);
     for (const auto& [x, y] : cells_at(piece, spawn))
         if (board.filled(x, y))
             return std::nullopt;
@@ -381,51 +595,43 @@ std::optional<Location> spawn_location(const SrsBoard& board, Piece piece) {
 
 std::vector<SrsPlacement> generate(const SrsBoard& board, Piece piece, Algorithm algorithm, const MoveOptions& options,
                                    std::vector<SearchEvent>* trace) {
-    const std::optional<Location> spawn = spawn_location(board, piece);
-    if (!spawn)
+    const std::optional<Location> spawn_at = spawn_location(board, piece, options);
+    if (!spawn_at)
         return {};
-    const Space space(board, piece);
-    Found found(trace);
+    thread_local Search search;
+    search.reset(board, piece, options, trace);
+    const Map map = search.space.map();
+    const Index spawn = index_of(*spawn_at);
     switch (algorithm) {
     case Algorithm::HardDrop:
-        found.note(SearchEventKind::Reached, *spawn);
+        search.found.note(SearchEventKind::Reached, spawn);
         hard_drop_paths(
-            space, *spawn, [&](const Location& at) { found.note(SearchEventKind::Reached, at); },
-            [&](const Location& at) { found.add(space, at, ReachedPlain); });
+            map, spawn, [&](Index at) { search.found.note(SearchEventKind::Reached, at); },
+            [&](Index at) { search.found.add(at, ReachedPlain); });
         break;
     case Algorithm::Quick: {
-        std::vector<bool> visited(space.size());
-        std::deque<std::size_t> queue;
-        visited[space.index(*spawn)] = true;
-        found.note(SearchEventKind::Reached, *spawn);
+        std::size_t queued = 0;
+        search.reach(spawn);
         hard_drop_paths(
-            space, *spawn,
-            [&](const Location& at) {
-                if (!visited[space.index(at)])
-                    found.note(SearchEventKind::Reached, at);
-                visited[space.index(at)] = true;
-            },
-            [&](const Location& at) {
-                found.add(space, at, ReachedPlain);
-                queue.push_back(space.index(at));
+            map, spawn, [&](Index at) { search.reach(at); },
+            [&](Index at) {
+                search.found.add(at, ReachedPlain);
+                search.queue[queued++] = at;
             });
-        breadth_first(space, queue, visited, options, found);
+        BreadthFirstSearch(search, queued, piece, options).run();
         break;
     }
-    case Algorithm::BreadthFirst: {
-        std::vector<bool> visited(space.size());
-        std::deque<std::size_t> queue = {space.index(*spawn)};
-        visited[space.index(*spawn)] = true;
-        found.note(SearchEventKind::Reached, *spawn);
-        if (space.lockable(*spawn))
-            found.add(space, *spawn, ReachedPlain);
-        breadth_first(space, queue, visited, options, found);
+    case Algorithm::BreadthFirst:
+        search.reach(spawn);
+        search.queue[0] = spawn;
+        if (map.lockable(spawn))
+            search.found.add(spawn, ReachedPlain);
+        BreadthFirstSearch(search, 1, piece, options).run();
         break;
+    case Algorithm::Convolution: convolution(search, spawn, options, false); break;
+    case Algorithm::ConvolutionSeed: convolution(search, spawn, options, true); break;
     }
-    case Algorithm::Convolution: convolution(space, *spawn, options, false, found); break;
-    case Algorithm::ConvolutionSeed: convolution(space, *spawn, options, true, found); break;
-    }
-    return found.take();
+    return search.found.take();
 }
 
 namespace {
@@ -438,42 +644,42 @@ namespace {
 // true.
 template <typename Landed>
 void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& options, Landed landed) {
-    const std::optional<Location> spawn = spawn_location(board, piece);
+    const std::optional<Location> spawn = spawn_location(board, piece, options);
     if (!spawn)
         return;
-    const Space space(board, piece);
-    std::vector<std::int32_t> parent(space.size(), -1);
+    const Space space(board, piece, options);
+    const Map map = space.map();
+    std::vector<Index> parent(space.size(), -1);
     std::vector<char> how(space.size(), 0);
-    std::deque<std::size_t> queue = {space.index(*spawn)};
-    parent[space.index(*spawn)] = std::int32_t(space.index(*spawn));
-    while (!queue.empty()) {
-        const std::size_t current = queue.front();
-        queue.pop_front();
-        Location landing = space.location(current);
-        while (space.fits({landing.x, landing.y - 1, landing.rotation}))
-            --landing.y;
+    std::vector<Index> queue = {index_of(*spawn)};
+    parent[std::size_t(queue.front())] = queue.front();
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const Index current = queue[head];
+        Index landing = current;
+        while (map.fits(landing - RowStep))
+            landing -= RowStep;
         const auto inputs = [&] {
             std::string inputs = "H";
-            for (std::size_t at = current; parent[at] != std::int32_t(at); at = std::size_t(parent[at]))
-                inputs.insert(inputs.begin(), how[at]);
+            for (Index at = current; parent[std::size_t(at)] != at; at = parent[std::size_t(at)])
+                inputs.insert(inputs.begin(), how[std::size_t(at)]);
             // Drops straight before the hard drop are not needed.
             while (inputs.size() > 1 && (inputs[inputs.size() - 2] == 'd' || inputs[inputs.size() - 2] == 'D'))
                 inputs.erase(inputs.size() - 2, 1);
             return inputs;
         };
-        if (landed(space.cells(landing), inputs))
+        if (landed(map.cells(landing), inputs))
             return;
-        auto step = [&](const Location& to, char letter) {
-            if (parent[space.index(to)] >= 0)
+        auto step = [&](Index to, char letter) {
+            if (parent[std::size_t(to)] >= 0)
                 return;
-            parent[space.index(to)] = std::int32_t(current);
-            how[space.index(to)] = letter;
-            queue.push_back(space.index(to));
+            parent[std::size_t(to)] = current;
+            how[std::size_t(to)] = letter;
+            queue.push_back(to);
         };
         for (int move = 0; move < MoveCount; ++move)
-            if (const auto moved = space.apply(space.location(current), Move(move), options.rotate_180))
+            if (const auto moved = map.apply(current, Move(move), options.rotate_180))
                 step(moved->at, MoveLetters[move]);
-        if (!(landing == space.location(current)))
+        if (landing != current)
             step(landing, 'D');  // soft drop held to the bottom: one input, tried last
     }
 }

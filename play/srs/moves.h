@@ -23,8 +23,11 @@
 // (up). A location is the bottom-left corner of the piece's SRS box (3x3,
 // 4x4 for I); rotation 0 is the spawn state, 1 = R (one clockwise turn), 2,
 // 3 = L. Pieces spawn with their box centred ((width - box) / 2) and their
-// spawn cells in rows H and H+1, just above the visible rows; rows from H up
-// are empty (the vanish zone), so a full well never blocks the spawn.
+// spawn cells in rows S and S+1 (the I's in row S), where S is the spawn
+// row (MoveOptions::spawn_row), by default the board's height H: just above
+// the visible rows; rows from H up are empty (the vanish zone), so a full
+// well never blocks the default spawn. A spawn row below H (a 40-row board
+// spawning at row 19) can be blocked.
 //
 // T-spins (the document's rules): a T whose last move was a rotation and
 // 3 of whose box's 4 corners are filled (walls and floor count) is a spin;
@@ -57,6 +60,8 @@ public:
     int width() const { return width_; }
     int height() const { return height_; }
     bool filled(int x, int y) const;  // walls and floor are filled
+    // Row y, in [0, height), as bits: bit x is set where (x, y) is filled.
+    std::uint16_t row(int y) const { return rows_[std::size_t(y)]; }
     void fill(int x, int y);
     // A hole-free stack: column x filled up to heights[x].
     static SrsBoard from_heights(int width, int height, const std::vector<int>& heights);
@@ -94,10 +99,15 @@ struct SearchEvent {
 
 struct MoveOptions {
     bool rotate_180 = false;  // a 180-degree turn, kicks (0,0) only
+    // The row (from the floor, 0-based) of the spawn state's lowest cells
+    // for T, S, Z, J, L, O and the I's row; negative: the board's height.
+    // The Tetris Bot Protocol's guideline spawn (the piece's centre at x=4,
+    // y=19 on a 10x40 board) is 19.
+    int spawn_row = -1;
 };
 
 // The spawn location, or nothing when the spawn cells are blocked.
-std::optional<Location> spawn_location(const SrsBoard& board, Piece piece);
+std::optional<Location> spawn_location(const SrsBoard& board, Piece piece, const MoveOptions& options = {});
 
 // Every lockable placement the algorithm finds, one per set of cells, in
 // the order found. `trace`, when given, receives the search's events in
