@@ -1,9 +1,10 @@
 // The real game (tetris/board.h, play/tetris/): board mechanics, game over,
 // every feature against hand counts and against naive cell-loop oracles,
 // the preview and expectimax searches against a plain recursion, thread
-// determinism, Game Boy points and seed 000's piece files. Every expected
-// number here is counted by hand (shown in a comment) or computed by an
-// oracle in this file on a std::vector<std::vector<bool>> grid.
+// determinism, Game Boy points (both --scoring rules), feature weights and
+// seed 000's piece files. Every expected number here is counted by hand
+// (shown in a comment) or computed by an oracle in this file on a
+// std::vector<std::vector<bool>> grid.
 #include "rules/piece_set.h"
 #include "rules/pieces.h"
 #include "rules/rules.h"
@@ -750,18 +751,28 @@ TEST(TetrisFeatures, BoardBCountedByHand) {
     EXPECT_EQ(seed.unreachable, 3);
 }
 
+namespace {
+
+// A 4x5 board with a full bottom row (from_text refuses full rows: the cells
+// are set): y0 ####, y1 #.##, and one cell at column 1 of row `top`.
+TetrisBoard board_with_a_full_row(int top) {
+    TetrisBoard board(4, 5);
+    for (int x = 0; x < 4; ++x)
+        board.set(x, 0);
+    board.set(0, 1), board.set(2, 1), board.set(3, 1);
+    board.set(1, top);
+    return board;
+}
+
+}  // namespace
+
 TEST(TetrisFeatures, BoardWithAFullRowCountedByHand) {
-    // from_text refuses full rows: set the cells.
     //   y4 ....
     //   y3 .#..
     //   y2 ....
     //   y1 #.##
     //   y0 ####
-    TetrisBoard board(4, 5);
-    for (int x = 0; x < 4; ++x)
-        board.set(x, 0);
-    board.set(0, 1), board.set(2, 1), board.set(3, 1);
-    board.set(1, 3);
+    const TetrisBoard board = board_with_a_full_row(3);
     // heights 2 4 2 2
     const LeeFeatures lee = lee_features(board);
     EXPECT_EQ(lee.aggregate_height, 10);
@@ -778,6 +789,29 @@ TEST(TetrisFeatures, BoardWithAFullRowCountedByHand) {
     EXPECT_EQ(seed.longest_row, 3);  // y1; the full y0 does not count
     EXPECT_EQ(seed.height, 4);
     EXPECT_EQ(seed.unreachable, 2);
+}
+
+// Seed 001's longest row: its MiniZinc model, as printed, takes the most
+// filled cells of any row (max over every row's count), a full row
+// included; seed001 skips the full rows, seed001-printed does not.
+TEST(TetrisFeatures, Seed001PrintedLongestRowCountsAFullRow) {
+    //   y2 .#..
+    //   y1 #.##
+    //   y0 ####
+    const TetrisBoard board = board_with_a_full_row(2);
+    const Seed001Features skipped = seed001_features(board), printed = seed001_features(board, true);
+    EXPECT_EQ(skipped.longest_row, 3);  // y1
+    EXPECT_EQ(printed.longest_row, 4);  // y0, full
+    for (const Seed001Features& f : {skipped, printed}) {
+        EXPECT_EQ(f.full_rows, 1);
+        EXPECT_EQ(f.height, 3);
+        EXPECT_EQ(f.unreachable, 1);  // column 1, y1
+    }
+    const PolicyConfig config = parse_tetris_policy("seed001-printed", 0, 0);
+    EXPECT_EQ(config.evaluation, Evaluation::Seed001);
+    EXPECT_TRUE(config.printed_longest_row);
+    EXPECT_FALSE(parse_tetris_policy("seed001", 0, 0).printed_longest_row);
+    EXPECT_EQ(policy_name(config), "seed001-printed, preview 1");  // the next block, as seed001
 }
 
 TEST(TetrisFeatures, DellacherieOfOnePlacementCountedByHand) {
@@ -1151,6 +1185,173 @@ TEST(TetrisScore, GameBoyPoints) {
     EXPECT_EQ(last.points - before, 40u * 21u);
 }
 
+// The Game Boy's A-TYPE rule (--scoring gameboy; TetrisWiki, "Tetris (Game
+// Boy)"): from start level L the first level-up comes at L * 10 + 10 lines,
+// (L + 1) * 10 for the levels 0-9 it offers, then one every 10 lines. A
+// clear scores 40, 100, 300 or 1200 x (level + 1) at the level before it.
+// From level 5: the first level-up at 60 lines, not at 10 (the simple
+// rule's 5 + lines / 10 says 10 at 50 lines).
+TEST(TetrisScore, GameBoyLevelsFromStartLevelFive) {
+    GameBoyScore gameboy, simple;
+    gameboy.rule = ScoringRule::GameBoy;
+    gameboy.start_level = simple.start_level = 5;
+    std::uint64_t points = 0;
+    for (int i = 1; i <= 12; ++i) {  // 12 tetrises: 48 lines, all at level 5
+        gameboy.add(4), simple.add(4);
+        points += 1200 * (5 + 1);
+        EXPECT_EQ(gameboy.points, points) << i;
+        EXPECT_EQ(gameboy.lines, std::uint64_t(4 * i));
+        EXPECT_EQ(gameboy.level(), 5) << i;
+    }
+    struct Clear {
+        int rows;
+        std::uint64_t points;  // the clear's, by the table
+        std::uint64_t lines;   // after it
+        int level;             // after it
+    };
+    const Clear clears[] = {
+        {2, 100 * (5 + 1), 50, 5},   // 50 lines: still level 5
+        {1, 40 * (5 + 1), 51, 5},    //
+        {4, 1200 * (5 + 1), 55, 5},  //
+        {4, 1200 * (5 + 1), 59, 5},  //
+        {1, 40 * (5 + 1), 60, 6},    // 60 lines: level 6, the single scored at 5
+        {4, 1200 * (6 + 1), 64, 6},  //
+        {3, 300 * (6 + 1), 67, 6},   //
+        {3, 300 * (6 + 1), 70, 7},   // 70 lines: level 7
+    };
+    for (const Clear& clear : clears) {
+        gameboy.add(clear.rows), simple.add(clear.rows);
+        points += clear.points;
+        EXPECT_EQ(gameboy.points, points) << clear.lines;
+        EXPECT_EQ(gameboy.lines, clear.lines);
+        EXPECT_EQ(gameboy.level(), clear.level) << clear.lines;
+        if (clear.lines == 50)
+            EXPECT_EQ(simple.level(), 10);  // 5 + 50 / 10
+    }
+    EXPECT_EQ(simple.level(), 12);  // 5 + 70 / 10
+    // Start level 0: the first level-up at (0 + 1) * 10 lines, as the simple rule.
+    GameBoyScore zero;
+    zero.rule = ScoringRule::GameBoy;
+    zero.add(4), zero.add(4), zero.add(1);
+    EXPECT_EQ(zero.level(), 0);  // 9 lines
+    zero.add(1);
+    EXPECT_EQ(zero.level(), 1);  // 10 lines
+    EXPECT_EQ(zero.points, 1200 * (0 + 1) * 2 + 40 * (0 + 1) * 2);
+}
+
+// The Game Boy's counter stops at 999,999; the simple rule's does not.
+TEST(TetrisScore, GameBoyScoreStopsAt999999) {
+    GameBoyScore gameboy, simple;
+    gameboy.rule = ScoringRule::GameBoy;
+    gameboy.start_level = simple.start_level = 20;  // the last level: every tetris 1200 x 21
+    for (int i = 0; i < 39; ++i)
+        gameboy.add(4), simple.add(4);
+    EXPECT_EQ(gameboy.points, 39u * 1200 * (20 + 1));  // 982,800
+    gameboy.add(4), simple.add(4);
+    EXPECT_EQ(gameboy.points, 999999u);
+    EXPECT_EQ(simple.points, 40u * 1200 * (20 + 1));  // 1,008,000
+    gameboy.add(0, 16);
+    EXPECT_EQ(gameboy.points, 999999u);
+}
+
+// Soft drops: a point a row the piece is pushed down from its spawn (its top
+// row in the well's top row) to its landing, on the Game Boy's 10x18 well;
+// none under the simple rule.
+TEST(TetrisScore, GameBoySoftDropPointsOnAnEmptyWell) {
+    const Tetrominoes& t = tetrominoes();
+    const TetrisBoard empty(10, 18);
+    const Shape& o = t.shapes.shape(t.shapes.first(PieceSquare));  // 2 rows
+    const Shape& flat_i = t.shapes.shape(t.shapes.first(PieceI));  // 1 row
+    const Shape& tall_i = t.shapes.shape(t.shapes.first(PieceI) + 1);
+    ASSERT_EQ(o.height, 2);
+    ASSERT_EQ(flat_i.height, 1);
+    ASSERT_EQ(tall_i.height, 4);
+    EXPECT_EQ(dropped_rows(o, 18, empty.landing_row(o, 4)), 18 - 2);  // spawn rows 16-17, lands on 0
+    EXPECT_EQ(dropped_rows(flat_i, 18, 0), 18 - 1);
+    EXPECT_EQ(dropped_rows(tall_i, 18, 0), 18 - 4);
+    EXPECT_EQ(dropped_rows(o, 18, 16), 0);  // landed at its spawn
+    EXPECT_EQ(dropped_rows(o, 18, 17), 0);  // never negative
+    GameBoyScore gameboy, simple;
+    gameboy.rule = ScoringRule::GameBoy;
+    gameboy.add(0, dropped_rows(o, 18, 0));
+    simple.add(0, dropped_rows(o, 18, 0));
+    EXPECT_EQ(gameboy.points, 16u);
+    EXPECT_EQ(simple.points, 0u);
+    gameboy.add(1, 14);  // a single at level 0 after 14 rows of soft drop
+    EXPECT_EQ(gameboy.points, 16u + 40 * (0 + 1) + 14);
+}
+
+// ---------------------------------------------------------------------------
+// 7b. Feature weights (--weights)
+
+TEST(TetrisWeights, TheirOwnByDefaultAndAsTheSeedsPrintThem) {
+    EXPECT_EQ(policy_weights(parse_tetris_policy("lee", 0, 0)),
+              (std::vector<double>{0.510066, 0.760666, 0.35663, 0.184483}));
+    EXPECT_EQ(policy_weights(parse_tetris_policy("expectimax", 0, 0)),
+              policy_weights(parse_tetris_policy("lee", 0, 0)));
+    EXPECT_EQ(policy_weights(parse_tetris_policy("dellacherie", 0, 0)), (std::vector<double>{-1, 1, -1, -1, -4, -1}));
+    EXPECT_EQ(policy_weights(parse_tetris_policy("seed001", 0, 0)), (std::vector<double>{18, 10, 3, 10}));
+    EXPECT_EQ(policy_weights(parse_tetris_policy("el-tetris", 0, 0)).size(), 6u);
+    PolicyConfig lee = parse_tetris_policy("lee", 0, 0);
+    EXPECT_EQ(policy_name(lee), "lee");
+    const std::vector<double> seed000 = {0.810066, 0.760666, 0.35663, 0.184483};  // seed 000's getWeights
+    set_policy_weights(lee, seed000);
+    EXPECT_EQ(policy_name(lee), "lee, weights 0.810066,0.760666,0.35663,0.184483");
+    EXPECT_EQ(policy_weights(lee), seed000);
+    try {
+        set_policy_weights(lee, std::vector<double>{1, 2, 3});
+        ADD_FAILURE() << "3 weights for lee";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "--weights: policy lee takes 4 weights (got 3)");
+    }
+    PolicyConfig dellacherie = parse_tetris_policy("dellacherie", 0, 0);
+    EXPECT_THROW(set_policy_weights(dellacherie, seed000), InputError);
+}
+
+// An O on the left of an empty 10x20 well: aggregate height 2 + 2, no
+// lines or holes, bumpiness 2 (column 1 to 2). Lee's score and seed 000's
+// (0.810066 for the height) by hand.
+TEST(TetrisWeights, LeeScoreWithSeed000sWeights) {
+    const Tetrominoes& t = tetrominoes();
+    const TetrisBoard empty(10, 20);
+    const int o[] = {PieceSquare};
+    const TetrisPlacement left{std::int16_t(t.shapes.first(PieceSquare)), 0, 0};
+    PolicyConfig config = parse_tetris_policy("lee", 0, 0);
+    const TetrisPolicy own(t.shapes, config, std::vector<double>(7, 1.0 / 7));
+    EXPECT_DOUBLE_EQ(own.score(empty, o, left), -0.510066 * 4 - 0.184483 * 2);
+    set_policy_weights(config, std::vector<double>{0.810066, 0.760666, 0.35663, 0.184483});
+    const TetrisPolicy seed000(t.shapes, config, std::vector<double>(7, 1.0 / 7));
+    EXPECT_DOUBLE_EQ(seed000.score(empty, o, left), -0.810066 * 4 - 0.184483 * 2);
+}
+
+// Weights that are the policy's own, or all of them scaled by 2, play the
+// same game (the scores keep their order).
+TEST(TetrisWeights, OwnOrScaledWeightsPlayTheSameGame) {
+    const Tetrominoes& t = tetrominoes();
+    TetrisOptions options;
+    options.max_pieces = 200;
+    options.seed = 4;
+    const std::vector<double> draw(7, 1.0 / 7);
+    for (const char* name : {"lee", "dellacherie", "seed001"}) {
+        const PolicyConfig plain = parse_tetris_policy(name, 0, 0);
+        PolicyConfig same = plain, doubled = plain;
+        const std::vector<double> weights = policy_weights(plain);
+        std::vector<double> twice;
+        for (const double w : weights)
+            twice.push_back(2 * w);
+        set_policy_weights(same, weights);
+        set_policy_weights(doubled, twice);
+        const TetrisPolicy a(t.shapes, plain, draw), b(t.shapes, same, draw), c(t.shapes, doubled, draw);
+        const GameRecord one = play_tetris_game(options, t.rules, t.shapes, a, nullptr, 0, 1);
+        for (const TetrisPolicy* other : {&b, &c}) {
+            const GameRecord two = play_tetris_game(options, t.rules, t.shapes, *other, nullptr, 0, 1);
+            EXPECT_EQ(one.pieces, two.pieces) << name;
+            EXPECT_EQ(one.lines, two.lines) << name;
+            EXPECT_EQ(one.final_height, two.final_height) << name;
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 8. Seed 000's piece files
 
@@ -1212,6 +1413,34 @@ TEST(TetrisMoves, BreadthFirstHoldsEveryHardDropAndATuck) {
     const TetrisPlacement tuck{std::int16_t(t.shapes.first(PieceSquare)), 1, 0};
     EXPECT_EQ(std::find(drops.begin(), drops.begin() + hard, tuck), drops.begin() + hard);
     EXPECT_NE(std::find(reached.begin(), reached.begin() + srs, tuck), reached.begin() + srs);
+}
+
+// Seed 000's buffer rows (--buffer-rows): the board is taller than the
+// well, and a placement needs a cell in the well, i.e. its lowest row below
+// visible_rows. Columns 0-1 filled to row 6 of a 4x9 board (a 4x6 well and
+// 3 buffer rows): an O on them lands at row 7, in the buffer only.
+TEST(TetrisBufferRows, APlacementNeedsACellInTheWell) {
+    const ShapeSet& shapes = tetrominoes().shapes;
+    TetrisBoard board(4, 9);
+    for (int x = 0; x < 2; ++x)
+        for (int y = 0; y < 7; ++y)
+            board.set(x, y);
+    std::array<TetrisPlacement, MostPlacements> out;
+    const int anywhere = generate_placements(shapes, board, PieceSquare, MoveSet::HardDrop, out);
+    EXPECT_EQ(anywhere, 3);  // columns 0, 1 (row 7) and 2 (row 0)
+    const int in_well = generate_placements(shapes, board, PieceSquare, MoveSet::HardDrop, out, -1, 6);
+    ASSERT_EQ(in_well, 1);
+    EXPECT_EQ(out[0].x, 2);
+    EXPECT_EQ(out[0].row, 0);
+    // A game's policy sees the same: with the buffer rows, from the options.
+    TetrisOptions options;
+    options.width = 4;
+    options.height = 6;
+    options.buffer_rows = 3;
+    options.policy = "lee";
+    const PolicyConfig config = policy_config(options);
+    EXPECT_EQ(config.visible_rows, 6);
+    EXPECT_EQ(start_board(options).height(), 9);
 }
 
 }  // namespace stack::tetris

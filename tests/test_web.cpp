@@ -3,13 +3,21 @@
 // refused with BadRequest.
 #include "play_support.h"
 #include "stacking/policy.h"
+#include "rules/piece_set.h"
+#include "rules/rules.h"
 #include "srs/moves.h"
+#include "support/errors.h"
+#include "tetris/board.h"
+#include "tetris/decision.h"
+#include "tetris/game.h"
 #include "web/api.h"
 #include "web/assets.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace stack::web {
 
@@ -242,6 +250,200 @@ TEST(WebApi, BadTableRequestsAreRefused) {
         };
         EXPECT_THROW(call(), BadRequest) << endpoint << " " << parameters.begin()->first;
     }
+}
+
+namespace {
+
+// A 10x20 well with a ragged stack (rows top first, joined by '/').
+std::string stack_board() {
+    std::vector<std::string> rows(14, "..........");
+    for (const char* row : {"#.........", "##....#...", "###..###..", "####.####.", "#####.###.", ".#########"})
+        rows.push_back(row);
+    std::string text;
+    for (const std::string& row : rows)
+        text += (text.empty() ? "" : "/") + row;
+    return text;
+}
+
+// A 16x64 well with single cells scattered on every third row: SRS moves
+// find up to 752 placements of a piece (tucks under each cell), where an
+// open well has 4 x 16 at most.
+std::string sparse_board() {
+    std::string text;
+    for (int y = 0; y < 64; ++y) {
+        std::string row(16, '.');
+        for (int x = 0; x < 16; ++x)
+            if (y % 3 == 2 && y > 4 && (x + y) % 4 == 0)
+                row[std::size_t(x)] = '#';
+        text += (y ? "/" : "") + row;
+    }
+    return text;
+}
+
+// The command line's decision (run.cpp's decide) on the board: its options
+// as main.cpp sets them, a board file named, the same modules.
+Json command_line_decision(const std::string& rows, const std::string& piece, const std::string& next, bool hold,
+                           const std::string& held, const std::string& policy, int preview, const std::string& moves,
+                           int alternatives) {
+    std::string text = rows;
+    std::replace(text.begin(), text.end(), '/', '\n');
+    tetris::TetrisOptions options;
+    options.width = int(text.find('\n'));
+    options.height = int(std::count(text.begin(), text.end(), '\n')) + 1;
+    options.board_file = "board.txt";
+    options.piece = piece;
+    if (!next.empty())
+        options.next = next;
+    options.hold = hold;
+    if (hold)
+        options.held = held;
+    options.policy = policy;
+    options.preview = preview;
+    options.moves = moves == "bfs" ? tetris::MoveSet::BreadthFirst : tetris::MoveSet::HardDrop;
+    const tetris::TetrisBoard board = tetris::TetrisBoard::from_text(text + "\n", options.width, options.height);
+    const PieceSet set = PieceSet::builtin("tetrominoes");
+    const Rules rules(set);
+    const tetris::ShapeSet shapes(set);
+    const tetris::TetrisPolicy decider(shapes, tetris::policy_config(options), tetris::draw_probabilities(rules));
+    std::vector<int> queue = {shapes.piece_of_letter(piece[0])};
+    for (const char letter : next)
+        queue.push_back(shapes.piece_of_letter(letter));
+    const tetris::Known known{queue, held.empty() ? -1 : shapes.piece_of_letter(held[0])};
+    const tetris::Decision decision = tetris::decide(decider, board, known, tetris::GameOverRule::Placement, 2);
+    return tetris::decision_json(shapes, decider, board, known, decision, alternatives);
+}
+
+Json without_seconds(Json document) {
+    document.erase("seconds");
+    return document;
+}
+
+}  // namespace
+
+// /api/decide answers what the command line's decision mode answers (its
+// JSON less "seconds", and less the board file's name, which the API never
+// has), for the policies, the preview, hold and SRS moves.
+TEST(WebApi, DecideIsTheCommandLinesDecision) {
+    const Api api(std::nullopt);
+    const std::string board = stack_board();
+    struct Case {
+        std::string piece, next;
+        bool hold;
+        std::string held, policy;
+        int preview;  // the command line's --preview (0: the pieces told)
+        std::string moves;
+        int alternatives;
+    };
+    const Case cases[] = {
+        {"T", "", false, "", "dellacherie", 0, "harddrop", 8},
+        {"T", "IOS", true, "L", "dellacherie", 0, "harddrop", 8},
+        {"I", "ZS", true, "", "lee", 0, "bfs", 16},
+        {"S", "TJ", false, "", "el-tetris", 1, "harddrop", 3},
+        {"L", "", false, "", "seed001", 0, "harddrop", 0},
+        {"O", "IO", false, "", "expectimax", 0, "harddrop", 8},
+    };
+    for (const Case& c : cases) {
+        Parameters parameters = {{"board", board},
+                                 {"piece", c.piece},
+                                 {"policy", c.policy},
+                                 {"moves", c.moves},
+                                 {"alternatives", std::to_string(c.alternatives)}};
+        if (!c.next.empty())
+            parameters.emplace("next", c.next);
+        if (c.hold)
+            parameters.emplace("hold", "1");
+        if (!c.held.empty())
+            parameters.emplace("held", c.held);
+        if (c.preview > 0)
+            parameters.emplace("preview", std::to_string(c.preview));
+        const Json answer = api.decide(parameters);
+        const Json expected =
+            command_line_decision(board, c.piece, c.next, c.hold, c.held, c.policy, c.preview, c.moves, c.alternatives);
+        const std::string label = c.piece + " next " + c.next + " " + c.policy;
+        EXPECT_EQ(without_seconds(answer), without_seconds(expected)) << label;
+        EXPECT_FALSE(answer.contains("board")) << label;
+        ASSERT_FALSE(answer["best"].is_null()) << label;
+        Json best = answer["best"];  // the plan's first step is the choice, unscored
+        best.erase("score");
+        best.erase("lost");
+        EXPECT_EQ(answer["plan"][0], best) << label;
+        EXPECT_EQ(answer["alternatives"].size(), std::size_t(std::min(c.alternatives, answer["placements"].get<int>())))
+            << label;
+        EXPECT_EQ(answer["hold_allowed"], c.hold) << label;
+        EXPECT_FALSE(answer["best"]["srs"].is_null()) << label;
+    }
+    // The default preview is the pieces told: 1 + 3 searched.
+    const Json told = api.decide({{"board", board}, {"piece", "T"}, {"next", "IOS"}});
+    EXPECT_EQ(told["pieces_searched"], 4);
+    EXPECT_EQ(told["plan"].size(), 4u);
+    // An explicit preview 0 searches the current piece alone (the command
+    // line's --preview 0 means "the pieces told").
+    EXPECT_EQ(api.decide({{"board", board}, {"piece", "T"}, {"next", "IOS"}, {"preview", "0"}})["pieces_searched"], 1);
+    // Six next pieces told, three searched (the web's cap).
+    EXPECT_EQ(api.decide({{"board", board}, {"piece", "T"}, {"next", "IOSZJL"}})["pieces_searched"], 4);
+}
+
+// A well no placement of the piece fits: the game is over, said as the
+// command line says it.
+TEST(WebApi, DecideSaysTheGameIsOver) {
+    const Api api(std::nullopt);
+    const Json answer = api.decide({{"board", "#.../.#../..#./...#"}, {"piece", "I"}});
+    EXPECT_TRUE(answer["best"].is_null());
+    EXPECT_EQ(answer["game_over"], "no placement fits");
+    EXPECT_EQ(without_seconds(answer), without_seconds(command_line_decision("#.../.#../..#./...#", "I", "", false, "",
+                                                                             "dellacherie", 0, "harddrop", 8)));
+}
+
+TEST(WebApi, BadDecideRequestsAreRefused) {
+    const Api api(std::nullopt);
+    const std::string good = stack_board();
+    const std::vector<Parameters> bad = {
+        {{"piece", "T"}},                                        // no board
+        {{"board", good}},                                       // no piece
+        {{"board", good}, {"piece", "Q"}},                       // no such piece
+        {{"board", good}, {"piece", "t"}},                       // upper case
+        {{"board", good}, {"piece", "TI"}},                      // one letter
+        {{"board", good}, {"piece", ""}},                        //
+        {{"board", good}, {"piece", "T"}, {"next", "IOSZJLT"}},  // more than 6
+        {{"board", good}, {"piece", "T"}, {"next", "IXS"}},      // a bad next letter
+        {{"board", good}, {"piece", "T"}, {"held", "L"}},        // held without hold=1
+        {{"board", good}, {"piece", "T"}, {"hold", "0"}, {"held", "L"}},
+        {{"board", good}, {"piece", "T"}, {"hold", "1"}, {"held", "LL"}},
+        {{"board", good}, {"piece", "T"}, {"hold", "1"}, {"held", ""}},
+        {{"board", good}, {"piece", "T"}, {"hold", "2"}},
+        {{"board", good}, {"piece", "T"}, {"hold", "yes"}},
+        {{"board", good}, {"piece", "T"}, {"policy", "table"}},
+        {{"board", good}, {"piece", "T"}, {"policy", "seed000-printed"}},
+        {{"board", good}, {"piece", "T"}, {"preview", "4"}},
+        {{"board", good}, {"piece", "T"}, {"preview", "-1"}},
+        {{"board", good}, {"piece", "T"}, {"moves", "quick"}},
+        {{"board", good}, {"piece", "T"}, {"alternatives", "17"}},
+        {{"board", good}, {"piece", "T"}, {"depth", "1"}},  // unknown name
+        {{"board", good}, {"piece", "T"}, {"piece", "T"}},  // repeated
+        {{"board", "."}, {"piece", "T"}},                   // 1 wide
+        {{"board", ".........."}, {"piece", "T"}},          // 1 high
+        {{"board", "../.."}, {"piece", "O"}},               // I fits a 2x2 well in no rotation
+        {{"board", "..../####"}, {"piece", "T"}},           // a full row
+        {{"board", "..../..."}, {"piece", "T"}},            // ragged
+        {{"board", "..../"}, {"piece", "T"}},               // an empty row
+        {{"board", empty_board(17, 20)}, {"piece", "T"}},   // too wide
+        {{"board", empty_board(10, 65)}, {"piece", "T"}},   // too tall
+        {{"board", good}, {"piece", "T"}, {"next", "IOS"}, {"hold", "1"}, {"moves", "bfs"}},  // too much work
+        {{"board", empty_board(16, 20)}, {"piece", "T"}, {"next", "IOS"}, {"hold", "1"}, {"policy", "expectimax"}},
+        {{"board", sparse_board()}, {"piece", "T"}, {"next", "IO"}, {"hold", "1"}, {"moves", "bfs"}},  // tucks
+        {{"board", "..././././..."}, {"piece", "T"}, {"moves", "bfs"}},  // SRS needs 4 wide
+    };
+    for (const Parameters& parameters : bad) {
+        std::string label;
+        for (const auto& [name, value] : parameters)
+            label += name + "=" + value.substr(0, 20) + " ";
+        EXPECT_THROW(api.decide(parameters), BadRequest) << label;
+    }
+    // The smallest wells the real game allows: 2 wide (every tetromino
+    // turns to 2 wide), 4 high.
+    EXPECT_NO_THROW(api.decide({{"board", "../../../.."}, {"piece", "I"}}));
+    // The same SRS search with one known piece fewer is within bounds.
+    EXPECT_NO_THROW(api.decide({{"board", sparse_board()}, {"piece", "T"}, {"next", "I"}, {"moves", "bfs"}}));
 }
 
 TEST(WebAssets, ThePageIsCompiledIn) {

@@ -10,6 +10,9 @@
 #   tetris.sh sets       seed001 on the rectangles, the pentominoes, SRS moves, and the 7-bag
 #   tetris.sh interrupt  Ctrl-C or SIGTERM during games: the games finished so far, marked, exit 130
 #   tetris.sh timing     --json's games time is not floored at a polling tick
+#   tetris.sh plan       --next plans every known piece, and a game of exactly those pieces plays the plan
+#   tetris.sh guards     --show's piece cap, and --preview projected past a minute a move asks for --yes
+#   tetris.sh scoring    --scoring gameboy adds soft-drop points; --weights and seed001-printed in the report
 # Environment: BIN (build dir)
 source "$(dirname "$0")/lib.sh"
 command=$1; shift
@@ -39,12 +42,13 @@ bad)
     expect_error 2 "^stackplay: error: board file FILE is not a readable regular file$" \
         tetris --board "$work/missing.txt" --piece T
     expect_error 2 "^stackplay: error: the board has no rows$" tetris --board "$work/empty.txt" --piece T
-    expect_error 2 "^stackplay: error: unknown piece letter 'Q' \(the set's letters are ITOSZLJ\)$" \
+    expect_error 2 "^stackplay: error: unknown piece letter 'Q' in --piece \(the set's letters are ITOSZLJ\)$" \
         tetris --board "$work/good.txt" --piece Q
-    expect_error 2 "^stackplay: error: unknown piece letter 'TS'" tetris --board "$work/good.txt" --piece TS
+    expect_error 2 "^stackplay: error: --piece takes one letter \(got 'TS'\)$" tetris --board "$work/good.txt" --piece TS
     expect_error 2 "^stackplay: error: unknown piece letter 'K'" tetris --board "$work/good.txt" --piece T --next K
-    expect_error 2 "^stackplay: error: --board needs --piece" tetris --board "$work/good.txt"
-    expect_error 2 "^stackplay: error: --piece and --next go with --board FILE$" tetris --piece T
+    expect_error 2 "^stackplay: error: --next and --hold PIECE are for a decision" tetris --board "$work/good.txt" --next T
+    expect_error 2 "^stackplay: error: --hold takes one letter" tetris --board "$work/good.txt" --piece T --hold TS
+    expect_error 2 "^stackplay: error: --piece goes with --board FILE" tetris --piece T
     expect_error 2 "^stackplay: error: piece file: '7' at piece 4 is not 0-6" tetris --piece-file "$work/pieces7.txt"
     expect_error 2 "^stackplay: error: piece file: 'two' at piece 3 is not 0-6" \
         tetris --piece-file "$work/pieces_word.txt"
@@ -57,8 +61,8 @@ bad)
     expect_error 2 "^stackplay: error: --width must be" tetris --width 1
     expect_error 2 "^stackplay: error: --height must be" tetris --height 65
     expect_error 2 "^stackplay: error: --height must be" tetris --height 0
-    expect_error 2 "^stackplay: error: --preview must be" tetris --preview 6
-    expect_error 2 "^stackplay: error: unknown policy 'table' for --game tetris" tetris --policy table
+    expect_error 2 "^stackplay: error: --preview must be" tetris --preview 9
+    expect_error 2 "^stackplay: error: unknown policy 'table' for the real game" tetris --policy table
     expect_error 2 "^stackplay: error: --depth is for --policy expectimax$" tetris --policy lee --depth 2
     expect_error 2 "^stackplay: error: --depth must be" tetris --policy expectimax --depth 3
     expect_error 2 "^stackplay: error: --moves bfs plays the tetrominoes only \(SRS\)$" \
@@ -73,7 +77,7 @@ bad)
     expect_error 2 "^stackplay: error: --games must be" tetris --games 0
     expect_error 2 "^stackplay: error: piece r1x3 fits the 2x2 well in no rotation$" \
         tetris --pieces rectangles --width 2 --height 2
-    expect_error 2 "^stackplay: error: give either --board or --show, not both$" \
+    expect_error 2 "^stackplay: error: give either --piece \(one decision\) or --show \(one game\), not both$" \
         tetris --board "$work/good.txt" --piece T --show
     printf '%s\n' ...... ...... '' ...... '#.....' '##..##' '###.##' > "$work/blank.txt"
     printf '......\n..\001...\n' > "$work/control.txt"
@@ -87,7 +91,7 @@ bad)
     expect_error 2 "^stackplay: error: too many positional options" tetris --width 6 7
     expect_error 2 "^stackplay: error: --show draws game 0 of --seed as text: give --json without it$" \
         tetris --show --json
-    expect_error 2 "^stackplay: error: --games is for games, not the decision on --board$" \
+    expect_error 2 "^stackplay: error: --games is for games, not the decision of --piece$" \
         tetris --board "$work/good.txt" --piece T --games 3
     expect_error 2 "^stackplay: error: give either --piece-file or --draw bag, not both$" \
         tetris --draw bag --piece-file "$work/pieces7.txt"
@@ -157,6 +161,27 @@ decide)
         && grep -q "^T cannot enter at its spawn: the game is over" "$work/out" && pass || fail "entry decision"
     tetris --width 6 --height 6 --board "$work/entry.txt" --piece T > "$work/out" \
         && grep -q "^best: " "$work/out" && pass || fail "the default rule's decision"
+    ;;
+plan)
+    # Decision mode with three next pieces plans all four; a game on the same board whose pieces are
+    # exactly those four (seed 000's file: 4 0 1 2 is T I O S) plays the plan, with and without hold.
+    slot_board > "$work/slot.txt"
+    printf '4 0 1 2\n' > "$work/tios.txt"
+    for hold in "" "--hold"; do
+        tetris --policy lee --board - --piece T --next IOS $hold --json < "$work/slot.txt" > "$work/plan.json" \
+            || fail "decide --next IOS $hold"
+        json_field "$work/plan.json" "'\n'.join('%s %d %d %d' % (p['piece'], p['shape'], p['column'], p['row'])
+                                                for p in d['plan'])" > "$work/planned"
+        # Four pieces without hold; with hold a turn that fills the empty hold uses two.
+        [ "$(json_field "$work/plan.json" "d['pieces_searched']")" = 4 ] && [ "$(wc -l < "$work/planned")" -ge 3 ] \
+            && pass || fail "plan $hold: $(head -c 400 "$work/plan.json")"
+        tetris --policy lee --preview 3 $hold --board "$work/slot.txt" --piece-file "$work/tios.txt" --show \
+            --max-pieces 4 > "$work/game" || fail "the game on the board $hold"
+        sed -n 's/^piece [0-9]*: \([A-Z]\) shape \([0-9]*\) at column \([0-9]*\), row \([0-9]*\)$/\1 \2 \3 \4/p' \
+            "$work/game" > "$work/played"
+        [ -s "$work/played" ] && diff "$work/planned" "$work/played" > /dev/null && pass \
+            || fail "the game $hold did not play the plan: planned $(tr '\n' ';' < "$work/planned"), played $(tr '\n' ';' < "$work/played")"
+    done
     ;;
 show)
     tetris --show --max-pieces 5 --seed 2 > "$work/out" || fail "show failed"
@@ -261,6 +286,70 @@ timing)
         best=$(json_field "$work/t$run.json" "min($best, d['timing']['games_seconds'])")
     done
     "$python" -c "import sys; sys.exit(0 if $best < 0.015 else 1)" && pass || fail "games_seconds floors at $best s"
+    ;;
+guards)
+    # --show draws every piece: with no cap it would never end.
+    expect_error 2 "^stackplay: error: --show draws every piece: give --max-pieces N of at least 1 " \
+        tetris --show --max-pieces 0
+    tetris --show --seed 2 > "$work/show.txt" 2> "$work/show.err" || fail "--show without --max-pieces"
+    frames=$(grep -c '^piece [0-9]*: [ITOSZLJ] shape' "$work/show.txt")
+    [ "$frames" -ge 1 ] && [ "$frames" -le 1000 ] && pass || fail "--show drew $frames frames"
+    [ "$(grep -c '' "$work/show.err")" -eq 1 ] \
+        && grep -qx "stackplay: --show: drawing at most 1,000 pieces; give --max-pieces N to change it" \
+            "$work/show.err" && pass || fail "--show's cap line: $(cat "$work/show.err")"
+    tetris --show --seed 2 --max-pieces 1001 > "$work/show.txt" 2> "$work/show.err" || fail "--show --max-pieces 1001"
+    [ ! -s "$work/show.err" ] && [ "$(grep -c '^piece [0-9]*:' "$work/show.txt")" -gt 1000 ] && pass \
+        || fail "--show --max-pieces 1001 is capped: $(head -1 "$work/show.err")"
+    # --preview 6 on 10x20 projects past a minute a move; --yes runs it.
+    expect_error 2 \
+        "^stackplay: error: --preview 6 projects about [0-9,]+ s per move \([0-9,]+ leaves\); give --yes to run it anyway$" \
+        tetris --preview 6
+    expect_error 2 "^stackplay: error: --preview 2 --depth 2 projects about " \
+        tetris --policy expectimax --depth 2 --preview 2
+    tetris --width 4 --height 6 --preview 6 --yes --max-pieces 7 --games 1 > /dev/null && pass \
+        || fail "--preview 6 --yes on 4x6"
+    # A piece file of one piece: the search places only it, whatever the
+    # projection; the guard is passed by --yes, and --preview 5 needs none.
+    echo 0 > "$work/one.txt"
+    expect_error 2 "^stackplay: error: --preview 8 projects about " tetris --piece-file "$work/one.txt" --preview 8
+    tetris --piece-file "$work/one.txt" --preview 8 --yes --games 1 --json > "$work/one.json" \
+        && [ "$(json_field "$work/one.json" "d['observed']['pieces']['max']")" = 1 ] && pass || fail "--preview 8 --yes"
+    tetris --piece-file "$work/one.txt" --preview 5 --games 1 > /dev/null && pass || fail "--preview 5 asks for --yes"
+    ;;
+scoring)
+    # The same games under both rules (the policy does not see the score):
+    # the Game Boy's adds soft-drop points, so no game scores less.
+    for rule in simple gameboy; do
+        tetris --policy lee --games 4 --max-pieces 400 --seed 6 --scoring $rule --json > "$work/$rule.json" \
+            || fail "--scoring $rule"
+    done
+    [ "$(json_field "$work/gameboy.json" "(d['scoring'], d['level'])")" = "('gameboy', 0)" ] && pass \
+        || fail "scoring: $(head -c 300 "$work/gameboy.json")"
+    [ "$(json_field "$work/simple.json" "d['scoring']")" = simple ] && pass || fail "the default scoring"
+    "$python" - "$work/simple.json" "$work/gameboy.json" <<'PYTHON' && pass || fail "Game Boy scores below the simple rule's"
+import json, sys
+simple, gameboy = (json.load(open(path))["per_game"] for path in sys.argv[1:])
+same = all(s["lines"] == g["lines"] and s["pieces"] == g["pieces"] for s, g in zip(simple, gameboy))
+sys.exit(0 if same and all(g["score"] >= s["score"] for s, g in zip(simple, gameboy))
+         and any(g["score"] > s["score"] for s, g in zip(simple, gameboy)) else 1)
+PYTHON
+    expect_error 2 "^stackplay: error: --scoring must be simple or gameboy \(got 'x'\)$" tetris --scoring x
+    expect_error 2 "^stackplay: error: --scoring is for --game tetris$" "$stackplay" --scoring gameboy
+    # --weights: the policy's own in the report unless given; given, in its name.
+    [ "$(json_field "$work/simple.json" "d['weights']")" = "[0.510066, 0.760666, 0.35663, 0.184483]" ] && pass \
+        || fail "lee's own weights: $(json_field "$work/simple.json" "d['weights']")"
+    tetris --policy lee --weights 0.810066,0.760666,0.35663,0.184483 --games 1 --max-pieces 50 --json \
+        > "$work/w.json" || fail "--weights"
+    [ "$(json_field "$work/w.json" "(d['policy'], d['weights'][0])")" \
+        = "('lee, weights 0.810066,0.760666,0.35663,0.184483', 0.810066)" ] && pass \
+        || fail "--weights: $(head -c 300 "$work/w.json")"
+    expect_error 2 "^stackplay: error: --weights: policy lee takes 4 weights \(got 3\)$" tetris --policy lee --weights 1,2,3
+    expect_error 2 "^stackplay: error: --weights: policy el-tetris takes 6 weights \(got 4\)$" \
+        tetris --policy el-tetris --weights 1,2,3,4
+    expect_error 2 "^stackplay: error: --weights must be a number " tetris --weights 1,,2,3,4,5
+    tetris --policy seed001-printed --games 1 --max-pieces 50 --json > "$work/p.json" || fail "seed001-printed"
+    [ "$(json_field "$work/p.json" "(d['policy'], d['weights'])")" \
+        = "('seed001-printed, preview 1', [18.0, 10.0, 3.0, 10.0])" ] && pass || fail "seed001-printed: $(head -c 300 "$work/p.json")"
     ;;
 *)
     echo "unknown subcommand $command"; exit 2 ;;

@@ -111,6 +111,30 @@ assert web['pieces'] == cli['pieces']" && pass || fail "/api/board differs from 
                 | "$python" -c "import json, sys; print(json.load(sys.stdin)['counts']['placements'])")
         [ -z "$expected" ] || [ "$count" = "$expected" ] && pass || fail "$algorithm on the shaft: $count placements, expected $expected"
     done
+    # /api/decide is the command line's decision mode: the same JSON, less
+    # the run's seconds and the board file's name.
+    printf '%s\n' .......... .......... .......... .......... .......... .......... .......... \
+        .......... .......... .......... .......... .......... .......... .......... '#.........' \
+        '##....#...' '###..###..' '####.####.' '#####.###.' '.#########' > "$work/decide.txt"
+    decide_board=$(tr '\n' / < "$work/decide.txt" | sed 's|/$||; s|#|%23|g')
+    "$stackplay" --game tetris --board "$work/decide.txt" --piece T --next IOS --hold L --json > "$work/decide-cli.json"
+    curl -s "$url/api/decide?board=$decide_board&piece=T&next=IOS&hold=1&held=L" > "$work/decide-web.json"
+    "$python" -c "
+import json
+web = json.load(open('$work/decide-web.json')); cli = json.load(open('$work/decide-cli.json'))
+assert 'board' not in web, 'the answer names a file'
+for document in (web, cli):
+    document.pop('seconds'); document.pop('board', None)
+for key in ('best', 'plan', 'alternatives'):
+    assert web[key] == cli[key], (key, web[key], cli[key])
+assert web == cli, [k for k in set(web) | set(cli) if web.get(k) != cli.get(k)]
+assert web['pieces_searched'] == 4 and web['hold'] == 'L' and web['best']['srs']['orientation']" \
+        && pass || fail "/api/decide differs from --board FILE --piece T --next IOS --hold L --json"
+    expect_status 200 "/api/decide?board=$decide_board&piece=I"
+    expect_status 400 "/api/decide?board=$decide_board&piece=Q"
+    expect_status 400 "/api/decide?board=$decide_board&piece=T&next=IOSZJLT"
+    expect_status 400 "/api/decide?board=$decide_board&piece=T&held=L"
+    expect_status 400 "/api/decide?board=$decide_board&piece=T&next=IOS&hold=1&moves=bfs"
     kill -0 "$server" && pass || fail "the server died"
     ;;
 esac

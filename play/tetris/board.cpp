@@ -202,10 +202,12 @@ bool TetrisBoard::operator==(const TetrisBoard& other) const {
            && top_ == other.top_ && cells_ == other.cells_;
 }
 
-void GameBoyScore::add(int cleared) {
+void GameBoyScore::add(int cleared, int dropped_rows) {
     static constexpr std::uint64_t Points[] = {0, 40, 100, 300, 1200};
     points += Points[std::min(cleared, 4)] * std::uint64_t(level() + 1);
     lines += std::uint64_t(cleared);
+    if (rule == ScoringRule::GameBoy)
+        points = std::min(points + std::uint64_t(std::max(dropped_rows, 0)), MostPoints);
 }
 
 }  // namespace stack::tetris

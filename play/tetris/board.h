@@ -25,6 +25,7 @@
 
 #include "rules/piece_set.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -158,19 +159,45 @@ private:
 };
 
 // Game Boy points: 40, 100, 300 or 1200 times (level + 1) for 1-4 rows
-// cleared at once (more rows, as large pieces can clear, score as 4), the
-// level rising by one every 10 rows cleared from the starting level, up to
-// the Game Boy's last level, 20.
+// cleared at once (more rows, as large pieces can clear, score as 4), at
+// the level before the clear, up to the Game Boy's last level, 20. Two
+// rules (--scoring):
+//   Simple   the default: the level rises by one every 10 rows cleared
+//            from the starting level (start + lines / 10); no other points.
+//   GameBoy  the Game Boy's A-TYPE game (seed 002; TetrisWiki, "Tetris
+//            (Game Boy)"): from start level L the first level-up comes at
+//            L * 10 + 10 lines, i.e. (L + 1) * 10 for the levels 0-9 the
+//            Game Boy offers, then one every 10 lines: level = max(L,
+//            lines / 10). A piece pushed down by holding Down scores 1
+//            point a row (our bot holds Down from the spawn to the
+//            landing: dropped_rows below), and the counter stops at
+//            999,999.
+enum class ScoringRule : std::uint8_t { Simple, GameBoy };
+
 struct GameBoyScore {
     static constexpr int LastLevel = 20;
+    static constexpr std::uint64_t MostPoints = 999999;  // the Game Boy's counter (GameBoy only)
+    ScoringRule rule = ScoringRule::Simple;
     std::uint64_t lines = 0;
     std::uint64_t points = 0;
     int start_level = 0;
     int level() const {
-        const std::uint64_t level = std::uint64_t(start_level) + lines / 10;
+        const std::uint64_t level = rule == ScoringRule::GameBoy ? std::max(std::uint64_t(start_level), lines / 10)
+                                                                 : std::uint64_t(start_level) + lines / 10;
         return level < LastLevel ? int(level) : LastLevel;
     }
-    void add(int cleared);
+    // One piece placed: it cleared `cleared` rows after a soft drop of
+    // `dropped_rows` rows (points under GameBoy only).
+    void add(int cleared, int dropped_rows = 0);
 };
+
+// The rows a piece soft-drops from its spawn to its landing: the spawn row
+// of the shape's lowest cell (the shape's top row in the well's top row,
+// as TetrisBoard::can_enter puts it: height - shape.height) less the row
+// it lands on, never negative.
+inline int dropped_rows(const Shape& shape, int height, int row) {
+    const int rows = height - shape.height - row;
+    return rows > 0 ? rows : 0;
+}
 
 }  // namespace stack::tetris

@@ -212,13 +212,13 @@ DellacherieFeatures DellacherieBase::features(const Shape& shape, int x, int row
     return features;
 }
 
-Seed001Features seed001_features(const TetrisBoard& board) {
+Seed001Features seed001_features(const TetrisBoard& board, bool count_full_rows) {
     Seed001Features features;
     for (int y = 0; y < board.top(); ++y) {
         const Row row = board.row(y);
-        if (row == board.full_row())
-            ++features.full_rows;
-        else if (std::popcount(row) > features.longest_row)
+        const bool full = row == board.full_row();
+        features.full_rows += full;
+        if ((!full || count_full_rows) && std::popcount(row) > features.longest_row)
             features.longest_row = std::popcount(row);
     }
     features.height = board.top();

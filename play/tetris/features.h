@@ -28,7 +28,9 @@
 // blocks are placed and before any row is cleared:
 //   full rows          the full rows
 //   longest row        the most filled cells of a row that is not full
-//                      ("the length of the longest non-filled row")
+//                      ("the length of the longest non-filled row"); its
+//                      code as printed counts the full rows too (any row's
+//                      count: seed001-printed, `count_full_rows`)
 //   height             the highest column
 //   unreachable        empty cells under a filled cell of their column (its
 //                      holes)
@@ -62,7 +64,7 @@ LeeFeatures lee_features(const TetrisBoard& board);
 // `row` and the full rows cleared, on a copy of the stack's rows only.
 DellacherieFeatures dellacherie_features(const TetrisBoard& board, const Shape& shape, int x, int row);
 
-Seed001Features seed001_features(const TetrisBoard& board);
+Seed001Features seed001_features(const TetrisBoard& board, bool count_full_rows = false);
 
 // The counts on `rows` [0, top) of a well `width` x `height` (rows from top
 // up are empty; rows[-1] must be readable and full: the floor), or on a

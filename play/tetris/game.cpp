@@ -105,36 +105,74 @@ std::string placement_frame(const ShapeSet& shapes, const TetrisBoard& board, co
 }
 
 std::string turn_frame(const ShapeSet& shapes, const TetrisTurn& turn) {
-    return placement_frame(shapes, *turn.before, turn.chosen, turn.number) + "rows cleared "
+    std::string held;
+    if (turn.chosen.hold)
+        held = "held " + std::string(1, shapes.letter(turn.known.queue[0])) + ", ";
+    return placement_frame(shapes, *turn.before, turn.chosen.placement, turn.number) + held + "rows cleared "
            + std::to_string(turn.lines_cleared) + ", lines " + std::to_string(turn.record->lines) + ", points "
            + std::to_string(turn.record->points) + "\n";
+}
+
+TetrisBoard start_board(const TetrisOptions& options) {
+    TetrisBoard board(options.width, options.height + options.buffer_rows);
+    if (options.start_board)
+        for (int y = 0; y < options.start_board->height(); ++y)
+            for (int x = 0; x < options.width; ++x)
+                if (options.start_board->filled(x, y))
+                    board.set(x, y);
+    return board;
+}
+
+PolicyConfig policy_config(const TetrisOptions& options) {
+    // A decision told the next pieces searches them all unless --preview
+    // says otherwise; holding with an empty hold plays the next piece, so
+    // with hold the next piece is always shown.
+    const int told = options.next ? int(options.next->size()) : 0;
+    int preview = options.board_file && options.piece && options.preview == 0 ? told : options.preview;
+    if (options.hold)
+        preview = std::max(preview, 1);
+    PolicyConfig config = parse_tetris_policy(options.policy, preview, options.depth);
+    config.moves = options.moves;
+    config.hold = options.hold;
+    set_policy_weights(config, options.weights);
+    if (options.buffer_rows > 0)
+        config.visible_rows = options.height;
+    if (options.hold && config.printed_seed000)
+        throw InputError("--hold is not for --policy seed000-printed (seed 000 has no hold)");
+    return config;
 }
 
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
                             const TetrisPolicy& policy, const std::vector<int>* file_pieces, std::uint64_t game,
                             int search_threads, const TurnSink& turns) {
     GameRecord record;
-    TetrisBoard board(options.width, options.height);
+    TetrisBoard board = start_board(options);
     GameBoyScore score;
     score.start_level = options.level;
+    score.rule = options.scoring;
     PieceStream stream(rules, options.draw, file_pieces, options.seed, game);
     const std::size_t window = std::size_t(policy.config().preview) + 1;
-    std::vector<int> known;
+    // The known pieces, in place (a game allocates nothing per piece: under
+    // a tight memory limit many threads play at once).
+    std::array<int, MostPreview + 1> known_pieces{};
+    std::size_t known_count = 0;
+    int hold = -1;
     TetrisBoard before = board;  // for `turns`
-    std::vector<std::pair<TetrisPlacement, double>> scored;
+    std::vector<TetrisChoice> scored;
     const auto refill = [&] {
-        while (known.size() < window)
+        while (known_count < window)
             if (const std::optional<int> piece = stream.next())
-                known.push_back(*piece);
+                known_pieces[known_count++] = *piece;
             else
                 break;
     };
-    for (refill(); !known.empty() && (options.max_pieces == 0 || record.pieces < options.max_pieces); refill()) {
+    for (refill(); known_count > 0 && (options.max_pieces == 0 || record.pieces < options.max_pieces); refill()) {
         if (interrupted()) {
             record.interrupted = true;
             break;
         }
-        if (record.entry_blocked_at == 0 && !board.can_enter(shapes.spawn(known[0], board.width(), board.height()))) {
+        if (record.entry_blocked_at == 0
+            && !board.can_enter(shapes.spawn(known_pieces[0], board.width(), board.height()))) {
             record.entry_blocked_at = record.pieces + 1;
             record.lines_at_entry_block = record.lines;
             if (options.rule == GameOverRule::Entry) {
@@ -143,7 +181,8 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
             }
         }
         scored.clear();
-        const std::optional<TetrisPlacement> chosen =
+        const Known known{std::span<const int>(known_pieces.data(), known_count), hold};
+        const std::optional<TetrisChoice> chosen =
             policy.choose(board, known, search_threads, &record.leaves, turns ? &scored : nullptr);
         if (!chosen) {
             record.topped_out = true;
@@ -151,14 +190,22 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
         }
         if (turns)
             before = board;
-        const Landing landing = board.place(shapes.shape(chosen->shape), chosen->x, chosen->row);
-        score.add(landing.lines);
+        const TetrisPlacement& placement = chosen->placement;
+        const Landing landing = board.place(shapes.shape(placement.shape), placement.x, placement.row);
+        score.add(landing.lines, dropped_rows(shapes.shape(placement.shape), board.height(), placement.row));
         record.lines = score.lines;
         record.points = score.points;
         ++record.pieces;
+        record.holds += chosen->hold;
         if (turns)
-            turns({record.pieces, &before, known, *chosen, &scored, landing.lines, &record});
-        known.erase(known.begin());
+            turns({record.pieces, &before, known, *chosen, placed_piece(known, chosen->hold), &scored, landing.lines,
+                   &record});
+        const Known rest = after_turn(known, chosen->hold);
+        hold = rest.hold;
+        const std::size_t used = known_count - rest.queue.size();
+        std::copy(known_pieces.begin() + std::ptrdiff_t(used), known_pieces.begin() + std::ptrdiff_t(known_count),
+                  known_pieces.begin());
+        known_count -= used;
     }
     record.final_height = board.top();
     return record;

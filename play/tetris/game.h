@@ -7,7 +7,9 @@
 // (each piece once per bag, in a shuffled order); or the pieces come from
 // a file in seed 000's format (0-6 for I O S Z T J L, separated by spaces),
 // the same for every game. The policy sees the current piece and the next
-// `preview` ones. A game ends when it tops out (GameOverRule), when the
+// `preview` ones, and with --hold may hold (search.h). A game starts on an
+// empty well or on a board read from a file (--board FILE). A game ends
+// when it tops out (GameOverRule), when the
 // piece file runs out, or after --max-pieces pieces. Games are spread over
 // threads, each played whole by one thread; with fewer games than threads
 // a game's search is split over first placements instead. Either way the
@@ -29,6 +31,9 @@ namespace stack::tetris {
 
 enum class Draw : std::uint8_t { Independent, Bag };
 
+// --show without --max-pieces draws at most this many pieces.
+constexpr std::uint64_t ShowMostPieces = 1000;
+
 struct TetrisOptions {
     int width = 10, height = 20;
     std::string pieces = "tetrominoes";
@@ -41,20 +46,33 @@ struct TetrisOptions {
     GameOverRule rule = GameOverRule::Placement;
     std::uint64_t games = 10;
     std::uint64_t max_pieces = 1000000;  // 0: no limit
+    bool show_capped = false;            // --show without --max-pieces: max_pieces is ShowMostPieces
     std::uint64_t seed = 1;
     int threads = 0;
     int level = 0;  // Game Boy starting level
+    ScoringRule scoring = ScoringRule::Simple;
+    std::vector<double> weights;  // the policy's feature weights (empty: its own; search.h)
+    bool yes = false;             // run a --preview projected past a minute per move
+    bool hold = false;
+    // Seed 000's buffer rows: the board has this many rows above the well,
+    // and a placement needs a cell in the well.
+    int buffer_rows = 0;
+    std::optional<TetrisBoard> start_board;  // games start here (--board FILE), else on an empty well
     bool show = false;
     bool json = false;
     bool quiet = false;  // no progress lines
-    // The decision mode: a board file with the current piece (and the next).
+    // A board file ("-": standard input): the games' start, or with --piece
+    // the decision mode's board, with the current piece, the next ones
+    // (letters, in order) and the held piece.
     std::optional<std::string> board_file;
-    std::optional<std::string> piece, next;
+    std::optional<std::string> piece, next, held;
+    int alternatives = 8;  // the decision's ranked first choices shown
 };
 
 struct GameRecord {
     std::uint64_t pieces = 0, lines = 0, points = 0;
     std::uint64_t leaves = 0;  // leaves the policy scored
+    std::uint64_t holds = 0;   // turns that held first
     int final_height = 0;      // the highest column when the game ended
     // The first piece that could not enter at its spawn (Fahey's rule), 0
     // if none, and the lines by then: under the default rule a game goes on
@@ -72,19 +90,28 @@ std::vector<int> read_seed000_pieces(const std::string& text);
 std::vector<double> draw_probabilities(const Rules& rules);
 
 // One turn of a game as it was played, for the viewers: the board before
-// the piece, the pieces known, the placement chosen and every first
-// placement the policy scored (the choice among them), what it cleared and
-// the game's totals after it.
+// the piece, the pieces known, the choice and every first choice the
+// policy scored (the choice among them), what it cleared and the game's
+// totals after it.
 struct TetrisTurn {
     std::uint64_t number = 0;  // 1-based
     const TetrisBoard* before = nullptr;
-    std::span<const int> known;  // known[0] is the piece placed
-    TetrisPlacement chosen{};
-    const std::vector<std::pair<TetrisPlacement, double>>* scored = nullptr;
+    Known known;  // known.queue[0] is the current piece
+    TetrisChoice chosen{};
+    int piece = 0;  // the piece placed: the current one, or the one the hold gave
+    const std::vector<TetrisChoice>* scored = nullptr;
     int lines_cleared = 0;
     const GameRecord* record = nullptr;  // after the turn
 };
 using TurnSink = std::function<void(const TetrisTurn&)>;
+
+// The board a game starts on: the options' start board, or an empty well
+// (with the buffer rows above it either way).
+TetrisBoard start_board(const TetrisOptions& options);
+
+// The policy's configuration for the options: policy, preview, depth,
+// moves, hold and buffer rows; throws InputError.
+PolicyConfig policy_config(const TetrisOptions& options);
 
 // The board with a placed piece drawn by its letter, before its full rows
 // clear, headed by the piece's number.

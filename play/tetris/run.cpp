@@ -8,6 +8,7 @@
 #include "interrupt.h"
 #include "support/json.h"
 #include "support/parallel.h"
+#include "tetris/decision.h"
 #include "tetris/game.h"
 
 #include <algorithm>
@@ -75,6 +76,8 @@ Json summary_json(const Summary& summary, bool any) {
         {"mean", summary.mean}, {"standard_error", summary.standard_error}, {"min", summary.min}, {"max", summary.max}};
 }
 
+// A count as the projection prints it: with commas, or past 10^15 in
+// scientific notation.
 // Everything a run plays with, built once; the policy holds the shapes by
 // reference, so a Setup stays where it was made.
 struct Setup {
@@ -100,18 +103,12 @@ struct Setup {
         if (options.moves == MoveSet::BreadthFirst && options.width < 4)
             throw InputError("--moves bfs needs a well at least 4 wide (SRS)");
         const int preview = policy.config().preview;
-        if (!options.board_file && options.max_pieces != 0 && std::uint64_t(preview) >= options.max_pieces)
+        if (!options.piece && options.max_pieces != 0 && std::uint64_t(preview) >= options.max_pieces)
             throw InputError("--preview " + std::to_string(preview) + " is too deep for --max-pieces "
                              + std::to_string(options.max_pieces) + " (it must be smaller)");
+        check_search_time(options, shapes, policy.config());
     }
     Setup(const Setup&) = delete;
-    static PolicyConfig policy_config(const TetrisOptions& options) {
-        // A decision told the next piece uses it (seed 002 knows it).
-        const int preview = options.board_file && options.next ? std::max(options.preview, 1) : options.preview;
-        PolicyConfig config = parse_tetris_policy(options.policy, preview, options.depth);
-        config.moves = options.moves;
-        return config;
-    }
     std::string letters() const {
         std::string out;
         for (int p = 0; p < shapes.piece_count(); ++p)
@@ -133,7 +130,10 @@ std::string describe(const TetrisOptions& options, const Setup& setup) {
            + (options.piece_file          ? "pieces from " + *options.piece_file
               : options.draw == Draw::Bag ? std::string("bag draws (each piece once a bag)")
                                           : std::string("independent draws"))
-           + ", game over: " + (options.rule == GameOverRule::Placement ? "no placement" : "entry (Fahey)");
+           + ", game over: " + (options.rule == GameOverRule::Placement ? "no placement" : "entry (Fahey)")
+           + ", scoring " + (options.scoring == ScoringRule::GameBoy ? "gameboy" : "simple")
+           + (options.buffer_rows > 0 ? ", " + std::to_string(options.buffer_rows) + " buffer rows" : std::string())
+           + (options.board_file && !options.piece ? ", from board " + *options.board_file : std::string());
 }
 
 // Games over threads: each thread takes the next game not yet played; the
@@ -225,6 +225,7 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                 {"score", record.points},
                                 {"topped_out", record.topped_out},
                                 {"final_height", record.final_height},
+                                {"holds", record.holds},
                                 {"entry_blocked_at", record.entry_blocked_at},
                                 {"lines_at_entry_block", record.lines_at_entry_block}});
         const Json document = {{"game", "tetris"},
@@ -232,8 +233,12 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                {"height", options.height},
                                {"pieces", setup.set.name()},
                                {"policy", policy_name(setup.policy.config())},
+                               {"weights", policy_weights(setup.policy.config())},
                                {"preview", setup.policy.config().preview},
                                {"expectimax_depth", setup.policy.config().expectimax_depth},
+                               {"hold", options.hold},
+                               {"buffer_rows", options.buffer_rows},
+                               {"start_board", options.board_file ? Json(*options.board_file) : Json()},
                                {"moves", options.moves == MoveSet::HardDrop ? "harddrop" : "bfs"},
                                {"draw", options.piece_file          ? "file"
                                         : options.draw == Draw::Bag ? "bag"
@@ -244,6 +249,7 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                {"seed", options.seed},
                                {"threads", threads},
                                {"level", options.level},
+                               {"scoring", options.scoring == ScoringRule::GameBoy ? "gameboy" : "simple"},
                                {"observed",
                                 {{"lines", summary_json(lines, !records.empty())},
                                  {"pieces", summary_json(placed, !records.empty())},
@@ -284,110 +290,85 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
     return code;
 }
 
-moves::Cells srs_cells(const Shape& shape, const TetrisPlacement& placement) {
-    moves::Cells cells{};
-    std::size_t i = 0;
-    shape.for_each_cell(placement.x, placement.row, [&](int x, int y) {
-        if (i < cells.size())
-            cells[i++] = {x, y};
-    });
-    std::sort(cells.begin(), cells.end());
-    return cells;
+// A piece of the set by its letter; throws InputError naming the option.
+int piece_by_letter(const Setup& setup, char letter, const char* option) {
+    const int piece = setup.shapes.piece_of_letter(letter);
+    if (piece < 0)
+        throw InputError(std::string("unknown piece letter '") + printable(std::string(1, letter)) + "' in --" + option
+                         + " (the set's letters are " + setup.letters() + ")");
+    return piece;
 }
 
-// The pieces the decision knows: --piece, then --next when given.
-std::vector<int> known_pieces(const TetrisOptions& options, const Setup& setup) {
-    std::vector<int> known;
-    for (const std::optional<std::string>& letter : {options.piece, options.next}) {
-        if (!letter)
-            continue;
-        const int piece = letter->size() == 1 ? setup.shapes.piece_of_letter((*letter)[0]) : -1;
-        if (piece < 0)
-            throw InputError("unknown piece letter '" + printable(*letter) + "' (the set's letters are "
-                             + setup.letters() + ")");
-        known.push_back(piece);
-    }
-    return known;
+// The pieces the decision knows: --piece, then each letter of --next; and
+// the held piece (--hold X).
+std::vector<int> known_queue(const TetrisOptions& options, const Setup& setup) {
+    if (options.piece->size() != 1)
+        throw InputError("--piece takes one letter (got '" + printable(*options.piece) + "')");
+    std::vector<int> queue = {piece_by_letter(setup, (*options.piece)[0], "piece")};
+    if (options.next)
+        for (const char letter : *options.next)
+            queue.push_back(piece_by_letter(setup, letter, "next"));
+    return queue;
 }
 
-// The shortest SRS input sequence to the placement: the tetrominoes on a
-// well at least 4 wide (moves.h) only; empty when SRS cannot reach it.
-std::optional<std::string> srs_inputs(const Setup& setup, const TetrisBoard& board, const TetrisPlacement& placement) {
-    if (setup.set.name() != "tetrominoes" || board.width() < 4)
-        return std::nullopt;
-    const Shape& shape = setup.shapes.shape(placement.shape);
-    return moves::shortest_inputs(srs_board(board), static_cast<Piece>(shape.piece), srs_cells(shape, placement))
-        .value_or(std::string());
+int held_piece(const TetrisOptions& options, const Setup& setup) {
+    if (!options.held || options.held->empty())
+        return -1;
+    if (options.held->size() != 1)
+        throw InputError("--hold takes one letter, the held piece (got '" + printable(*options.held) + "')");
+    return piece_by_letter(setup, (*options.held)[0], "hold");
 }
 
 int decide(const TetrisOptions& options, const Setup& setup) {
-    const TetrisBoard board =
-        TetrisBoard::from_text(read_small_file(*options.board_file, "board file"), options.width, options.height);
-    const std::vector<int> known = known_pieces(options, setup);
-    const char letter = setup.shapes.letter(known[0]);
-    std::vector<std::pair<TetrisPlacement, double>> scored;
-    std::uint64_t leaves = 0;
-    const bool enters = options.rule == GameOverRule::Placement
-                        || board.can_enter(setup.shapes.spawn(known[0], board.width(), board.height()));
-    const std::optional<TetrisPlacement> best =
-        enters ? setup.policy.choose(board, known, resolve_threads(options.threads), &leaves, &scored) : std::nullopt;
-    Json document = {{"board", *options.board_file},
-                     {"width", options.width},
-                     {"height", options.height},
-                     {"piece", std::string(1, letter)},
-                     {"next", known.size() > 1 ? Json(std::string(1, setup.shapes.letter(known[1]))) : Json()},
-                     {"policy", policy_name(setup.policy.config())},
-                     {"pieces_searched", known.size()},
-                     {"placements", scored.size()},
-                     {"leaves", leaves}};
-    if (!best) {
-        document["best"] = nullptr;
-        document["game_over"] = enters ? "no placement fits" : "the piece cannot enter";
-        if (options.json)
-            std::fputs(json_text(document).c_str(), stdout);
-        else if (enters)
+    const TetrisBoard& board = *options.start_board;
+    const std::vector<int> queue = known_queue(options, setup);
+    const Known known{queue, held_piece(options, setup)};
+    const Decision decision =
+        tetris::decide(setup.policy, board, known, options.rule, resolve_threads(options.threads));
+    Json document = decision_json(setup.shapes, setup.policy, board, known, decision, options.alternatives);
+    if (options.json) {
+        Json report = {{"board", *options.board_file}};
+        report.update(document);
+        std::fputs(json_text(report).c_str(), stdout);
+        return ExitSuccess;
+    }
+    const char letter = setup.shapes.letter(queue[0]);
+    std::string pieces = std::string("piece ") + letter;
+    if (options.next)
+        pieces += ", next " + *options.next;
+    if (known.hold >= 0)
+        pieces += std::string(", hold ") + setup.shapes.letter(known.hold);
+    std::printf("board %s: %dx%d, %d cells; %s; policy %s, %zu piece%s searched; %zu placements, %s leaves\n",
+                options.board_file->c_str(), board.width(), board.height(), board.cells(), pieces.c_str(),
+                policy_name(setup.policy.config()).c_str(), std::size_t(document["pieces_searched"]),
+                document["pieces_searched"] == 1 ? "" : "s", decision.ranked.size(),
+                with_commas(decision.leaves).c_str());
+    if (!decision.choice) {
+        if (decision.enters)
             std::printf("no placement of %c fits: the game is over\n", letter);
         else
             std::printf("%c cannot enter at its spawn: the game is over (--game-over entry)\n", letter);
         return ExitSuccess;
     }
-    const Shape& shape = setup.shapes.shape(best->shape);
-    TetrisBoard after = board;
-    const Landing landing = after.place(shape, best->x, best->row);
-    double score = 0;
-    for (const auto& [placement, value] : scored)
-        if (placement == *best)
-            score = value;
-    const bool lost = score <= Lost;  // a later known piece fits after no placement
-    const std::optional<std::string> inputs = srs_inputs(setup, board, *best);
-    document["best"] = {{"shape", best->shape - setup.shapes.first(shape.piece)},
-                        {"column", best->x},
-                        {"row", best->row},
-                        {"lines", landing.lines},
-                        {"score", lost ? Json() : Json(score)},
-                        {"lost", lost},
-                        {"inputs", inputs ? Json(*inputs) : Json()}};
-    if (options.json) {
-        std::fputs(json_text(document).c_str(), stdout);
-        return ExitSuccess;
-    }
-    std::printf("board %s: %dx%d, %d cells; piece %c%s; policy %s, %zu piece%s searched; %zu placements, %s leaves\n",
-                options.board_file->c_str(), options.width, options.height, board.cells(), letter,
-                known.size() > 1 ? (std::string(", next ") + setup.shapes.letter(known[1])).c_str() : "",
-                policy_name(setup.policy.config()).c_str(), known.size(), known.size() > 1 ? "s" : "", scored.size(),
-                with_commas(leaves).c_str());
-    if (lost)
-        std::printf(
-            "best: shape %d at column %d, row %d; clears %d rows; lost: the next piece fits after no "
-            "placement\n",
-            best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines);
+    const Json& best = document["best"];
+    const std::string held = decision.choice->hold ? std::string("hold, then ") + std::string(best["piece"]) + " " : "";
+    std::printf("best: %sshape %d at column %d, row %d; clears %d rows; ", held.c_str(), int(best["shape"]),
+                int(best["column"]), int(best["row"]), int(best["lines"]));
+    if (best["lost"])
+        std::printf("lost: a later known piece fits after no placement\n");
     else
-        std::printf("best: shape %d at column %d, row %d; clears %d rows; score %.6f\n",
-                    best->shape - setup.shapes.first(shape.piece), best->x, best->row, landing.lines, score);
-    std::printf("inputs: %s\n", !inputs           ? "(SRS inputs are for the tetrominoes on a well at least 4 wide)"
-                                : inputs->empty() ? "(not reachable by SRS from spawn)"
-                                                  : inputs->c_str());
-    std::fputs(placement_frame(setup.shapes, board, *best, 1).c_str(), stdout);
+        std::printf("score %.6f\n", double(best["score"]));
+    std::printf("inputs: %s\n", best["srs"].is_null()
+                                    ? (setup.set.name() != "tetrominoes" || board.width() < 4
+                                           ? "(SRS inputs are for the tetrominoes on a well at least 4 wide)"
+                                           : "(not reachable by SRS from spawn)")
+                                    : std::string(best["inputs"]).c_str());
+    std::fputs(placement_frame(setup.shapes, board, decision.choice->placement, 1).c_str(), stdout);
+    for (std::size_t i = 1; i < document["plan"].size(); ++i) {
+        const Json& step = document["plan"][i];
+        std::printf("then %s%s: shape %d at column %d, row %d\n", step["hold"] ? "hold, " : "",
+                    std::string(step["piece"]).c_str(), int(step["shape"]), int(step["column"]), int(step["row"]));
+    }
     return ExitSuccess;
 }
 
@@ -396,22 +377,93 @@ void check_options(const TetrisOptions& options) {
         throw InputError("--width must be 2 to " + std::to_string(MostWidth) + " for --game tetris");
     if (options.height < 2 || options.height > MostHeight)
         throw InputError("--height must be 2 to " + std::to_string(MostHeight) + " for --game tetris");
-    if (options.board_file && !options.piece)
-        throw InputError("--board needs --piece (and optionally --next)");
-    if (!options.board_file && (options.piece || options.next))
-        throw InputError("--piece and --next go with --board FILE");
-    if (options.board_file && options.show)
-        throw InputError("give either --board or --show, not both");
+    if (!options.piece && (options.next || (options.held && !options.held->empty())))
+        throw InputError("--next and --hold PIECE are for a decision: give --board FILE --piece X");
+    if (options.piece && !options.board_file)
+        throw InputError("--piece goes with --board FILE (the board to decide on)");
+    if (options.piece && options.show)
+        throw InputError("give either --piece (one decision) or --show (one game), not both");
+    if (options.show && options.max_pieces == 0)
+        throw InputError("--show draws every piece: give --max-pieces N of at least 1 (0, no limit, is for games)");
+}
+
+// The board file's text: the file, or with "-" standard input (at most 1 MB
+// either way).
+std::string board_text(const std::string& path) {
+    if (path != "-")
+        return read_small_file(path, "board file");
+    std::string text;
+    char buffer[4096];
+    while (std::size_t got = std::fread(buffer, 1, sizeof buffer, stdin)) {
+        text.append(buffer, got);
+        if (text.size() > (1 << 20))
+            throw InputError("the board on standard input is larger than 1 MB");
+    }
+    if (std::ferror(stdin))
+        throw InputError("cannot read the board from standard input");
+    return text;
 }
 
 }  // namespace
 
-int run_tetris(const TetrisOptions& options) {
-    check_options(options);
-    const Setup setup(options);
+namespace {
+
+std::string projected(double value) {
+    if (value < 1e15)
+        return with_commas(std::uint64_t(std::llround(value)));
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1e", value);
+    return text;
+}
+
+// A guard against searches that would not end: the leaves one move scores,
+// projected as P^n x K^d (x 2^n with hold, its two choices a piece), P the
+// placements of a piece (each rotation at each column of an open well, as
+// hard drops find them, averaged over the set's pieces; 4 x width for SRS
+// moves, which reach more), n the pieces the search places (the known ones
+// and the expectimax levels), K the set's pieces and d the expectimax
+// levels, at a conservative 5 million leaves a second (one search thread
+// scored 3.7 to 9.7 million a second at --preview 3 on 10x20, seed001 the
+// slowest and lee the fastest). Past a minute a move, the run needs --yes.
+}  // namespace
+
+void check_search_time(const TetrisOptions& options, const ShapeSet& shapes, const PolicyConfig& config) {
+    constexpr double LeavesPerSecond = 5e6, MostSeconds = 60;
+    double placements = 0;
+    for (int s = 0; s < int(shapes.shapes().size()); ++s)
+        if (shapes.shape(s).height <= options.height)
+            placements += std::max(0, options.width - shapes.shape(s).width + 1);
+    placements /= shapes.piece_count();
+    if (config.moves == MoveSet::BreadthFirst)
+        placements = std::max(placements, 4.0 * options.width);
+    std::size_t window = std::size_t(config.preview) + 1;
+    if (options.piece)  // a decision searches the pieces it is told
+        window = std::min(window, 1 + (options.next ? options.next->size() : 0));
+    const double placed = double(config.printed_seed000 ? (window + 1) / 2 : window);
+    const double levels = placed + config.expectimax_depth;
+    double leaves = std::pow(placements, levels) * std::pow(double(shapes.piece_count()), config.expectimax_depth);
+    if (config.hold)
+        leaves *= std::pow(2.0, levels);
+    const double seconds = leaves / LeavesPerSecond;
+    if (seconds > MostSeconds && !options.yes)
+        throw InputError("--preview " + std::to_string(config.preview)
+                         + (options.depth > 0 ? " --depth " + std::to_string(options.depth) : std::string())
+                         + " projects about " + projected(seconds) + " s per move (" + projected(leaves)
+                         + " leaves); give --yes to run it anyway");
+}
+
+int run_tetris(const TetrisOptions& given) {
+    check_options(given);
+    TetrisOptions options = given;
     if (options.board_file)
+        options.start_board = TetrisBoard::from_text(board_text(*options.board_file), options.width, options.height);
+    const Setup setup(options);
+    if (options.piece)
         return decide(options, setup);
     if (options.show) {
+        if (options.show_capped)
+            std::fprintf(stderr, "stackplay: --show: drawing at most %s pieces; give --max-pieces N to change it\n",
+                         with_commas(options.max_pieces).c_str());
         std::printf("%s\ngame 0 of seed %llu\n", describe(options, setup).c_str(), (unsigned long long)options.seed);
         const GameRecord record = play_tetris_game(
             options, setup.rules, setup.shapes, setup.policy, setup.file_pieces ? &*setup.file_pieces : nullptr, 0,

@@ -8,6 +8,10 @@
 
 namespace stack::tetris {
 
+// Refuses a search whose projected time per move exceeds a minute, unless
+// options.yes (throws InputError naming the projection).
+void check_search_time(const TetrisOptions& options, const ShapeSet& shapes, const PolicyConfig& config);
+
 // Checks the options, then plays, shows or decides; prints the report.
 // Returns the exit code; throws InputError on bad input.
 int run_tetris(const TetrisOptions& options);

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
+#include <iterator>
 #include <limits>
 
 namespace stack::tetris {
@@ -20,42 +22,78 @@ constexpr double DellacherieWeights[] = {-1, 1, -1, -1, -4, -1};
 constexpr double ElTetrisWeights[] = {-4.500158825082766, 3.4181268101392694, -3.2178882868487753,
                                       -9.348695305445199, -7.899265427351652, -3.3855972247263626};
 
-double lee_score(const LeeFeatures& f) {
-    return stack::lee_score(f.aggregate_height, f.complete_lines, f.holes, f.bumpiness);
+// The weights each policy takes (--weights), and its own.
+int weights_taken(const PolicyConfig& config) {
+    return config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris ? 6 : 4;
 }
 
-double six_feature_score(const DellacherieFeatures& f, const double (&w)[6]) {
+// The score helpers: with config.weight_count 0 the policy's own weights,
+// else those given (search.h).
+double lee_score(const LeeFeatures& f, const PolicyConfig& config) {
+    if (config.weight_count == 0)
+        return stack::lee_score(f.aggregate_height, f.complete_lines, f.holes, f.bumpiness);
+    const auto& w = config.weights;
+    return stack::lee_score(f.aggregate_height, f.complete_lines, f.holes, f.bumpiness,
+                            LeeWeights{w[0], w[1], w[2], w[3]});
+}
+
+double six_feature_score(const DellacherieFeatures& f, const PolicyConfig& config) {
+    const double* w = config.weight_count > 0                        ? config.weights.data()
+                      : config.evaluation == Evaluation::Dellacherie ? DellacherieWeights
+                                                                     : ElTetrisWeights;
     return w[0] * f.landing_height + w[1] * f.eroded_cells + w[2] * f.row_transitions + w[3] * f.column_transitions
            + w[4] * f.holes + w[5] * f.wells;
 }
 
-double seed001_score(const Seed001Features& f) {
-    return seed001_objective(f.full_rows, f.longest_row, f.height, f.unreachable);
+double seed001_score(const Seed001Features& f, const PolicyConfig& config) {
+    if (config.weight_count == 0)
+        return seed001_objective(f.full_rows, f.longest_row, f.height, f.unreachable);
+    const auto& w = config.weights;
+    return seed001_objective(f.full_rows, f.longest_row, f.height, f.unreachable,
+                             Seed001Weights{w[0], w[1], w[2], w[3]});
+}
+
+// A weight as policy_name shows it: the shortest text that reads back as
+// the same double.
+std::string weight_text(double weight) {
+    char text[32];
+    const auto [end, error] = std::to_chars(text, text + sizeof text, weight);
+    return error == std::errc() ? std::string(text, end) : std::to_string(weight);
 }
 
 // The SRS placements of a tetromino, each as a shape of the piece (the one
 // whose cells they are) with its lower-left corner.
-int breadth_first_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece,
+int breadth_first_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, int spawn_row,
                              std::span<TetrisPlacement, MostPlacements> out) {
+    moves::MoveOptions options;
+    options.spawn_row = spawn_row;
     int count = 0;
     for (const moves::SrsPlacement& found :
-         moves::generate(srs_board(board), static_cast<Piece>(piece), moves::Algorithm::BreadthFirst)) {
-        int left = board.width(), low = board.height();
-        for (const auto& [x, y] : found.cells)
-            left = std::min(left, x), low = std::min(low, y);
-        std::array<Row, MostShapeRows> rows{};
-        for (const auto& [x, y] : found.cells)
-            rows[std::size_t(y - low)] |= Row(1) << (x - left);
-        for (int s = shapes.first(piece); s < shapes.end(piece); ++s)
-            if (shapes.shape(s).rows == rows && low + shapes.shape(s).height <= board.height()) {
-                out[std::size_t(count++)] = {std::int16_t(s), std::int8_t(left), std::int8_t(low)};
-                break;
-            }
-    }
+         moves::generate(srs_board(board), static_cast<Piece>(piece), moves::Algorithm::BreadthFirst, options))
+        if (const std::optional<TetrisPlacement> placement = placement_of_cells(shapes, board, piece, found.cells))
+            out[std::size_t(count++)] = *placement;
     return count;
 }
 
 }  // namespace
+
+std::optional<TetrisPlacement> placement_of_cells(const ShapeSet& shapes, const TetrisBoard& board, int piece,
+                                                  const moves::Cells& cells) {
+    int left = board.width(), low = board.height();
+    for (const auto& [x, y] : cells) {
+        if (x < 0 || x >= board.width() || y < 0 || y >= board.height())
+            return std::nullopt;
+        left = std::min(left, x), low = std::min(low, y);
+    }
+    std::array<Row, MostShapeRows> rows{};
+    for (const auto& [x, y] : cells)
+        if (y - low < MostShapeRows)
+            rows[std::size_t(y - low)] |= Row(1) << (x - left);
+    for (int s = shapes.first(piece); s < shapes.end(piece); ++s)
+        if (shapes.shape(s).rows == rows && low + shapes.shape(s).height <= board.height())
+            return TetrisPlacement{std::int16_t(s), std::int8_t(left), std::int8_t(low)};
+    return std::nullopt;
+}
 
 moves::SrsBoard srs_board(const TetrisBoard& board) {
     moves::SrsBoard srs(board.width(), board.height());
@@ -77,6 +115,10 @@ PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth
     else if (name == "seed001") {
         config.evaluation = Evaluation::Seed001;
         config.preview = std::max(preview, 1);
+    } else if (name == "seed001-printed") {
+        config.evaluation = Evaluation::Seed001;
+        config.printed_longest_row = true;
+        config.preview = std::max(preview, 1);
     } else if (name == "seed000-printed") {
         config.evaluation = Evaluation::Lee;
         config.printed_seed000 = true;
@@ -85,40 +127,110 @@ PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth
         config.evaluation = Evaluation::Lee;
         config.expectimax_depth = depth > 0 ? depth : 1;
     } else
-        throw InputError("unknown policy '" + name + "' for --game tetris (lee, dellacherie, el-tetris, seed001, "
-                         "expectimax, seed000-printed)");
+        throw InputError("unknown policy '" + name + "' for the real game (--game tetris, --bot; lee, dellacherie, el-tetris, seed001, "
+                         "expectimax, seed000-printed, seed001-printed)");
     if (depth > 0 && name != "expectimax")
         throw InputError("--depth is for --policy expectimax");
     return config;
 }
 
+namespace {
+
+// The policy's name alone, as --policy takes it.
+std::string base_name(const PolicyConfig& config) {
+    return config.expectimax_depth > 0                    ? "expectimax"
+           : config.printed_seed000                       ? "seed000-printed"
+           : config.evaluation == Evaluation::Lee         ? "lee"
+           : config.evaluation == Evaluation::Dellacherie ? "dellacherie"
+           : config.evaluation == Evaluation::ElTetris    ? "el-tetris"
+           : config.printed_longest_row                   ? "seed001-printed"
+                                                          : "seed001";
+}
+
+}  // namespace
+
 std::string policy_name(const PolicyConfig& config) {
-    std::string name = config.expectimax_depth > 0                    ? "expectimax"
-                       : config.printed_seed000                       ? "seed000-printed"
-                       : config.evaluation == Evaluation::Lee         ? "lee"
-                       : config.evaluation == Evaluation::Dellacherie ? "dellacherie"
-                       : config.evaluation == Evaluation::ElTetris    ? "el-tetris"
-                                                                      : "seed001";
+    std::string name = base_name(config);
     if (config.expectimax_depth > 0)
         name += " depth " + std::to_string(config.expectimax_depth);
     if (config.preview > 0)
         name += ", preview " + std::to_string(config.preview);
+    if (config.hold)
+        name += ", hold";
+    for (int i = 0; i < config.weight_count; ++i)
+        name += (i == 0 ? ", weights " : ",") + weight_text(config.weights[std::size_t(i)]);
     return name;
 }
 
-int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
-                        std::span<TetrisPlacement, MostPlacements> out) {
-    if (moves == MoveSet::BreadthFirst)
-        return breadth_first_placements(shapes, board, piece, out);
-    int count = 0;
-    for (int s = shapes.first(piece); s < shapes.end(piece); ++s) {
-        const Shape& shape = shapes.shape(s);
-        for (int x = 0; x + shape.width <= board.width(); ++x) {
-            const int row = board.landing_row(shape, x);
-            if (row + shape.height <= board.height())
-                out[std::size_t(count++)] = {std::int16_t(s), std::int8_t(x), std::int8_t(row)};
-        }
+void set_policy_weights(PolicyConfig& config, std::span<const double> weights) {
+    if (weights.empty()) {
+        config.weight_count = 0;
+        return;
     }
+    const int taken = weights_taken(config);
+    if (int(weights.size()) != taken)
+        throw InputError("--weights: policy " + base_name(config) + " takes " + std::to_string(taken) + " weights (got "
+                         + std::to_string(weights.size()) + ")");
+    std::copy(weights.begin(), weights.end(), config.weights.begin());
+    config.weight_count = taken;
+}
+
+std::vector<double> policy_weights(const PolicyConfig& config) {
+    if (config.weight_count > 0)
+        return {config.weights.begin(), config.weights.begin() + config.weight_count};
+    switch (config.evaluation) {
+    case Evaluation::Lee: {
+        const LeeWeights own;
+        return {own.aggregate_height, own.complete_lines, own.holes, own.bumpiness};
+    }
+    case Evaluation::Seed001: {
+        const Seed001Weights own;
+        return {own.full_rows, own.height, own.longest_row, own.unreachable};
+    }
+    case Evaluation::Dellacherie: return {std::begin(DellacherieWeights), std::end(DellacherieWeights)};
+    case Evaluation::ElTetris: return {std::begin(ElTetrisWeights), std::end(ElTetrisWeights)};
+    }
+    return {};
+}
+
+int placed_piece(const Known& known, bool hold) {
+    if (!hold)
+        return known.queue.empty() ? -1 : known.queue[0];
+    if (known.hold >= 0)
+        return known.hold;
+    return known.queue.size() > 1 ? known.queue[1] : -1;
+}
+
+Known after_turn(const Known& known, bool hold) {
+    if (!hold || known.hold >= 0)  // placed the current piece, or swapped it into the hold
+        return {known.queue.subspan(1), hold ? known.queue[0] : known.hold};
+    return {known.queue.subspan(2), known.queue[0]};  // the hold filled, the next piece placed
+}
+
+bool may_hold(const Known& known, bool hold_in_play) {
+    if (!hold_in_play || known.queue.empty())
+        return false;
+    return known.hold >= 0 ? known.hold != known.queue[0] : known.queue.size() > 1;
+}
+
+int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
+                        std::span<TetrisPlacement, MostPlacements> out, int spawn_row, int visible_rows) {
+    int count = 0;
+    if (moves == MoveSet::BreadthFirst)
+        count = breadth_first_placements(shapes, board, piece, spawn_row, out);
+    else
+        for (int s = shapes.first(piece); s < shapes.end(piece); ++s) {
+            const Shape& shape = shapes.shape(s);
+            for (int x = 0; x + shape.width <= board.width(); ++x) {
+                const int row = board.landing_row(shape, x);
+                if (row + shape.height <= board.height())
+                    out[std::size_t(count++)] = {std::int16_t(s), std::int8_t(x), std::int8_t(row)};
+            }
+        }
+    if (visible_rows > 0)  // seed 000: a placement needs a cell below the buffer rows
+        count = int(std::remove_if(out.begin(), out.begin() + count,
+                                   [&](const TetrisPlacement& placement) { return placement.row >= visible_rows; })
+                    - out.begin());
     return count;
 }
 
@@ -133,95 +245,114 @@ double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& place
     ++leaves_scored;
     const Shape& shape = shapes_.shape(placement.shape);
     switch (config_.evaluation) {
-    case Evaluation::Lee: return lee_score(lee_features(board, shape, placement.x, placement.row));
+    case Evaluation::Lee: return lee_score(lee_features(board, shape, placement.x, placement.row), config_);
     case Evaluation::Seed001: {
         TetrisBoard next = board;
         next.place(shape, placement.x, placement.row, false);
-        return seed001_score(seed001_features(next));
+        return seed001_score(seed001_features(next, config_.printed_longest_row), config_);
     }
     case Evaluation::Dellacherie:
     case Evaluation::ElTetris:
         return six_feature_score(base ? base->features(shape, placement.x, placement.row)
                                       : dellacherie_features(board, shape, placement.x, placement.row),
-                                 config_.evaluation == Evaluation::Dellacherie ? DellacherieWeights : ElTetrisWeights);
+                                 config_);
     }
     return 0;
 }
 
+int TetrisPolicy::placements(const TetrisBoard& board, int piece,
+                             std::span<TetrisPlacement, MostPlacements> out) const {
+    return generate_placements(shapes_, board, piece, config_.moves, out, config_.spawn_row, config_.visible_rows);
+}
+
 // The value of a placement: its leaf score when nothing follows it, else
-// the best of the next known piece, else the weighted mean over the pieces
-// of the best of each.
-double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& placement, std::span<const int> known,
-                           int unknown, const DellacherieBase* base) const {
-    if (known.size() <= 1 && unknown == 0)
+// the best turn of the pieces still known (`rest`), else the weighted mean
+// over the pieces of the best turn of each.
+double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& placement, const Known& rest, int unknown,
+                           const DellacherieBase* base) const {
+    if (rest.queue.empty() && unknown == 0)
         return leaf(board, placement, base);
     TetrisBoard next = board;
     next.place(shapes_.shape(placement.shape), placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
-    if (known.size() > 1)
-        return best(next, known.subspan(1), unknown);
+    if (!rest.queue.empty())
+        return best(next, rest, unknown);
     double mean = 0;
     for (int piece = 0; piece < shapes_.piece_count(); ++piece) {
         const int draw[] = {piece};
-        mean += draw_weights_[std::size_t(piece)] * best(next, draw, unknown - 1);
+        mean += draw_weights_[std::size_t(piece)] * best(next, Known{draw, rest.hold}, unknown - 1);
     }
     return mean;
 }
 
-// Dellacherie's features of the leaves on one board share its base.
-std::optional<DellacherieBase> TetrisPolicy::base_for_leaves(const TetrisBoard& board, std::size_t known,
-                                                             int unknown) const {
-    if (known <= 1 && unknown == 0
-        && (config_.evaluation == Evaluation::Dellacherie || config_.evaluation == Evaluation::ElTetris))
-        return std::optional<DellacherieBase>(std::in_place, board);
-    return std::nullopt;
+// Whether the first placements of a search are its leaves: then
+// Dellacherie's features of them share the board's base.
+bool TetrisPolicy::leaves_follow(const Known& known, int unknown) const {
+    return known.queue.size() <= 1 && unknown == 0
+           && (config_.evaluation == Evaluation::Dellacherie || config_.evaluation == Evaluation::ElTetris);
 }
 
-double TetrisPolicy::best(const TetrisBoard& board, std::span<const int> known, int unknown) const {
+// The best turn on a board: each placement of the current piece, then with
+// hold each of the other piece's.
+double TetrisPolicy::best(const TetrisBoard& board, const Known& known, int unknown) const {
     std::array<TetrisPlacement, MostPlacements> placements;
-    const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
-    const std::optional<DellacherieBase> base =
-        count > 0 ? base_for_leaves(board, known.size(), unknown) : std::nullopt;
+    std::optional<DellacherieBase> base;
+    if (leaves_follow(known, unknown))
+        base.emplace(board);
     double top = Lost;
-    for (int i = 0; i < count; ++i)
-        top = std::max(top, after(board, placements[std::size_t(i)], known, unknown, base ? &*base : nullptr));
+    for (const bool hold : {false, true}) {
+        if (hold && !may_hold(known, config_.hold))
+            break;
+        const int count = this->placements(board, placed_piece(known, hold), placements);
+        const Known rest = after_turn(known, hold);
+        for (int i = 0; i < count; ++i)
+            top = std::max(top, after(board, placements[std::size_t(i)], rest, unknown, base ? &*base : nullptr));
+    }
     return top;
 }
 
-std::size_t TetrisPolicy::pieces_placed(std::size_t known) const {
-    const std::size_t window = std::min(known, std::size_t(config_.preview) + 1);
-    return config_.printed_seed000 ? (window + 1) / 2 : window;
+Known TetrisPolicy::window(const Known& known) const {
+    return {known.queue.first(std::min(known.queue.size(), std::size_t(config_.preview) + 1)), known.hold};
 }
 
-double TetrisPolicy::score(const TetrisBoard& board, std::span<const int> known, const TetrisPlacement& first,
+double TetrisPolicy::score(const TetrisBoard& board, const Known& known, const TetrisChoice& first,
                            const DellacherieBase* base) const {
-    const std::size_t window = std::min(known.size(), std::size_t(config_.preview) + 1);
+    const Known seen = window(known);
     if (!config_.printed_seed000)
-        return after(board, first, known.first(window), config_.expectimax_depth, base);
+        return after(board, first.placement, after_turn(seen, first.hold), config_.expectimax_depth, base);
     // Seed 000's nextTick, as printed, recurses on the tail of a list that is
     // already the tail: it places known[0], known[2], known[4], ...
     std::array<int, 8> every_other{};
     std::size_t count = 0;
-    for (std::size_t i = 0; i < window; i += 2)
-        every_other[count++] = known[i];
-    return after(board, first, std::span<const int>(every_other.data(), count), 0, base);
+    for (std::size_t i = 2; i < seen.queue.size(); i += 2)
+        every_other[count++] = seen.queue[i];
+    return after(board, first.placement, Known{std::span<const int>(every_other.data(), count)}, 0, base);
 }
 
-std::optional<TetrisPlacement> TetrisPolicy::choose(const TetrisBoard& board, std::span<const int> known, int threads,
-                                                    std::uint64_t* leaves,
-                                                    std::vector<std::pair<TetrisPlacement, double>>* scored) const {
+std::optional<TetrisChoice> TetrisPolicy::choose(const TetrisBoard& board, const Known& known, int threads,
+                                                 std::uint64_t* leaves, std::vector<TetrisChoice>* scored) const {
+    std::array<TetrisChoice, 2 * MostPlacements> choices;
     std::array<TetrisPlacement, MostPlacements> placements;
-    const int count = generate_placements(shapes_, board, known[0], config_.moves, placements);
+    const Known seen = window(known);
+    int count = 0;
+    for (const bool hold : {false, true}) {
+        if (hold && !may_hold(seen, config_.hold))
+            break;
+        const int found = this->placements(board, placed_piece(seen, hold), placements);
+        for (int i = 0; i < found; ++i)
+            choices[std::size_t(count++)] = {placements[std::size_t(i)], hold, 0};
+    }
     if (count == 0)
         return std::nullopt;
-    const std::optional<DellacherieBase> base =
-        base_for_leaves(board, pieces_placed(known.size()), config_.expectimax_depth);
-    std::array<double, MostPlacements> scores;
+    const std::size_t placed = config_.printed_seed000 ? (seen.queue.size() + 1) / 2 : seen.queue.size();
+    std::optional<DellacherieBase> base;
+    if (placed <= 1 && leaves_follow(seen, config_.expectimax_depth))
+        base.emplace(board);
     std::array<std::uint64_t, 64> leaves_of_part{};
     const bool parallel = threads > 1 && (config_.preview > 0 || config_.expectimax_depth > 0);
     const auto score_range = [&](int part, std::uint64_t begin, std::uint64_t end) {
         const std::uint64_t before = leaves_scored;
         for (std::uint64_t i = begin; i < end; ++i)
-            scores[i] = score(board, known, placements[i], base ? &*base : nullptr);
+            choices[i].score = score(board, seen, choices[i], base ? &*base : nullptr);
         leaves_of_part[std::size_t(part)] = leaves_scored - before;
     };
     if (parallel)
@@ -233,12 +364,11 @@ std::optional<TetrisPlacement> TetrisPolicy::choose(const TetrisBoard& board, st
             *leaves += part;
     int chosen = 0;
     for (int i = 1; i < count; ++i)
-        if (scores[std::size_t(i)] > scores[std::size_t(chosen)])
+        if (choices[std::size_t(i)].score > choices[std::size_t(chosen)].score)
             chosen = i;
     if (scored)
-        for (int i = 0; i < count; ++i)
-            scored->push_back({placements[std::size_t(i)], scores[std::size_t(i)]});
-    return placements[std::size_t(chosen)];
+        scored->insert(scored->end(), choices.begin(), choices.begin() + count);
+    return choices[std::size_t(chosen)];
 }
 
 }  // namespace stack::tetris

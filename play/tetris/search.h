@@ -21,6 +21,17 @@
 //                printed: nextTick drops the head of a list that is already
 //                the tail, so of a window of 4 (--preview 3, the default
 //                here) it places the 1st and the 3rd piece only
+//   seed001-printed  seed001 with its longest row as the MiniZinc model
+//                prints it: the most filled cells of any row, full rows
+//                included (seed001 skips them: features.h)
+//
+// Weights (--weights, PolicyConfig::weights): any policy's own may be
+// replaced, in the order and form the seeds print them: Lee's four
+// magnitudes (aggregate height, complete lines, holes, bumpiness; lee,
+// expectimax, seed000-printed), the six signed coefficients of landing
+// height, eroded cells, row transitions, column transitions, holes and wells
+// (dellacherie, el-tetris), or seed 001's four priorities (full rows,
+// height, longest row, unreachable; seed001, seed001-printed).
 //
 // The preview: with N next pieces known, every known piece is placed in
 // turn over all its placements (rows cleared between them, except for
@@ -31,12 +42,22 @@
 // placement in the order the placements are generated (rotations in the
 // set's order, columns left to right), so a search gives the same answer
 // on any number of threads.
+//
+// Hold (PolicyConfig::hold): each turn may first swap the current piece
+// with the held one and place that instead; with the hold empty, the
+// current piece goes into the hold and the next known piece is placed. The
+// search branches on both at every known piece: a turn's choices are the
+// current piece's placements, then the other piece's (TetrisChoice::hold).
+// A branch that fills an empty hold uses two known pieces for one
+// placement, so it places one piece fewer before its leaf; the hold's own
+// piece is never placed past the known ones. Ties go to not holding.
 #pragma once
 
 #include "srs/moves.h"
 #include "tetris/board.h"
 #include "tetris/features.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -54,11 +75,29 @@ struct PolicyConfig {
     int expectimax_depth = 0;  // next pieces after those averaged over (0: none)
     MoveSet moves = MoveSet::HardDrop;
     bool printed_seed000 = false;  // search known[0], known[2], ... only (seed000-printed)
+    bool hold = false;             // a turn may hold first (above)
+    // Where a placement may go: SRS moves spawn at this row (moves.h's
+    // MoveOptions::spawn_row; -1: the well's top), and with visible_rows > 0
+    // a placement needs a cell below that row (seed 000's buffer rows above
+    // the well: the board is taller than the rows that count).
+    int spawn_row = -1;
+    int visible_rows = 0;
+    bool printed_longest_row = false;  // seed 001's longest row counts full rows (seed001-printed)
+    // The feature weights (above); weight_count 0: the policy's own.
+    std::array<double, 6> weights{};
+    int weight_count = 0;
 };
-// "lee", "dellacherie", "el-tetris", "seed001", "seed000-printed" or
-// "expectimax" (Lee's score, depth 1 unless `depth` says); throws InputError.
+// "lee", "dellacherie", "el-tetris", "seed001", "seed000-printed",
+// "seed001-printed" or "expectimax" (Lee's score, depth 1 unless `depth`
+// says); throws InputError.
 PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth);
+// The policy's name, its preview and depth, and its weights when given.
 std::string policy_name(const PolicyConfig& config);
+// Sets the policy's weights (above); none keeps its own. Throws InputError
+// naming the policy and the count it takes when there are not that many.
+void set_policy_weights(PolicyConfig& config, std::span<const double> weights);
+// The weights the policy scores with: those given, else its own.
+std::vector<double> policy_weights(const PolicyConfig& config);
 
 // A shape (ShapeSet index) with its leftmost column and lowest row.
 // Trivially constructible: the search keeps arrays of them on the stack.
@@ -68,46 +107,92 @@ struct TetrisPlacement {
     bool operator==(const TetrisPlacement&) const = default;
 };
 
+// The pieces a turn knows: queue[0] is the current piece, then the next
+// ones in order; `hold` is the held piece, -1 when the hold is empty (or
+// holding is not played).
+struct Known {
+    std::span<const int> queue;
+    int hold = -1;
+};
+
+// One turn's choice: hold first or not, then the placement; with its score
+// when the search made it.
+struct TetrisChoice {
+    TetrisPlacement placement{};
+    bool hold = false;
+    double score = 0;
+};
+
+// The piece a turn places: the current one, or when it holds, the held
+// piece (or with the hold empty, the next one). -1 when that is not known.
+int placed_piece(const Known& known, bool hold);
+// What is known after the turn: the queue without the pieces it used, and
+// the hold after it.
+Known after_turn(const Known& known, bool hold);
+// Whether a turn may hold: the hold is in play, and the held piece differs
+// from the current one (a swap of equal pieces changes nothing), or the
+// hold is empty and the next piece is known.
+bool may_hold(const Known& known, bool hold_in_play);
+
 // The most placements one piece can have on one board.
 constexpr int MostPlacements = 4 * MostWidth * MostHeight;  // SRS: 4 rotations at any (x, y)
 
 constexpr double Lost = -1e12;
 
+constexpr int MostPreview = 8;  // next pieces a search may know
+
 // The board as SRS move generation (srs/moves.h) reads it: a well 4 to 16
 // wide.
 moves::SrsBoard srs_board(const TetrisBoard& board);
 
+// The placement of `piece` whose cells these are (a tetromino's, SRS
+// cells), or nothing when no rotation of the piece has them or they leave
+// the board.
+std::optional<TetrisPlacement> placement_of_cells(const ShapeSet& shapes, const TetrisBoard& board, int piece,
+                                                  const moves::Cells& cells);
+
 // Every placement of `piece` on `board` that lies wholly inside the well:
 // hard drops of each rotation at each column, or (MoveSet::BreadthFirst,
-// tetrominoes only) every one SRS reaches (srs/moves.h). Returns the count
-// written to `out`.
+// tetrominoes only) every one SRS reaches (srs/moves.h) from a spawn at
+// `spawn_row`; with visible_rows > 0, only those with a cell below that row.
+// Returns the count written to `out`.
 int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
-                        std::span<TetrisPlacement, MostPlacements> out);
+                        std::span<TetrisPlacement, MostPlacements> out, int spawn_row = -1, int visible_rows = 0);
 
 class TetrisPolicy {
 public:
     TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights);
     const PolicyConfig& config() const { return config_; }
-    // The score of one first placement of known[0] (known[1..] the next
-    // pieces known; at most config().preview of them are used).
-    // `base`, when given, is DellacherieBase(board), shared by the first
-    // placements when they are the leaves.
-    double score(const TetrisBoard& board, std::span<const int> known, const TetrisPlacement& first,
+    const ShapeSet& shapes() const { return shapes_; }
+    // The score of one first choice (at most config().preview next pieces
+    // of the queue are used). `base`, when given, is DellacherieBase(board),
+    // shared by the first placements when they are the leaves.
+    double score(const TetrisBoard& board, const Known& known, const TetrisChoice& first,
                  const DellacherieBase* base = nullptr) const;
-    // The best placement of known[0], or nothing when none fits. `threads`
-    // > 1 scores the first placements in parallel. Adds the leaves scored
-    // to `leaves`, and every first placement with its score to `scored`.
-    std::optional<TetrisPlacement> choose(const TetrisBoard& board, std::span<const int> known, int threads = 1,
-                                          std::uint64_t* leaves = nullptr,
-                                          std::vector<std::pair<TetrisPlacement, double>>* scored = nullptr) const;
+    double score(const TetrisBoard& board, std::span<const int> queue, const TetrisPlacement& first) const {
+        return score(board, Known{queue}, TetrisChoice{first});
+    }
+    // The best choice, or nothing when no placement fits. `threads` > 1
+    // scores the first choices in parallel. Adds the leaves scored to
+    // `leaves`, and every first choice with its score to `scored`, in the
+    // search's order.
+    std::optional<TetrisChoice> choose(const TetrisBoard& board, const Known& known, int threads = 1,
+                                       std::uint64_t* leaves = nullptr,
+                                       std::vector<TetrisChoice>* scored = nullptr) const;
+    std::optional<TetrisPlacement> choose(const TetrisBoard& board, std::span<const int> queue) const {
+        const std::optional<TetrisChoice> choice = choose(board, Known{queue});
+        return choice ? std::optional<TetrisPlacement>(choice->placement) : std::nullopt;
+    }
+    // The placements of a piece on a board under this policy's rules.
+    int placements(const TetrisBoard& board, int piece, std::span<TetrisPlacement, MostPlacements> out) const;
 
 private:
-    double best(const TetrisBoard& board, std::span<const int> known, int unknown) const;
-    double after(const TetrisBoard& board, const TetrisPlacement& placement, std::span<const int> known, int unknown,
+    double best(const TetrisBoard& board, const Known& known, int unknown) const;
+    double after(const TetrisBoard& board, const TetrisPlacement& placement, const Known& rest, int unknown,
                  const DellacherieBase* base) const;
     double leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const;
-    std::optional<DellacherieBase> base_for_leaves(const TetrisBoard& board, std::size_t known, int unknown) const;
-    std::size_t pieces_placed(std::size_t known) const;  // of the known pieces, those the search places
+    Known window(const Known& known) const;                     // the queue cut to the preview
+    bool leaves_follow(const Known& known, int unknown) const;  // the first placements are leaves
     const ShapeSet& shapes_;
     PolicyConfig config_;
     std::vector<double> draw_weights_;  // [piece] -> probability

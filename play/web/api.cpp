@@ -7,6 +7,7 @@
 #include "srs/moves.h"
 #include "rules/placement.h"
 #include "tetris/board.h"
+#include "tetris/decision.h"
 #include "support/errors.h"
 #include "table/stack_table.h"
 #include "tetris/game.h"
@@ -14,6 +15,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <set>
 #include <string_view>
 
@@ -62,8 +65,10 @@ private:
     const Parameters& parameters_;
 };
 
-// ROWS: the rows top first, '.' empty and '#' filled, joined by '/'.
-moves::SrsBoard parse_board(const std::string& text) {
+// ROWS: the rows top first, '.' empty and '#' filled, joined by '/'; each
+// row as wide, from `least_width` (`why`: the reason, if any) to
+// MostBoardWidth cells, and at most MostBoardHeight of them.
+std::vector<std::string> split_rows(const std::string& text, int least_width, const std::string& why) {
     std::vector<std::string> rows(1);
     for (char c : text) {
         if (c == '/')
@@ -78,13 +83,19 @@ moves::SrsBoard parse_board(const std::string& text) {
                              + std::to_string(MostBoardWidth) + " cells");
     }
     const std::size_t width = rows.front().size();
-    if (width < 4)
-        throw BadRequest("board: rows of 4 to " + std::to_string(MostBoardWidth) + " cells (SRS spawns in a well "
-                         "at least 4 wide)");
+    if (width < std::size_t(least_width))
+        throw BadRequest("board: rows of " + std::to_string(least_width) + " to " + std::to_string(MostBoardWidth)
+                         + " cells" + why);
     for (std::size_t r = 0; r < rows.size(); ++r)
         if (rows[r].size() != width)
             throw BadRequest("board: row " + std::to_string(r + 1) + " has " + std::to_string(rows[r].size())
                              + " cells, the first " + std::to_string(width));
+    return rows;
+}
+
+moves::SrsBoard parse_board(const std::string& text) {
+    const std::vector<std::string> rows = split_rows(text, 4, " (SRS spawns in a well at least 4 wide)");
+    const std::size_t width = rows.front().size();
     moves::SrsBoard board(int(width), int(rows.size()));
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (std::size_t x = 0; x < width; ++x)
@@ -93,11 +104,11 @@ moves::SrsBoard parse_board(const std::string& text) {
     return board;
 }
 
-Piece parse_piece(const std::string& text) {
+Piece parse_piece(const std::string& text, const char* name = "piece") {
     for (int p = 0; p < PieceCount; ++p)
         if (text.size() == 1 && text[0] == piece_letter(Piece(p)))
             return Piece(p);
-    throw BadRequest("piece must be one of I O T S Z J L (got '" + printable(text, 20) + "')");
+    throw BadRequest(std::string(name) + " must be one of I O T S Z J L (got '" + printable(text, 20) + "')");
 }
 
 constexpr std::pair<const char*, moves::Algorithm> AlgorithmNames[] = {
@@ -172,35 +183,22 @@ Json tetris_game(const Query& query) {
     Json turns = Json::array();
     const auto observe = [&](const tetris::TetrisTurn& turn) {
         const tetris::TetrisBoard& board = *turn.before;
-        Json rows = Json::array();
-        for (int y = board.height() - 1; y >= 0; --y) {
-            std::string row;
-            for (int x = 0; x < board.width(); ++x)
-                row += board.filled(x, y) ? '#' : '.';
-            rows.push_back(row);
-        }
-        std::vector<std::pair<tetris::TetrisPlacement, double>> ranked = *turn.scored;
-        std::stable_sort(ranked.begin(), ranked.end(),
-                         [](const auto& a, const auto& b) { return a.second > b.second; });
-        // The choice first (it is a best one; ties keep the policy's pick).
-        const auto chosen =
-            std::find_if(ranked.begin(), ranked.end(), [&](const auto& entry) { return entry.first == turn.chosen; });
-        double score = 0;
-        if (chosen != ranked.end()) {
-            score = chosen->second;
-            std::rotate(ranked.begin(), chosen, chosen + 1);
-        }
+        std::vector<tetris::TetrisChoice> ranked = *turn.scored;
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
+        // The choice is the first of the best in the search's order: first.
+        const double score = ranked.empty() ? 0.0 : ranked.front().score;
         Json alternatives = Json::array();
         for (std::size_t i = 0; i < ranked.size() && i < std::size_t(MostAlternatives); ++i) {
-            const tetris::TetrisPlacement& placement = ranked[i].first;
+            const tetris::TetrisPlacement& placement = ranked[i].placement;
             alternatives.push_back(
                 {{"cells", shape_cells(kit.shapes.shape(placement.shape), placement.x, placement.row)},
-                 {"score", ranked[i].second}});
+                 {"score", ranked[i].score}});
         }
         turns.push_back({{"move", turn.number},
-                         {"piece", std::string(1, kit.shapes.letter(turn.known[0]))},
-                         {"rows", std::move(rows)},
-                         {"cells", shape_cells(kit.shapes.shape(turn.chosen.shape), turn.chosen.x, turn.chosen.row)},
+                         {"piece", std::string(1, kit.shapes.letter(turn.piece))},
+                         {"rows", tetris::board_rows(board)},
+                         {"cells", shape_cells(kit.shapes.shape(turn.chosen.placement.shape), turn.chosen.placement.x,
+                                               turn.chosen.placement.row)},
                          {"score", score},
                          {"alternatives", std::move(alternatives)},
                          {"lines_cleared", turn.lines_cleared},
@@ -213,6 +211,41 @@ Json tetris_game(const Query& query) {
             {"width", options.width},   {"height", options.height}, {"pieces_placed", record.pieces},
             {"lines", record.lines},    {"points", record.points},  {"topped_out", record.topped_out},
             {"turns", std::move(turns)}};
+}
+
+// The work a decision projects, as the command line projects its search
+// (run.cpp's check_search_time): P^n x K^d leaves, x 2^n with hold, P the
+// placements of a piece, n the pieces searched and the expectimax levels,
+// K the pieces and d the levels. With hard drops P is each rotation at each
+// column of an open well, averaged over the pieces (no board has more).
+// SRS moves can reach many more on a board with overhangs (752 for a J on
+// a sparse 16x64 board, tests/test_web.cpp), so P is the most any piece has
+// on this board, at least 4 x width; and each board's placements come from a
+// breadth-first search over the well, so a leaf counts width x height / 80.
+// About 40 ns a unit on one core either way.
+double decision_work(const tetris::ShapeSet& shapes, const tetris::TetrisBoard& board,
+                     const tetris::PolicyConfig& config, std::size_t known) {
+    const int width = board.width(), height = board.height();
+    double placements = 0;
+    for (int s = 0; s < int(shapes.shapes().size()); ++s)
+        if (shapes.shape(s).height <= height)
+            placements += std::max(0, width - shapes.shape(s).width + 1);
+    placements /= shapes.piece_count();
+    const bool srs = config.moves == tetris::MoveSet::BreadthFirst;
+    if (srs) {
+        placements = std::max(placements, 4.0 * width);
+        const moves::SrsBoard drawn = tetris::srs_board(board);
+        moves::MoveOptions options;
+        options.spawn_row = config.spawn_row;
+        for (int p = 0; p < shapes.piece_count(); ++p)  // the tetrominoes: a set index is its Piece
+            placements = std::max(
+                placements, double(moves::generate(drawn, Piece(p), moves::Algorithm::BreadthFirst, options).size()));
+    }
+    const double levels = double(std::min(std::size_t(config.preview) + 1, known) + config.expectimax_depth);
+    double work = std::pow(placements, levels) * std::pow(double(shapes.piece_count()), config.expectimax_depth);
+    if (config.hold)
+        work *= std::pow(2.0, levels);
+    return srs ? work * width * height / 80 : work;
 }
 
 }  // namespace
@@ -468,6 +501,104 @@ Json Api::game(const Parameters& parameters) const {
     answer["width"] = geometry.width();
     answer["height"] = geometry.height();
     return answer;
+}
+
+// One decision of the real game on a drawn board: the command line's
+// decision mode (stackplay --game tetris --board FILE --piece X), by the
+// same code (tetris/decision.h). The policy is built per request and no
+// shared state is read, so no lock is held while the search runs.
+Json Api::decide(const Parameters& parameters) const {
+    const Query query(parameters,
+                      {"board", "piece", "next", "hold", "held", "policy", "preview", "moves", "alternatives"});
+    const TetrisKit& kit = tetris_kit();
+    const std::optional<std::string> board_text = query.text("board");
+    if (!board_text)
+        throw BadRequest("board is required: rows top first, '.' empty and '#' filled, joined by '/'");
+    const std::vector<std::string> rows = split_rows(*board_text, 2, "");
+    if (rows.size() < 2)
+        throw BadRequest("board: 2 to " + std::to_string(MostBoardHeight) + " rows (the real game's well)");
+    tetris::TetrisOptions options;
+    options.width = int(rows.front().size());
+    options.height = int(rows.size());
+    std::string text;
+    for (const std::string& row : rows)
+        text += row + '\n';
+    const tetris::TetrisBoard board = [&] {
+        try {
+            return tetris::TetrisBoard::from_text(text, options.width, options.height);
+        } catch (const InputError& error) {
+            throw BadRequest(error.what());  // it names the board's row
+        }
+    }();
+
+    // The known pieces: the current one, then the next ones in order.
+    const auto set_piece = [&](const std::string& letter, const char* name) {
+        return kit.shapes.piece_of_letter(piece_letter(parse_piece(letter, name)));
+    };
+    options.piece = query.text("piece");
+    if (!options.piece)
+        throw BadRequest("piece is required: the current piece, one of I O T S Z J L");
+    std::vector<int> queue = {set_piece(*options.piece, "piece")};
+    const std::string next = query.text("next", "");
+    if (next.size() > std::size_t(MostDecisionNext))
+        throw BadRequest("next: at most " + std::to_string(MostDecisionNext)
+                         + " letters, the next pieces in order (got " + std::to_string(next.size()) + ")");
+    for (const char letter : next)
+        queue.push_back(set_piece(std::string(1, letter), "each letter of next"));
+    if (!next.empty())
+        options.next = next;
+    options.hold = query.number("hold", 0, 1, 0) == 1;
+    int held = -1;
+    if (const std::optional<std::string> letter = query.text("held")) {
+        if (!options.hold)
+            throw BadRequest("held (the held piece) goes with hold=1 (holding allowed)");
+        held = set_piece(*letter, "held");
+        options.held = *letter;
+    }
+
+    options.policy = query.text("policy", "dellacherie");
+    if (options.policy != "dellacherie" && options.policy != "lee" && options.policy != "el-tetris"
+        && options.policy != "seed001" && options.policy != "expectimax")
+        throw BadRequest("policy for a decision must be dellacherie, lee, el-tetris, seed001 or expectimax (got '"
+                         + printable(options.policy, 30) + "')");
+    options.preview =
+        int(query.number("preview", 0, MostDecisionPreview, std::min<std::uint64_t>(next.size(), MostDecisionPreview)));
+    const std::string moves = query.text("moves", "harddrop");
+    if (moves != "harddrop" && moves != "bfs")
+        throw BadRequest("moves must be harddrop or bfs (got '" + printable(moves, 30) + "')");
+    if (moves == "bfs" && options.width < 4)
+        throw BadRequest("moves=bfs needs a well at least 4 wide (SRS)");
+    options.moves = moves == "bfs" ? tetris::MoveSet::BreadthFirst : tetris::MoveSet::HardDrop;
+    const int alternatives = int(query.number("alternatives", 0, MostDecisionAlternatives, 8));
+
+    // As the command line's: every piece of the set must fit the well.
+    for (int p = 0; p < kit.shapes.piece_count(); ++p) {
+        bool fits = false;
+        for (int s = kit.shapes.first(p); s < kit.shapes.end(p); ++s)
+            fits |= kit.shapes.shape(s).width <= options.width && kit.shapes.shape(s).height <= options.height;
+        if (!fits)
+            throw BadRequest("board: piece " + std::string(1, kit.shapes.letter(p)) + " fits the "
+                             + std::to_string(options.width) + "x" + std::to_string(options.height)
+                             + " well in no rotation");
+    }
+    tetris::PolicyConfig config;
+    try {
+        config = tetris::policy_config(options);
+    } catch (const InputError& error) {
+        throw BadRequest(error.what());
+    }
+    const double work = decision_work(kit.shapes, board, config, queue.size());
+    if (work > MostDecisionWork) {
+        char projected[96];
+        std::snprintf(projected, sizeof projected, "about %.2g units of search (the server's limit is %.2g)", work,
+                      MostDecisionWork);
+        throw BadRequest(std::string("the decision projects ") + projected
+                         + ": give fewer next pieces, a smaller preview, hold=0 or moves=harddrop");
+    }
+    const tetris::TetrisPolicy policy(kit.shapes, config, tetris::draw_probabilities(kit.rules));
+    const tetris::Known known{queue, held};
+    const tetris::Decision decision = tetris::decide(policy, board, known, options.rule, 1);
+    return tetris::decision_json(kit.shapes, policy, board, known, decision, alternatives);
 }
 
 }  // namespace stack::web

@@ -10,6 +10,8 @@
 //                 beside the lengths of seeded games
 //   /api/game     one seeded game turn by turn: the stacking game on the
 //                 table, or the real game (holes, line clears)
+//   /api/decide   one decision of the real game on a drawn board with the
+//                 known pieces (tetris/decision.h), as --board FILE --piece X
 //
 // Every parameter is checked: an unknown or repeated name, a value out of
 // range or a board the table does not hold throws BadRequest (HTTP 400),
@@ -50,6 +52,11 @@ constexpr int MostBoardWidth = 16, MostBoardHeight = 64;
 constexpr int MostLengthGames = 10000;
 constexpr int MostTetrisPieces = 1000;
 constexpr int MostAlternatives = 8;  // per turn of a replayed real game
+// A decision: the next pieces told, the ones searched, the first choices
+// shown, and its projected work (api.cpp's decision_work: leaves, SRS moves
+// weighted by the well's size; about 40 ns a unit on one core, so 2 s).
+constexpr int MostDecisionNext = 6, MostDecisionPreview = 3, MostDecisionAlternatives = 16;
+constexpr double MostDecisionWork = 5e7;
 // The exact distribution is computed for tables of at most this many boards
 // (its pass can visit every board of the table).
 constexpr std::uint64_t MostExactStates = std::uint64_t(1) << 24;
@@ -67,6 +74,7 @@ public:
     Json board(const Parameters& parameters) const;
     Json lengths(const Parameters& parameters) const;
     Json game(const Parameters& parameters) const;
+    Json decide(const Parameters& parameters) const;  // no lock: it reads no shared state
 
 private:
     const StackTable& loaded_table() const;

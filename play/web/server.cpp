@@ -78,6 +78,7 @@ void configure(httplib::Server& server, const Api& api) {
     server.Get("/api/board", json_endpoint([&api](const Parameters& p) { return api.board(p); }));
     server.Get("/api/lengths", json_endpoint([&api](const Parameters& p) { return api.lengths(p); }));
     server.Get("/api/game", json_endpoint([&api](const Parameters& p) { return api.game(p); }));
+    server.Get("/api/decide", json_endpoint([&api](const Parameters& p) { return api.decide(p); }));
     // The page: only the compiled-in files, never the filesystem.
     server.Get(R"(/[A-Za-z0-9_.\-]*)", [](const httplib::Request& request, httplib::Response& response) {
         const Asset* asset = find_asset(request.path);

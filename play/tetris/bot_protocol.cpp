@@ -1,0 +1,377 @@
+#include "tetris/bot_protocol.h"
+
+#include "rules/rules.h"
+#include "srs/centre.h"
+#include "support/cli.h"
+#include "support/errors.h"
+#include "support/json.h"
+#include "support/parallel.h"
+#include "tetris/decision.h"
+#include "tetris/run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <istream>
+#include <map>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stack::tetris {
+
+namespace {
+
+constexpr int BoardWidth = 10, BoardHeight = 40;
+constexpr int SpawnRow = 19;                    // the centre's row at spawn (srs/moves.h's spawn_row)
+constexpr std::size_t MostLineBytes = 1 << 20;  // a longer line is ignored
+
+// A message the bot cannot act on: one line on the error stream, and the
+// position stays as it was.
+class BadMessage : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The position the bot keeps: the board with each cell's letter (as the
+// frontend drew it, so that "state" shows the frontend's own board), the
+// queue (the current piece first) and the hold.
+struct Position {
+    TetrisBoard board{BoardWidth, BoardHeight};
+    std::vector<std::string> letters = std::vector<std::string>(BoardHeight, std::string(BoardWidth, ' '));
+    std::vector<int> queue;
+    int hold = -1;
+    int combo = 0;
+    bool back_to_back = false;
+};
+
+class Bot {
+public:
+    Bot(const BotOptions& options, std::ostream& out, std::ostream& errors);
+    // Handles one line; false after quit.
+    bool handle(const std::string& line, std::uint64_t number);
+
+private:
+    void send(const Json& message);
+    void start(const Json& message);
+    void suggest();
+    void play(const Json& message);
+    void new_piece(const Json& message);
+    int piece_of(const Json& value, const char* what) const;
+    Json piece_json(int piece) const;
+    Json state_json() const;
+    Json move_json(const TetrisChoice& choice, std::map<int, std::vector<moves::SrsPlacement>>& reached) const;
+    bool choose(std::optional<TetrisChoice>& best, std::vector<TetrisChoice>& ranked, std::uint64_t& leaves,
+                std::size_t& depth) const;
+
+    BotOptions options_;
+    std::ostream& out_;
+    std::ostream& errors_;
+    PieceSet set_;
+    ShapeSet shapes_;
+    std::vector<TetrisPolicy> policies_;  // [d] searches d more known pieces than the first
+    int threads_;
+    bool calculating_ = false;
+    Position position_;
+};
+
+// The policies of each depth: with a budget, from the shallowest the
+// options allow (the current piece, or with hold the current and the next)
+// to --preview; without, --preview's only.
+std::vector<TetrisPolicy> policies_for(const BotOptions& options, const ShapeSet& shapes, const Rules& rules) {
+    std::vector<TetrisPolicy> policies;
+    TetrisOptions game = options.game;
+    const int deepest = policy_config(game).preview;
+    const bool budget = options.budget_ms > 0 || options.budget_leaves > 0;
+    policies.reserve(std::size_t(deepest) + 1);
+    for (int preview = budget ? int(options.game.hold) : deepest; preview <= deepest; ++preview) {
+        game.preview = preview;
+        PolicyConfig config = policy_config(game);
+        config.moves = MoveSet::BreadthFirst;
+        config.spawn_row = SpawnRow;
+        policies.emplace_back(shapes, config, draw_probabilities(rules));
+    }
+    return policies;
+}
+
+Bot::Bot(const BotOptions& options, std::ostream& out, std::ostream& errors)
+    : options_(options), out_(out), errors_(errors), set_(PieceSet::named_or_file("tetrominoes")), shapes_(set_),
+      policies_(policies_for(options, shapes_, Rules(set_))), threads_(resolve_threads(options.game.threads)) {
+    if (!options.budget_ms && !options.budget_leaves) {  // a budget bounds the work; else the guard does
+        TetrisOptions well = options.game;
+        well.height = SpawnRow + 1;  // the rows under the spawn
+        check_search_time(well, shapes_, policies_.back().config());
+    }
+}
+
+void Bot::send(const Json& message) { out_ << json_text(message) << std::flush; }
+
+int Bot::piece_of(const Json& value, const char* what) const {
+    if (!value.is_string() || value.get_ref<const std::string&>().size() != 1)
+        throw BadMessage(std::string(what) + " is not a piece letter");
+    const char letter = value.get_ref<const std::string&>()[0];
+    const int piece = shapes_.piece_of_letter(letter);
+    if (piece < 0 || shapes_.letter(piece) != letter)
+        throw BadMessage(std::string(what) + " '" + printable(value.get<std::string>()) + "' is not I O T S Z J L");
+    return piece;
+}
+
+Json Bot::piece_json(int piece) const { return piece < 0 ? Json() : Json(std::string(1, shapes_.letter(piece))); }
+
+Json Bot::state_json() const {
+    Json board = Json::array();
+    for (const std::string& row : position_.letters) {
+        Json cells = Json::array();
+        for (const char cell : row)
+            cells.push_back(cell == ' ' ? Json() : Json(std::string(1, cell)));
+        board.push_back(std::move(cells));
+    }
+    Json queue = Json::array();
+    for (const int piece : position_.queue)
+        queue.push_back(piece_json(piece));
+    return {{"board", std::move(board)}, {"queue", std::move(queue)}, {"hold", piece_json(position_.hold)}};
+}
+
+// The start message: a 10x40 board of null or letter cells, row 0 at the
+// bottom; the queue; the hold. All checked before the position changes; a
+// start that fails a check leaves the bot without a position (its
+// suggestions have no moves) until the next good start.
+void Bot::start(const Json& message) {
+    calculating_ = false;  // a start it cannot use leaves no position to play on
+    Position next;
+    const Json& board = message.contains("board") ? message["board"] : Json();
+    if (!board.is_array() || board.size() != std::size_t(BoardHeight))
+        throw BadMessage("start: the board is not a list of 40 rows");
+    for (int y = 0; y < BoardHeight; ++y) {
+        const Json& row = board[std::size_t(y)];
+        if (!row.is_array() || row.size() != std::size_t(BoardWidth))
+            throw BadMessage("start: board row " + std::to_string(y) + " is not a list of 10 cells");
+        for (int x = 0; x < BoardWidth; ++x) {
+            const Json& cell = row[std::size_t(x)];
+            if (cell.is_null())
+                continue;
+            if (!cell.is_string() || cell.get_ref<const std::string&>().size() != 1)
+                throw BadMessage("start: cell (" + std::to_string(x) + ", " + std::to_string(y)
+                                 + ") is neither null nor a letter");
+            next.board.set(x, y);
+            next.letters[std::size_t(y)][std::size_t(x)] = cell.get_ref<const std::string&>()[0];
+        }
+    }
+    const Json& queue = message.contains("queue") ? message["queue"] : Json::array();
+    if (!queue.is_array())
+        throw BadMessage("start: the queue is not a list");
+    for (const Json& piece : queue)
+        next.queue.push_back(piece_of(piece, "start: a queue piece"));
+    if (message.contains("hold") && !message["hold"].is_null())
+        next.hold = piece_of(message["hold"], "start: the hold");
+    if (next.hold >= 0 && !options_.game.hold)
+        throw BadMessage("start: a held piece, but this bot runs without --hold");
+    if (message.contains("combo") && message["combo"].is_number_integer())
+        next.combo = message["combo"].get<int>();
+    if (message.contains("back_to_back") && message["back_to_back"].is_boolean())
+        next.back_to_back = message["back_to_back"].get<bool>();
+    position_ = std::move(next);
+    calculating_ = true;
+}
+
+// The best choice at the deepest depth the budget allows. Returns false
+// when no placement fits.
+bool Bot::choose(std::optional<TetrisChoice>& best, std::vector<TetrisChoice>& ranked, std::uint64_t& leaves,
+                 std::size_t& depth) const {
+    const auto start = std::chrono::steady_clock::now();
+    const Known known{position_.queue, position_.hold};
+    std::uint64_t previous = 0;
+    for (std::size_t d = 0; d < policies_.size(); ++d) {
+        const auto began = std::chrono::steady_clock::now();
+        std::vector<TetrisChoice> scored;
+        std::uint64_t these = 0;
+        const std::optional<TetrisChoice> choice =
+            policies_[d].choose(position_.board, known, threads_, &these, &scored);
+        leaves += these;
+        if (!choice)
+            return false;
+        best = choice;
+        ranked = std::move(scored);
+        depth = std::min(known.queue.size(), std::size_t(policies_[d].config().preview) + 1);
+        if (depth == known.queue.size())
+            break;  // a deeper search knows no more pieces
+        // The next depth costs about this one times its growth.
+        const double growth = previous > 0 ? double(these) / double(previous) : double(ranked.size());
+        const auto now = std::chrono::steady_clock::now();
+        const double spent = std::chrono::duration<double, std::milli>(now - start).count();
+        const double this_depth = std::chrono::duration<double, std::milli>(now - began).count();
+        if (options_.budget_leaves && double(leaves) + double(these) * growth > double(options_.budget_leaves))
+            break;
+        if (options_.budget_ms > 0 && spent + this_depth * growth > options_.budget_ms)
+            break;
+        previous = these;
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const TetrisChoice& a, const TetrisChoice& b) { return a.score > b.score; });
+    return true;
+}
+
+// A move as the protocol names it: the piece, its SRS state and centre
+// (the state the search reached these cells in first) and its spin.
+Json Bot::move_json(const TetrisChoice& choice, std::map<int, std::vector<moves::SrsPlacement>>& reached) const {
+    const TetrisPlacement& placement = choice.placement;
+    const Shape& shape = shapes_.shape(placement.shape);
+    auto found = reached.find(shape.piece);
+    if (found == reached.end()) {
+        moves::MoveOptions options;
+        options.spawn_row = SpawnRow;
+        found = reached
+                    .emplace(shape.piece, moves::generate(srs_board(position_.board), static_cast<Piece>(shape.piece),
+                                                          moves::Algorithm::BreadthFirst, options))
+                    .first;
+    }
+    moves::Cells cells{};
+    std::size_t i = 0;
+    shape.for_each_cell(placement.x, placement.row, [&](int x, int y) { cells[i++] = {x, y}; });
+    std::sort(cells.begin(), cells.end());
+    for (const moves::SrsPlacement& srs : found->second)
+        if (srs.cells == cells) {
+            const auto [x, y] = moves::centre_of(static_cast<Piece>(shape.piece), srs.location);
+            return {{"location",
+                     {{"type", piece_json(shape.piece)},
+                      {"orientation", moves::orientation_name(srs.location.rotation)},
+                      {"x", x},
+                      {"y", y}}},
+                    {"spin", spin_name(srs.reached)}};
+        }
+    return Json();  // not reached by SRS: the search's placements all are
+}
+
+void Bot::suggest() {
+    const auto start = std::chrono::steady_clock::now();
+    Json moves = Json::array();
+    std::uint64_t leaves = 0;
+    std::size_t depth = 0;
+    if (!calculating_)  // no position: a suggestion of no moves (a forfeit), never silence
+        errors_ << "stackplay: tbp: suggest without a position (no start, or a start it could not use): no moves\n"
+                << std::flush;
+    std::optional<TetrisChoice> best;
+    std::vector<TetrisChoice> ranked;
+    if (calculating_ && !position_.queue.empty() && choose(best, ranked, leaves, depth)) {
+        std::map<int, std::vector<moves::SrsPlacement>> reached;
+        for (std::size_t i = 0; i < ranked.size() && int(moves.size()) < options_.moves; ++i)
+            if (Json move = move_json(ranked[i], reached); !move.is_null())
+                moves.push_back(std::move(move));
+    }
+    const double milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    send({{"type", "suggestion"},
+          {"moves", std::move(moves)},
+          {"move_info", {{"nodes", leaves}, {"depth", depth}, {"time_ms", milliseconds}}},
+          {"state", state_json()}});
+}
+
+// The frontend's move: its cells must lie on empty cells of the board and
+// rest on something, and its piece must be the current one or what the
+// hold gives.
+void Bot::play(const Json& message) {
+    if (!calculating_)
+        throw BadMessage("play before start");
+    if (!message.contains("move") || !message["move"].is_object() || !message["move"].contains("location")
+        || !message["move"]["location"].is_object())
+        throw BadMessage("play: no move location");
+    const Json& location = message["move"]["location"];
+    const int piece = piece_of(location.contains("type") ? location["type"] : Json(), "play: the type");
+    const Json& orientation = location.contains("orientation") ? location["orientation"] : Json();
+    const std::optional<int> rotation =
+        orientation.is_string() ? moves::orientation_of(orientation.get<std::string>()) : std::nullopt;
+    if (!rotation)
+        throw BadMessage("play: the orientation is not north, east, south or west");
+    for (const char* axis : {"x", "y"})
+        if (!location.contains(axis) || !location[axis].is_number_integer()
+            || std::abs(location[axis].get<std::int64_t>()) > 1000)
+            throw BadMessage(std::string("play: ") + axis + " is not a small integer");
+    const Known known{position_.queue, position_.hold};
+    bool hold = false;
+    if (known.queue.empty() || piece != known.queue[0]) {
+        hold = options_.game.hold && may_hold(known, true) && placed_piece(known, true) == piece;
+        if (!hold)
+            throw BadMessage("play: a " + std::string(1, shapes_.letter(piece))
+                             + " is neither the current piece nor what the hold gives");
+    }
+    const moves::Location box =
+        moves::box_of(static_cast<Piece>(piece), *rotation, location["x"].get<int>(), location["y"].get<int>());
+    const moves::Cells cells = moves::cells_at(static_cast<Piece>(piece), box);
+    const std::optional<TetrisPlacement> placement = placement_of_cells(shapes_, position_.board, piece, cells);
+    if (!placement)
+        throw BadMessage("play: the move leaves the board");
+    for (const auto& [x, y] : cells)
+        if (position_.board.filled(x, y))
+            throw BadMessage("play: the move overlaps a filled cell");
+    // A piece locks resting on something under every rule set; whether the
+    // frontend's moves reach it is the frontend's to say.
+    const Shape& shape = shapes_.shape(placement->shape);
+    if (placement->row > 0 && position_.board.fits(shape, placement->x, placement->row - 1))
+        throw BadMessage("play: the move does not rest on anything");
+    // Now the position changes: the board, its letters, the queue, the hold.
+    const Landing landing = position_.board.place(shape, placement->x, placement->row);
+    for (const auto& [x, y] : cells)
+        position_.letters[std::size_t(y)][std::size_t(x)] = shapes_.letter(piece);
+    std::erase_if(position_.letters, [](const std::string& row) { return row.find(' ') == std::string::npos; });
+    position_.letters.resize(BoardHeight, std::string(BoardWidth, ' '));
+    position_.combo = landing.lines > 0 ? position_.combo + 1 : 0;
+    const Known rest = after_turn(known, hold);
+    position_.hold = rest.hold;
+    position_.queue.erase(position_.queue.begin(),
+                          position_.queue.begin() + std::ptrdiff_t(known.queue.size() - rest.queue.size()));
+}
+
+void Bot::new_piece(const Json& message) {
+    if (!calculating_)
+        throw BadMessage("new_piece before start");
+    position_.queue.push_back(piece_of(message.contains("piece") ? message["piece"] : Json(), "new_piece: the piece"));
+}
+
+bool Bot::handle(const std::string& line, std::uint64_t number) {
+    try {
+        if (line.size() > MostLineBytes)
+            throw BadMessage("longer than 1 MB");
+        const Json message = Json::parse(line, nullptr, false);
+        if (message.is_discarded())
+            throw BadMessage("not JSON");
+        if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
+            throw BadMessage("not a message (an object with a type)");
+        const std::string& type = message["type"].get_ref<const std::string&>();
+        if (type == "rules")
+            send({{"type", "ready"}});
+        else if (type == "start")
+            start(message);
+        else if (type == "suggest")
+            suggest();
+        else if (type == "play")
+            play(message);
+        else if (type == "new_piece")
+            new_piece(message);
+        else if (type == "stop")
+            calculating_ = false;
+        else if (type == "quit")
+            return false;
+        // Other types are ignored, as the protocol says.
+    } catch (const BadMessage& error) {
+        errors_ << "stackplay: tbp: line " << number << ": " << error.what() << "; ignored\n" << std::flush;
+    }
+    return true;
+}
+
+}  // namespace
+
+int run_bot(const BotOptions& options, std::istream& in, std::ostream& out, std::ostream& errors) {
+    Bot bot(options, out, errors);
+    out << json_text({{"type", "info"},
+                      {"name", "stackplay"},
+                      {"version", project_version()},
+                      {"author", "stack"},
+                      {"features", Json::array()}})
+        << std::flush;
+    std::string line;
+    for (std::uint64_t number = 1; std::getline(in, line); ++number)
+        if (!line.empty() && line != "\r" && !bot.handle(line, number))
+            break;
+    return ExitSuccess;
+}
+
+}  // namespace stack::tetris

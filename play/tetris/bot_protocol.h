@@ -1,0 +1,45 @@
+// stackplay --bot tbp: the real game's policies as a Tetris Bot Protocol
+// bot (tbp-spec: JSON lines on standard input and output; README "The
+// Tetris Bot Protocol"). The frontend owns the game; the bot keeps its own
+// copy of the position (board, queue, hold), suggests moves for it and
+// advances it by the moves the frontend says were played.
+//
+// The rules it assumes: a 10x40 board, row 0 at the bottom; pieces spawn
+// north with their centre at x=4, y=19 (SRS true rotation, srs/centre.h)
+// and move by SRS (left, right, soft drop, both turns with the SRS kicks:
+// every placement breadth-first search reaches, srs/moves.h); full rows
+// clear; garbage cells ("G") are filled cells like any other. With --hold
+// a turn may hold. No placement reachable from the spawn: the bot suggests
+// no move (it forfeits, as the protocol says).
+//
+// Beside the protocol: the suggestion carries the bot's position as
+// "state" ({"board", "queue", "hold"}, the board as the start message
+// gives one), so a frontend can check that the two agree, and "move_info"
+// ({"nodes": leaves scored, "depth": pieces searched, "time_ms"}).
+//
+// A budget per suggestion (--budget-ms, --budget-leaves) deepens the
+// search one known piece at a time, from the current piece alone up to
+// --preview, and keeps the deepest search whose projected cost (the last
+// depth's leaves times its growth) fits.
+#pragma once
+
+#include "tetris/game.h"
+
+#include <cstdint>
+#include <iosfwd>
+
+namespace stack::tetris {
+
+struct BotOptions {
+    TetrisOptions game;               // policy, preview, depth, hold, weights, threads
+    double budget_ms = 0;             // 0: none
+    std::uint64_t budget_leaves = 0;  // 0: none
+    int moves = 5;                    // moves a suggestion lists, best first
+};
+
+// Plays the protocol on `in` and `out` until quit or end of input;
+// returns the exit code. Malformed lines get a line on `errors` and are
+// otherwise ignored.
+int run_bot(const BotOptions& options, std::istream& in, std::ostream& out, std::ostream& errors);
+
+}  // namespace stack::tetris

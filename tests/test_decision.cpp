@@ -1,0 +1,345 @@
+// Hold in the search, the decision's plan, SRS centres and the Tetris Bot
+// Protocol bot: each against a plain restatement of its rule.
+#include "rules/piece_set.h"
+#include "rules/pieces.h"
+#include "rules/rules.h"
+#include "srs/centre.h"
+#include "tetris/bot_protocol.h"
+#include "tetris/decision.h"
+#include "tetris/game.h"
+#include "tetris/search.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace stack::tetris {
+
+namespace {
+
+struct Kit {
+    PieceSet set = PieceSet::builtin("tetrominoes");
+    Rules rules{set};
+    ShapeSet shapes{set};
+    std::vector<double> weights = std::vector<double>(7, 1.0 / 7);
+};
+
+const Kit& kit() {
+    static const Kit made;
+    return made;
+}
+
+TetrisBoard random_board(std::mt19937& rng, int width, int height, int rows) {
+    TetrisBoard board(width, height);
+    for (int y = 0; y < rows; ++y)
+        for (int x = 0; x < width; ++x)
+            if (rng() % 100 < 45)
+                board.set(x, y);
+    return board;
+}
+
+// Hold as the rules say it, by plain recursion: each turn places the
+// current piece, or holds first (the held piece is placed and the current
+// one held; with the hold empty the next piece is placed); the leaf is the
+// one-piece policy's score of the last placement.
+double plain_best(const TetrisPolicy& leaf, const TetrisBoard& board, std::vector<int> queue, int hold);
+
+double plain_after(const TetrisPolicy& leaf, const TetrisBoard& board, int piece, const TetrisPlacement& placement,
+                   const std::vector<int>& rest, int hold) {
+    if (rest.empty()) {
+        const int only[] = {piece};
+        return leaf.score(board, only, placement);
+    }
+    TetrisBoard next = board;
+    next.place(kit().shapes.shape(placement.shape), placement.x, placement.row);
+    return plain_best(leaf, next, rest, hold);
+}
+
+// The turns of a position: (piece placed, queue after, hold after).
+struct Turn {
+    int piece;
+    std::vector<int> rest;
+    int hold;
+    bool held;
+};
+std::vector<Turn> plain_turns(const std::vector<int>& queue, int hold) {
+    std::vector<Turn> turns = {{queue[0], {queue.begin() + 1, queue.end()}, hold, false}};
+    if (hold >= 0 && hold != queue[0])
+        turns.push_back({hold, {queue.begin() + 1, queue.end()}, queue[0], true});
+    if (hold < 0 && queue.size() > 1)
+        turns.push_back({queue[1], {queue.begin() + 2, queue.end()}, queue[0], true});
+    return turns;
+}
+
+double plain_best(const TetrisPolicy& leaf, const TetrisBoard& board, std::vector<int> queue, int hold) {
+    double top = Lost;
+    for (const Turn& turn : plain_turns(queue, hold)) {
+        std::array<TetrisPlacement, MostPlacements> placements;
+        const int count = generate_placements(kit().shapes, board, turn.piece, MoveSet::HardDrop, placements);
+        for (int i = 0; i < count; ++i)
+            top = std::max(top, plain_after(leaf, board, turn.piece, placements[std::size_t(i)], turn.rest, turn.hold));
+    }
+    return top;
+}
+
+}  // namespace
+
+TEST(Hold, TurnsFollowTheRules) {
+    const std::vector<int> queue = {PieceT, PieceI, PieceSquare};
+    EXPECT_EQ(placed_piece(Known{queue, -1}, false), PieceT);
+    EXPECT_EQ(placed_piece(Known{queue, -1}, true), PieceI);  // hold empty: the next piece
+    EXPECT_EQ(placed_piece(Known{queue, PieceZLeft}, true), PieceZLeft);
+    const Known filled = after_turn(Known{queue, -1}, true);
+    EXPECT_EQ(filled.hold, PieceT);
+    ASSERT_EQ(filled.queue.size(), 1u);
+    EXPECT_EQ(filled.queue[0], PieceSquare);
+    const Known swapped = after_turn(Known{queue, PieceZLeft}, true);
+    EXPECT_EQ(swapped.hold, PieceT);
+    EXPECT_EQ(swapped.queue.size(), 2u);
+    EXPECT_FALSE(may_hold(Known{queue, PieceT}, true));                             // the same piece: nothing to swap
+    EXPECT_FALSE(may_hold(Known{std::span<const int>(queue).first(1), -1}, true));  // no next piece known
+    EXPECT_FALSE(may_hold(Known{queue, -1}, false));
+}
+
+TEST(Hold, SearchEqualsAPlainRecursion) {
+    std::mt19937 rng(2911);
+    int compared = 0, held = 0;
+    for (const char* name : {"lee", "dellacherie"}) {
+        const TetrisPolicy leaf(kit().shapes, parse_tetris_policy(name, 0, 0), kit().weights);
+        for (const int preview : {1, 2}) {
+            PolicyConfig config = parse_tetris_policy(name, preview, 0);
+            config.hold = true;
+            const TetrisPolicy policy(kit().shapes, config, kit().weights);
+            for (int trial = 0; trial < 8; ++trial) {
+                const TetrisBoard board = random_board(rng, 6, 10, 5);
+                std::vector<int> queue(std::size_t(preview) + 1);
+                for (int& piece : queue)
+                    piece = int(rng() % 7);
+                const int hold = trial % 2 ? int(rng() % 7) : -1;
+                std::vector<TetrisChoice> scored;
+                const std::optional<TetrisChoice> choice =
+                    policy.choose(board, Known{queue, hold}, 1, nullptr, &scored);
+                double top = Lost;
+                for (const Turn& turn : plain_turns(queue, hold)) {
+                    std::array<TetrisPlacement, MostPlacements> placements;
+                    const int count =
+                        generate_placements(kit().shapes, board, turn.piece, MoveSet::HardDrop, placements);
+                    for (int i = 0; i < count; ++i) {
+                        const TetrisPlacement& first = placements[std::size_t(i)];
+                        const double expected = plain_after(leaf, board, turn.piece, first, turn.rest, turn.hold);
+                        const double got = policy.score(board, Known{queue, hold}, TetrisChoice{first, turn.held});
+                        EXPECT_NEAR(got, expected, 1e-9) << name << " preview " << preview << " trial " << trial;
+                        top = std::max(top, expected);
+                        ++compared;
+                    }
+                }
+                ASSERT_TRUE(choice.has_value());
+                EXPECT_NEAR(choice->score, top, 1e-9);
+                EXPECT_NEAR(plain_best(leaf, board, queue, hold), top, 1e-9);
+                held += choice->hold;
+            }
+        }
+    }
+    EXPECT_GT(compared, 500);
+    EXPECT_GT(held, 0);  // some choices hold
+}
+
+// A game whose pieces are exactly the known ones plays the decision's plan:
+// the plan is the search's principal line.
+TEST(Decision, PlanIsWhatTheGamePlaysWhenNoPieceIsAdded) {
+    std::mt19937 rng(77);
+    int planned = 0;
+    for (const bool hold : {false, true})
+        for (int trial = 0; trial < 6; ++trial) {
+            TetrisOptions options;
+            options.width = 8;
+            options.height = 12;
+            options.policy = trial % 2 ? "lee" : "dellacherie";
+            options.preview = 3;
+            options.hold = hold;
+            options.start_board = random_board(rng, 8, 12, 4);
+            std::vector<int> pieces(4);
+            for (int& piece : pieces)
+                piece = int(rng() % 7);
+            const TetrisPolicy policy(kit().shapes, policy_config(options), kit().weights);
+            std::vector<TetrisChoice> played;
+            play_tetris_game(options, kit().rules, kit().shapes, policy, &pieces, 0, 1,
+                             [&](const TetrisTurn& turn) { played.push_back(turn.chosen); });
+            const Decision decision =
+                decide(policy, *options.start_board, Known{pieces, -1}, GameOverRule::Placement, 1);
+            ASSERT_EQ(decision.plan.size(), played.size()) << "trial " << trial << " hold " << hold;
+            for (std::size_t i = 0; i < played.size(); ++i) {
+                EXPECT_EQ(decision.plan[i].placement, played[i].placement) << "piece " << i;
+                EXPECT_EQ(decision.plan[i].hold, played[i].hold) << "piece " << i;
+            }
+            planned += int(played.size());
+        }
+    EXPECT_GT(planned, 30);
+}
+
+TEST(Decision, RankedChoicesStartWithTheChoice) {
+    std::mt19937 rng(5);
+    PolicyConfig config = parse_tetris_policy("dellacherie", 1, 0);
+    const TetrisPolicy policy(kit().shapes, config, kit().weights);
+    const TetrisBoard board = random_board(rng, 10, 20, 6);
+    const std::vector<int> queue = {PieceT, PieceI};
+    const Decision decision = decide(policy, board, Known{queue, -1}, GameOverRule::Placement, 1);
+    ASSERT_TRUE(decision.choice);
+    ASSERT_FALSE(decision.ranked.empty());
+    EXPECT_EQ(decision.ranked.front().placement, decision.choice->placement);
+    for (std::size_t i = 1; i < decision.ranked.size(); ++i)
+        EXPECT_GE(decision.ranked[i - 1].score, decision.ranked[i].score);
+}
+
+// The protocol's centres (tbp-spec): T, S, Z, J, L turn about their box's
+// centre; I north is its middle-left cell, O north its bottom-left.
+TEST(SrsCentre, MatchesTheProtocolsDefinition) {
+    using moves::box_of;
+    using moves::cells_at;
+    const moves::Cells i_north = cells_at(PieceI, box_of(PieceI, 0, 4, 19));
+    EXPECT_EQ(i_north, (moves::Cells{{{3, 19}, {4, 19}, {5, 19}, {6, 19}}}));
+    const moves::Cells i_east = cells_at(PieceI, box_of(PieceI, 1, 4, 19));  // the middle-top cell
+    EXPECT_EQ(i_east, (moves::Cells{{{4, 17}, {4, 18}, {4, 19}, {4, 20}}}));
+    const moves::Cells o_north = cells_at(PieceSquare, box_of(PieceSquare, 0, 4, 19));
+    EXPECT_EQ(o_north, (moves::Cells{{{4, 19}, {4, 20}, {5, 19}, {5, 20}}}));
+    const moves::Cells o_south = cells_at(PieceSquare, box_of(PieceSquare, 2, 4, 19));  // the top-right cell
+    EXPECT_EQ(o_south, (moves::Cells{{{3, 18}, {3, 19}, {4, 18}, {4, 19}}}));
+    const moves::Cells t_west = cells_at(PieceT, box_of(PieceT, 3, 4, 19));
+    EXPECT_EQ(t_west, (moves::Cells{{{3, 19}, {4, 18}, {4, 19}, {4, 20}}}));
+    for (int piece = 0; piece < 7; ++piece)
+        for (int rotation = 0; rotation < 4; ++rotation) {
+            const moves::Location box = box_of(static_cast<Piece>(piece), rotation, 5, 7);
+            EXPECT_EQ(moves::centre_of(static_cast<Piece>(piece), box), std::make_pair(5, 7));
+            EXPECT_EQ(moves::orientation_of(moves::orientation_name(rotation)), rotation);
+        }
+    // The guideline spawn (srs/moves.h's spawn_row 19) has its centre at (4, 19).
+    moves::MoveOptions options;
+    options.spawn_row = 19;
+    for (const Piece piece : {PieceT, PieceI, PieceSquare, PieceZLeft})
+        EXPECT_EQ(moves::centre_of(piece, *moves::spawn_location(moves::SrsBoard(10, 40), piece, options)),
+                  std::make_pair(4, 19));
+}
+
+namespace {
+
+std::string empty_board_json() {
+    std::string rows;
+    for (int y = 0; y < 40; ++y)
+        rows += std::string(y ? "," : "") + "[null,null,null,null,null,null,null,null,null,null]";
+    return "[" + rows + "]";
+}
+
+struct BotRun {
+    std::vector<Json> replies;
+    std::string errors;
+    int code;
+};
+
+BotRun run(const std::string& input, bool hold = false, int preview = 0, std::uint64_t budget_leaves = 0) {
+    BotOptions options;
+    options.game.hold = hold;
+    options.game.threads = 1;
+    options.game.preview = preview;
+    options.budget_leaves = budget_leaves;
+    std::istringstream in(input);
+    std::ostringstream out, errors;
+    BotRun result;
+    result.code = run_bot(options, in, out, errors);
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);)
+        result.replies.push_back(Json::parse(line));
+    result.errors = errors.str();
+    return result;
+}
+
+}  // namespace
+
+TEST(BotProtocol, MalformedLinesAreReportedAndIgnored) {
+    const std::string start =
+        R"({"type":"start","hold":null,"queue":["T","I","O"],"combo":0,"back_to_back":false,"board":)"
+        + empty_board_json() + "}\n";
+    const BotRun result = run(R"({"type":"rules"})"
+                              "\n" + start + "not json\n[1,2]\n{\"type\":\"no_such\"}\n{\"type\":\"play\"}\n"
+                              R"({"type":"play","move":{"location":{"type":"T","orientation":"up","x":99,"y":-5}}})"
+                              "\n"
+                              R"({"type":"play","move":{"location":{"type":"I","orientation":"north","x":4,"y":0}}})"
+                              "\n"
+                              R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"y":30}}})"
+                              "\n{\"type\":\"new_piece\"}\n{\"type\":\"suggest\"}\n{\"type\":\"quit\"}\n"
+                              "{\"type\":\"suggest\"}\n");
+    EXPECT_EQ(result.code, 0);
+    ASSERT_EQ(result.replies.size(), 3u);  // info, ready, one suggestion (nothing after quit)
+    EXPECT_EQ(result.replies[0]["type"], "info");
+    EXPECT_EQ(result.replies[1]["type"], "ready");
+    const Json& suggestion = result.replies[2];
+    EXPECT_EQ(suggestion["type"], "suggestion");
+    EXPECT_EQ(suggestion["state"]["queue"], Json::array({"T", "I", "O"}));  // no bad line changed it
+    EXPECT_EQ(suggestion["moves"][0]["location"]["type"], "T");
+    // not JSON, not a message, no move, a bad orientation, a piece that is not the current one (no hold), a
+    // floating piece, a new piece without a piece; the unknown type is ignored silently.
+    EXPECT_EQ(std::count(result.errors.begin(), result.errors.end(), '\n'), 7) << result.errors;
+    EXPECT_NE(result.errors.find("does not rest on anything"), std::string::npos) << result.errors;
+}
+
+// A leaf budget deepens the search one known piece at a time while the
+// next depth's projection fits: a tiny budget stops at the current piece, a
+// large one reaches --preview.
+TEST(BotProtocol, ALeafBudgetChoosesTheDepth) {
+    const std::string input =
+        R"({"type":"start","hold":null,"queue":["T","I","O","S"],"combo":0,"back_to_back":false,"board":)"
+        + empty_board_json() + "}\n{\"type\":\"suggest\"}\n";
+    const auto depth_of = [&](std::uint64_t budget) {
+        const BotRun result = run(input, false, 2, budget);
+        return result.replies.back()["move_info"]["depth"].get<int>();
+    };
+    EXPECT_EQ(depth_of(1), 1);
+    EXPECT_EQ(depth_of(1000000000), 3);
+    EXPECT_EQ(run(input, false, 2).replies.back()["move_info"]["depth"], 3);  // no budget: --preview's
+    const std::uint64_t middle = 3000;  // past depth 1's leaves times its growth, short of depth 3's
+    EXPECT_EQ(depth_of(middle), 2);
+}
+
+TEST(BotProtocol, ABoardItCannotHoldLeavesNoPositionNotSilence) {
+    const BotRun result = run(R"({"type":"start","hold":null,"queue":["T"],"board":[[null]]})"
+                              "\n{\"type\":\"suggest\"}\n");
+    EXPECT_EQ(result.code, 0);
+    ASSERT_EQ(result.replies.size(), 2u);  // info, and a suggestion of no moves
+    EXPECT_EQ(result.replies[1]["type"], "suggestion");
+    EXPECT_TRUE(result.replies[1]["moves"].empty());
+    EXPECT_NE(result.errors.find("not a list of 40 rows"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("suggest without a position"), std::string::npos) << result.errors;
+}
+
+TEST(BotProtocol, PlayAdvancesThePositionAndClearsRows) {
+    // The bottom row full but for columns 3-6: an I lying there clears it.
+    std::string board = "[[\"G\",\"G\",\"G\",null,null,null,null,\"G\",\"G\",\"G\"]";
+    for (int y = 1; y < 40; ++y)
+        board += ",[null,null,null,null,null,null,null,null,null,null]";
+    board += "]";
+    const BotRun result = run(
+        R"({"type":"start","hold":null,"queue":["T","I","O"],"combo":0,"back_to_back":false,"board":)" + board
+            + "}\n"
+              R"({"type":"play","move":{"location":{"type":"I","orientation":"north","x":4,"y":0},"spin":"none"}})"
+              "\n"
+              R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"y":0},"spin":"none"}})"
+              "\n{\"type\":\"suggest\"}\n",
+        true);
+    ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+    EXPECT_EQ(result.errors, "");
+    // The I (the next piece) filled the row, holding the T; then the held T swapped with the O.
+    const Json& state = result.replies[1]["state"];
+    EXPECT_EQ(state["hold"], "O");
+    EXPECT_EQ(state["queue"], Json::array());
+    // The row cleared, and the T lies on the floor.
+    const Json empty;
+    EXPECT_EQ(state["board"][0], Json::array({empty, empty, empty, "T", "T", "T", empty, empty, empty, empty}));
+    EXPECT_EQ(state["board"][1][4], "T");
+    EXPECT_EQ(state["board"][1][3], empty);
+    EXPECT_TRUE(result.replies[1]["moves"].empty());  // no piece left to place
+}
+
+}  // namespace stack::tetris
