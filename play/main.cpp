@@ -226,14 +226,16 @@ stack::tetris::BotOptions parse_bot_options(const po::variables_map& variables) 
     if (variables["bot"].as<std::string>() != "tbp")
         throw stack::InputError("--bot must be tbp (the Tetris Bot Protocol; got '" + variables["bot"].as<std::string>()
                                 + "')");
-    for (const char* name : {"width", "height",       "pieces",      "moves", "draw", "piece-file", "game-over",
-                             "games", "max-pieces",   "level",       "piece", "next", "board",      "show",
-                             "json",  "alternatives", "buffer-rows", "serve", "seed", "scoring"})
+    for (const char* name :
+         {"width", "height", "pieces", "draw", "piece-file", "game-over", "games", "max-pieces", "level", "piece",
+          "next", "board", "show", "json", "alternatives", "buffer-rows", "serve", "seed", "scoring"})
         if (variables.count(name) && !variables[name].defaulted())
             throw stack::InputError(std::string("--") + name
                                     + " is not for --bot tbp (the protocol's game: a 10x40 board, SRS moves)");
     stack::tetris::BotOptions options;
     options.game = parse_tetris_options(variables);
+    if (!given(variables, "moves"))  // the bot's moves are SRS's; breadth first unless hard drop is asked for
+        options.game.moves = stack::tetris::MoveSet::BreadthFirst;
     if (options.game.held && !options.game.held->empty())
         throw stack::InputError("--hold takes no piece with --bot (the start message says what is held)");
     const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
@@ -292,8 +294,10 @@ int run(int argc, char** argv) {
         for (const char* name : ServeOnly)
             if (given(variables, name))
                 throw stack::InputError(std::string("--") + name + " is for --serve");
-        if (variables.count("bot"))
+        if (variables.count("bot")) {
+            std::ios::sync_with_stdio(false);  // the protocol's lines through iostreams alone
             return stack::tetris::run_bot(parse_bot_options(variables), std::cin, std::cout, std::cerr);
+        }
         for (const char* name : BotOnly)
             if (given(variables, name))
                 throw stack::InputError(std::string("--") + name + " is for --bot tbp");

@@ -46,6 +46,7 @@ import json
 import math
 import os
 import random
+import resource
 import shlex
 import statistics
 import subprocess
@@ -429,6 +430,7 @@ class Run:
         self.bot = Bot(args.bot, args.max_seconds)
         self.pieces = self.lines = self.topped_out = self.games = self.malformed_batches = 0
         self.latencies = []
+        self.bot_cpu_seconds = 0.0
         self.game = None
         self.where = "at the handshake"
 
@@ -502,6 +504,9 @@ class Run:
         self.where = "at the end"
         self.bot.send({"type": "quit"})
         self.bot.finish("after quit")
+        # The bot is the only child reaped so far: its processor time, for the cost of a decision.
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.bot_cpu_seconds = usage.ru_utime + usage.ru_stime
         refusals = 5 * self.malformed_batches  # not JSON, not an object, two bad plays, 100 KB
         if len(self.bot.stderr_lines) < refusals:
             raise Fail("the bot wrote %d lines on stderr for %d malformed lines it must refuse"
@@ -517,6 +522,7 @@ class Run:
         return {"pieces": self.pieces, "lines": self.lines, "topped_out": self.topped_out, "games": self.games,
                 "latency_ms": {"median": round(statistics.median(ordered), 3), "p99": round(p99, 3),
                                "max": round(ordered[-1], 3)},
+                "bot_cpu_seconds": round(self.bot_cpu_seconds, 3), "suggestions": len(self.latencies),
                 "bot": self.args.bot, "hold": self.args.hold, "seed": self.args.seed}
 
 

@@ -131,7 +131,7 @@ TEST(Hold, SearchEqualsAPlainRecursion) {
                     for (int i = 0; i < count; ++i) {
                         const TetrisPlacement& first = placements[std::size_t(i)];
                         const double expected = plain_after(leaf, board, turn.piece, first, turn.rest, turn.hold);
-                        const double got = policy.score(board, Known{queue, hold}, TetrisChoice{first, turn.held});
+                        const double got = policy.score(board, Known{queue, hold}, TetrisChoice{first, turn.held, 0});
                         EXPECT_NEAR(got, expected, 1e-9) << name << " preview " << preview << " trial " << trial;
                         top = std::max(top, expected);
                         ++compared;

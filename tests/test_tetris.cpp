@@ -1225,8 +1225,9 @@ TEST(TetrisScore, GameBoyLevelsFromStartLevelFive) {
         EXPECT_EQ(gameboy.points, points) << clear.lines;
         EXPECT_EQ(gameboy.lines, clear.lines);
         EXPECT_EQ(gameboy.level(), clear.level) << clear.lines;
-        if (clear.lines == 50)
+        if (clear.lines == 50) {
             EXPECT_EQ(simple.level(), 10);  // 5 + 50 / 10
+        }
     }
     EXPECT_EQ(simple.level(), 12);  // 5 + 70 / 10
     // Start level 0: the first level-up at (0 + 1) * 10 lines, as the simple rule.

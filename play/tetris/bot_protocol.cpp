@@ -10,9 +10,9 @@
 #include "tetris/run.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <istream>
-#include <map>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -57,9 +57,8 @@ private:
     void play(const Json& message);
     void new_piece(const Json& message);
     int piece_of(const Json& value, const char* what) const;
-    Json piece_json(int piece) const;
-    Json state_json() const;
-    Json move_json(const TetrisChoice& choice, std::map<int, std::vector<moves::SrsPlacement>>& reached) const;
+    void append_state(std::string& text) const;
+    bool append_move(std::string& text, const TetrisChoice& choice) const;
     bool choose(std::optional<TetrisChoice>& best, std::vector<TetrisChoice>& ranked, std::uint64_t& leaves,
                 std::size_t& depth) const;
 
@@ -86,7 +85,7 @@ std::vector<TetrisPolicy> policies_for(const BotOptions& options, const ShapeSet
     for (int preview = budget ? int(options.game.hold) : deepest; preview <= deepest; ++preview) {
         game.preview = preview;
         PolicyConfig config = policy_config(game);
-        config.moves = MoveSet::BreadthFirst;
+        config.moves = options.game.moves == MoveSet::HardDrop ? MoveSet::SrsHardDrop : MoveSet::BreadthFirst;
         config.spawn_row = SpawnRow;
         policies.emplace_back(shapes, config, draw_probabilities(rules));
     }
@@ -115,20 +114,43 @@ int Bot::piece_of(const Json& value, const char* what) const {
     return piece;
 }
 
-Json Bot::piece_json(int piece) const { return piece < 0 ? Json() : Json(std::string(1, shapes_.letter(piece))); }
+// The suggestion is written as text, not built as JSON values: its names
+// are fixed and its strings are piece letters (start checks the board's),
+// and building a 400-cell board as values cost more than the search.
+// The unit tests and the frontend read it back with a JSON parser.
+void append_letter(std::string& text, char letter) {
+    text += '"';
+    text += letter;
+    text += '"';
+}
 
-Json Bot::state_json() const {
-    Json board = Json::array();
-    for (const std::string& row : position_.letters) {
-        Json cells = Json::array();
-        for (const char cell : row)
-            cells.push_back(cell == ' ' ? Json() : Json(std::string(1, cell)));
-        board.push_back(std::move(cells));
+// The position as the suggestion's "state".
+void Bot::append_state(std::string& text) const {
+    text += "{\"board\":[";
+    for (std::size_t y = 0; y < position_.letters.size(); ++y) {
+        text += y ? ",[" : "[";
+        for (std::size_t x = 0; x < position_.letters[y].size(); ++x) {
+            if (x)
+                text += ',';
+            if (const char cell = position_.letters[y][x]; cell == ' ')
+                text += "null";
+            else
+                append_letter(text, cell);
+        }
+        text += ']';
     }
-    Json queue = Json::array();
-    for (const int piece : position_.queue)
-        queue.push_back(piece_json(piece));
-    return {{"board", std::move(board)}, {"queue", std::move(queue)}, {"hold", piece_json(position_.hold)}};
+    text += "],\"queue\":[";
+    for (std::size_t i = 0; i < position_.queue.size(); ++i) {
+        if (i)
+            text += ',';
+        append_letter(text, shapes_.letter(position_.queue[i]));
+    }
+    text += "],\"hold\":";
+    if (position_.hold < 0)
+        text += "null";
+    else
+        append_letter(text, shapes_.letter(position_.hold));
+    text += '}';
 }
 
 // The start message: a 10x40 board of null or letter cells, row 0 at the
@@ -149,7 +171,8 @@ void Bot::start(const Json& message) {
             const Json& cell = row[std::size_t(x)];
             if (cell.is_null())
                 continue;
-            if (!cell.is_string() || cell.get_ref<const std::string&>().size() != 1)
+            if (!cell.is_string() || cell.get_ref<const std::string&>().size() != 1
+                || !std::isalpha(static_cast<unsigned char>(cell.get_ref<const std::string&>()[0])))
                 throw BadMessage("start: cell (" + std::to_string(x) + ", " + std::to_string(y)
                                  + ") is neither null nor a letter");
             next.board.set(x, y);
@@ -212,57 +235,57 @@ bool Bot::choose(std::optional<TetrisChoice>& best, std::vector<TetrisChoice>& r
 
 // A move as the protocol names it: the piece, its SRS state and centre
 // (the state the search reached these cells in first) and its spin.
-Json Bot::move_json(const TetrisChoice& choice, std::map<int, std::vector<moves::SrsPlacement>>& reached) const {
+// Returns false (and writes nothing) for a placement SRS does not reach:
+// the search's placements all are.
+bool Bot::append_move(std::string& text, const TetrisChoice& choice) const {
     const TetrisPlacement& placement = choice.placement;
     const Shape& shape = shapes_.shape(placement.shape);
-    auto found = reached.find(shape.piece);
-    if (found == reached.end()) {
-        moves::MoveOptions options;
-        options.spawn_row = SpawnRow;
-        found = reached
-                    .emplace(shape.piece, moves::generate(srs_board(position_.board), static_cast<Piece>(shape.piece),
-                                                          moves::Algorithm::BreadthFirst, options))
-                    .first;
-    }
-    moves::Cells cells{};
-    std::size_t i = 0;
-    shape.for_each_cell(placement.x, placement.row, [&](int x, int y) { cells[i++] = {x, y}; });
-    std::sort(cells.begin(), cells.end());
-    for (const moves::SrsPlacement& srs : found->second)
+    const moves::Cells cells = placement_cells(shape, placement);
+    for (const moves::SrsPlacement& srs :
+         srs_placements(position_.board, shape.piece, SpawnRow, policies_.back().config().moves))
         if (srs.cells == cells) {
             const auto [x, y] = moves::centre_of(static_cast<Piece>(shape.piece), srs.location);
-            return {{"location",
-                     {{"type", piece_json(shape.piece)},
-                      {"orientation", moves::orientation_name(srs.location.rotation)},
-                      {"x", x},
-                      {"y", y}}},
-                    {"spin", spin_name(srs.reached)}};
+            text += "{\"location\":{\"type\":";
+            append_letter(text, shapes_.letter(shape.piece));
+            text += std::string(",\"orientation\":\"") + moves::orientation_name(srs.location.rotation)
+                    + "\",\"x\":" + std::to_string(x) + ",\"y\":" + std::to_string(y) + "},\"spin\":\""
+                    + spin_name(srs.reached) + "\"}";
+            return true;
         }
-    return Json();  // not reached by SRS: the search's placements all are
+    return false;
 }
 
 void Bot::suggest() {
     const auto start = std::chrono::steady_clock::now();
-    Json moves = Json::array();
     std::uint64_t leaves = 0;
     std::size_t depth = 0;
     if (!calculating_)  // no position: a suggestion of no moves (a forfeit), never silence
         errors_ << "stackplay: tbp: suggest without a position (no start, or a start it could not use): no moves\n"
                 << std::flush;
+    std::string text;
+    text.reserve(4096);
+    text += "{\"type\":\"suggestion\",\"moves\":[";
     std::optional<TetrisChoice> best;
     std::vector<TetrisChoice> ranked;
-    if (calculating_ && !position_.queue.empty() && choose(best, ranked, leaves, depth)) {
-        std::map<int, std::vector<moves::SrsPlacement>> reached;
-        for (std::size_t i = 0; i < ranked.size() && int(moves.size()) < options_.moves; ++i)
-            if (Json move = move_json(ranked[i], reached); !move.is_null())
-                moves.push_back(std::move(move));
-    }
+    if (calculating_ && !position_.queue.empty() && choose(best, ranked, leaves, depth))
+        for (std::size_t i = 0, written = 0; i < ranked.size() && written < std::size_t(options_.moves); ++i) {
+            const std::size_t before = text.size();
+            if (written)
+                text += ',';
+            if (append_move(text, ranked[i]))
+                ++written;
+            else
+                text.resize(before);
+        }
     const double milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    send({{"type", "suggestion"},
-          {"moves", std::move(moves)},
-          {"move_info", {{"nodes", leaves}, {"depth", depth}, {"time_ms", milliseconds}}},
-          {"state", state_json()}});
+    text += "],\"move_info\":{\"nodes\":" + std::to_string(leaves) + ",\"depth\":" + std::to_string(depth)
+            + ",\"time_ms\":" + json_text(Json(milliseconds));
+    text.pop_back();  // json_text's newline
+    text += "},\"state\":";
+    append_state(text);
+    text += "}\n";
+    out_ << text << std::flush;
 }
 
 // The frontend's move: its cells must lie on empty cells of the board and

@@ -9,17 +9,6 @@ namespace stack::tetris {
 
 namespace {
 
-moves::Cells cells_of(const Shape& shape, const TetrisPlacement& placement) {
-    moves::Cells cells{};
-    std::size_t i = 0;
-    shape.for_each_cell(placement.x, placement.row, [&](int x, int y) {
-        if (i < cells.size())
-            cells[i++] = {x, y};
-    });
-    std::sort(cells.begin(), cells.end());
-    return cells;
-}
-
 // The plan after the choice: each known piece left, chosen on the board
 // the plan has made so far.
 void extend_plan(const TetrisPolicy& policy, const TetrisBoard& board, const Known& known, int threads,
@@ -97,20 +86,30 @@ Decision decide(const TetrisPolicy& policy, const TetrisBoard& board, const Know
     return decision;
 }
 
+moves::Cells placement_cells(const Shape& shape, const TetrisPlacement& placement) {
+    moves::Cells cells{};
+    std::size_t i = 0;
+    shape.for_each_cell(placement.x, placement.row, [&](int x, int y) {
+        if (i < cells.size())
+            cells[i++] = {x, y};
+    });
+    std::sort(cells.begin(), cells.end());
+    return cells;
+}
+
 std::optional<SrsFacts> srs_facts(const ShapeSet& shapes, const TetrisBoard& board, const TetrisPlacement& placement,
                                   int spawn_row) {
     if (shapes.set().name() != "tetrominoes" || board.width() < 4)
         return std::nullopt;
     const Shape& shape = shapes.shape(placement.shape);
     const Piece piece = static_cast<Piece>(shape.piece);
-    const moves::Cells cells = cells_of(shape, placement);
+    const moves::Cells cells = placement_cells(shape, placement);
     moves::MoveOptions options;
     options.spawn_row = spawn_row;
-    const moves::SrsBoard srs = srs_board(board);
-    for (const moves::SrsPlacement& found : moves::generate(srs, piece, moves::Algorithm::BreadthFirst, options))
+    for (const moves::SrsPlacement& found : srs_placements(board, shape.piece, spawn_row))
         if (found.cells == cells)
             return SrsFacts{found.location, found.reached,
-                            moves::shortest_inputs(srs, piece, cells, options).value_or(std::string())};
+                            moves::shortest_inputs(srs_board(board), piece, cells, options).value_or(std::string())};
     return std::nullopt;
 }
 

@@ -36,6 +36,9 @@ struct Decision {
 Decision decide(const TetrisPolicy& policy, const TetrisBoard& board, const Known& known, GameOverRule rule,
                 int threads);
 
+// A tetromino placement's cells as SRS move generation names them (sorted).
+moves::Cells placement_cells(const Shape& shape, const TetrisPlacement& placement);
+
 // How SRS reaches a placement: the state (a location whose cells they
 // are, as the search found it first), how it can be reached (SpinBits), and
 // the shortest inputs from spawn. Nothing for sets other than the

@@ -63,13 +63,10 @@ std::string weight_text(double weight) {
 
 // The SRS placements of a tetromino, each as a shape of the piece (the one
 // whose cells they are) with its lower-left corner.
-int breadth_first_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, int spawn_row,
-                             std::span<TetrisPlacement, MostPlacements> out) {
-    moves::MoveOptions options;
-    options.spawn_row = spawn_row;
+int srs_move_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, int spawn_row, MoveSet moves,
+                        std::span<TetrisPlacement, MostPlacements> out) {
     int count = 0;
-    for (const moves::SrsPlacement& found :
-         moves::generate(srs_board(board), static_cast<Piece>(piece), moves::Algorithm::BreadthFirst, options))
+    for (const moves::SrsPlacement& found : srs_placements(board, piece, spawn_row, moves))
         if (const std::optional<TetrisPlacement> placement = placement_of_cells(shapes, board, piece, found.cells))
             out[std::size_t(count++)] = *placement;
     return count;
@@ -93,6 +90,31 @@ std::optional<TetrisPlacement> placement_of_cells(const ShapeSet& shapes, const 
         if (shapes.shape(s).rows == rows && low + shapes.shape(s).height <= board.height())
             return TetrisPlacement{std::int16_t(s), std::int8_t(left), std::int8_t(low)};
     return std::nullopt;
+}
+
+// The last searches of this thread, one per piece: a caller that asks how
+// SRS reaches what the search chose asks for the same board again.
+const std::vector<moves::SrsPlacement>& srs_placements(const TetrisBoard& board, int piece, int spawn_row,
+                                                       MoveSet moves) {
+    struct Remembered {
+        std::optional<TetrisBoard> board;
+        int spawn_row = 0;
+        MoveSet moves = MoveSet::BreadthFirst;
+        std::vector<moves::SrsPlacement> placements;
+    };
+    thread_local std::array<Remembered, PieceCount> last;
+    Remembered& entry = last[std::size_t(piece)];
+    if (!entry.board || entry.spawn_row != spawn_row || entry.moves != moves || !(*entry.board == board)) {
+        moves::MoveOptions options;
+        options.spawn_row = spawn_row;
+        const moves::Algorithm algorithm =
+            moves == MoveSet::SrsHardDrop ? moves::Algorithm::HardDrop : moves::Algorithm::BreadthFirst;
+        entry.placements = moves::generate(srs_board(board), static_cast<Piece>(piece), algorithm, options);
+        entry.board = board;
+        entry.spawn_row = spawn_row;
+        entry.moves = moves;
+    }
+    return entry.placements;
 }
 
 moves::SrsBoard srs_board(const TetrisBoard& board) {
@@ -216,8 +238,8 @@ bool may_hold(const Known& known, bool hold_in_play) {
 int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
                         std::span<TetrisPlacement, MostPlacements> out, int spawn_row, int visible_rows) {
     int count = 0;
-    if (moves == MoveSet::BreadthFirst)
-        count = breadth_first_placements(shapes, board, piece, spawn_row, out);
+    if (moves != MoveSet::HardDrop)
+        count = srs_move_placements(shapes, board, piece, spawn_row, moves, out);
     else
         for (int s = shapes.first(piece); s < shapes.end(piece); ++s) {
             const Shape& shape = shapes.shape(s);
@@ -236,7 +258,7 @@ int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int pi
 
 TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights)
     : shapes_(shapes), config_(config), draw_weights_(std::move(draw_weights)) {
-    if (config.moves == MoveSet::BreadthFirst && shapes.set().name() != "tetrominoes")
+    if (config.moves != MoveSet::HardDrop && shapes.set().name() != "tetrominoes")
         throw InputError("--moves bfs plays the tetrominoes only (SRS)");
 }
 

@@ -62,12 +62,18 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace stack::tetris {
 
 enum class Evaluation : std::uint8_t { Lee, Dellacherie, ElTetris, Seed001 };
-enum class MoveSet : std::uint8_t { HardDrop, BreadthFirst };
+// HardDrop: every rotation at every column, dropped from above the well;
+// BreadthFirst: every placement SRS reaches from the spawn (srs/moves.h);
+// SrsHardDrop: SRS's hard drop from the spawn (turn there, slide, drop),
+// which the bot's --moves harddrop plays, so that every move it suggests
+// is reachable.
+enum class MoveSet : std::uint8_t { HardDrop, BreadthFirst, SrsHardDrop };
 
 struct PolicyConfig {
     Evaluation evaluation = Evaluation::Dellacherie;
@@ -116,12 +122,15 @@ struct Known {
 };
 
 // One turn's choice: hold first or not, then the placement; with its score
-// when the search made it.
+// when the search made it. Trivially constructible, as TetrisPlacement: the
+// search keeps an array of them on the stack, and initialising it would
+// cost more than scoring a move (TetrisChoice{} is all zero).
 struct TetrisChoice {
-    TetrisPlacement placement{};
-    bool hold = false;
-    double score = 0;
+    TetrisPlacement placement;
+    bool hold;
+    double score;
 };
+static_assert(std::is_trivially_default_constructible_v<TetrisChoice>);
 
 // The piece a turn places: the current one, or when it holds, the held
 // piece (or with the hold empty, the next one). -1 when that is not known.
@@ -145,6 +154,14 @@ constexpr int MostPreview = 8;  // next pieces a search may know
 // wide.
 moves::SrsBoard srs_board(const TetrisBoard& board);
 
+// Every placement SRS reaches for a tetromino `piece` on `board`
+// (moves::generate, breadth first or with SrsHardDrop hard drop only, from
+// a spawn at `spawn_row`), as found.
+// Each thread remembers its last search of each piece, so asking again for
+// the board a search just saw costs a comparison.
+const std::vector<moves::SrsPlacement>& srs_placements(const TetrisBoard& board, int piece, int spawn_row,
+                                                       MoveSet moves = MoveSet::BreadthFirst);
+
 // The placement of `piece` whose cells these are (a tetromino's, SRS
 // cells), or nothing when no rotation of the piece has them or they leave
 // the board.
@@ -152,9 +169,10 @@ std::optional<TetrisPlacement> placement_of_cells(const ShapeSet& shapes, const 
                                                   const moves::Cells& cells);
 
 // Every placement of `piece` on `board` that lies wholly inside the well:
-// hard drops of each rotation at each column, or (MoveSet::BreadthFirst,
-// tetrominoes only) every one SRS reaches (srs/moves.h) from a spawn at
-// `spawn_row`; with visible_rows > 0, only those with a cell below that row.
+// hard drops of each rotation at each column, or (tetrominoes only) every
+// one SRS reaches (srs/moves.h) from a spawn at `spawn_row`, breadth first
+// or by hard drop (MoveSet); with visible_rows > 0, only those with a cell
+// below that row.
 // Returns the count written to `out`.
 int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
                         std::span<TetrisPlacement, MostPlacements> out, int spawn_row = -1, int visible_rows = 0);
@@ -170,7 +188,7 @@ public:
     double score(const TetrisBoard& board, const Known& known, const TetrisChoice& first,
                  const DellacherieBase* base = nullptr) const;
     double score(const TetrisBoard& board, std::span<const int> queue, const TetrisPlacement& first) const {
-        return score(board, Known{queue}, TetrisChoice{first});
+        return score(board, Known{queue}, TetrisChoice{first, false, 0});
     }
     // The best choice, or nothing when no placement fits. `threads` > 1
     // scores the first choices in parallel. Adds the leaves scored to
