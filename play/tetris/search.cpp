@@ -326,8 +326,13 @@ double TetrisPolicy::best(const TetrisBoard& board, const Known& known, int unkn
             break;
         const int count = this->placements(board, placed_piece(known, hold), placements);
         const Known rest = after_turn(known, hold);
-        for (int i = 0; i < count; ++i)
-            top = std::max(top, after(board, placements[std::size_t(i)], rest, unknown, base ? &*base : nullptr));
+        const DellacherieBase* shared = base ? &*base : nullptr;
+        if (rest.queue.empty() && unknown == 0)  // the placements are the leaves (most calls): no call per leaf
+            for (int i = 0; i < count; ++i)
+                top = std::max(top, leaf(board, placements[std::size_t(i)], shared));
+        else
+            for (int i = 0; i < count; ++i)
+                top = std::max(top, after(board, placements[std::size_t(i)], rest, unknown, shared));
     }
     return top;
 }
@@ -339,8 +344,12 @@ Known TetrisPolicy::window(const Known& known) const {
 double TetrisPolicy::score(const TetrisBoard& board, const Known& known, const TetrisChoice& first,
                            const DellacherieBase* base) const {
     const Known seen = window(known);
-    if (!config_.printed_seed000)
-        return after(board, first.placement, after_turn(seen, first.hold), config_.expectimax_depth, base);
+    if (!config_.printed_seed000) {
+        const Known rest = after_turn(seen, first.hold);
+        if (rest.queue.empty() && config_.expectimax_depth == 0)  // a leaf (the one-piece policies): no call
+            return leaf(board, first.placement, base);
+        return after(board, first.placement, rest, config_.expectimax_depth, base);
+    }
     // Seed 000's nextTick, as printed, recurses on the tail of a list that is
     // already the tail: it places known[0], known[2], known[4], ...
     std::array<int, 8> every_other{};
