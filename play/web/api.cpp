@@ -307,7 +307,7 @@ void write_location(JsonWriter& json, const moves::Location& at) {
 // x, y, rotation] with the kind an index into event_kinds, which keeps a
 // 10x20 answer (about 2,000 events) near 20 KB.
 std::string Api::moves(const Parameters& parameters) const {
-    const Query query(parameters, {"board", "piece", "algorithm", "events"});
+    const Query query(parameters, {"board", "piece", "algorithm", "events", "rotate180"});
     const std::optional<std::string> board_text = query.text("board");
     if (!board_text)
         throw BadRequest("board is required: rows top first, '.' empty and '#' filled, joined by '/'");
@@ -316,18 +316,21 @@ std::string Api::moves(const Parameters& parameters) const {
     const std::string algorithm_text = query.text("algorithm", "bfs");
     const moves::Algorithm algorithm = parse_algorithm(algorithm_text);
     const bool with_events = query.number("events", 0, 1, 1) == 1;
+    moves::MoveOptions options;
+    options.rotate_180 = query.number("rotate180", 0, 1, 0) == 1;
 
     std::vector<moves::SearchEvent> events;
     const std::vector<moves::SrsPlacement> placements =
-        moves::generate(board, piece, algorithm, {}, with_events ? &events : nullptr);
-    const std::vector<std::string> inputs = moves::shortest_inputs(board, piece, placements);
-    const std::optional<moves::Location> spawn = moves::spawn_location(board, piece);
+        moves::generate(board, piece, algorithm, options, with_events ? &events : nullptr);
+    const std::vector<std::string> inputs = moves::shortest_inputs(board, piece, placements, options);
+    const std::optional<moves::Location> spawn = moves::spawn_location(board, piece, options);
 
     JsonWriter json;
     json.raw("{").key("width").number(board.width()).raw(",").key("height").number(board.height());
     const char letter = piece_letter(piece);
     json.raw(",").key("piece").text(std::string_view(&letter, 1));
-    json.raw(",").key("algorithm").text(algorithm_text).raw(",").key("spawn");
+    json.raw(",").key("algorithm").text(algorithm_text);
+    json.raw(",").key("rotate180").raw(options.rotate_180 ? "true" : "false").raw(",").key("spawn");
     if (spawn) {
         json.raw("{");
         write_location(json, *spawn);
