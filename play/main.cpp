@@ -6,6 +6,7 @@
 #include "tetris/run.h"
 #include "web/server.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -103,7 +104,9 @@ po::options_description described_options() {
         "port", po::value<std::string>()->default_value("8080"), "port to listen on, 0-65535 (0: any free one)")(
         "bind", po::value<std::string>()->default_value("127.0.0.1"),
         "address to listen on; the default answers this machine only: anything else (0.0.0.0: every network) "
-        "must be asked for");
+        "must be asked for")("allow-host", po::value<std::vector<std::string>>()->composing(),
+                             "a host name the page may be reached by besides localhost and IP addresses (the Host "
+                             "header is checked against them; repeatable; * admits any)");
     described.add(web);
     return described;
 }
@@ -121,16 +124,25 @@ bool given(const po::variables_map& variables, const char* name) {
     return variables.count(name) && !variables[name].defaulted();
 }
 
-constexpr const char* ServeOnly[] = {"port", "bind"};
+constexpr const char* ServeOnly[] = {"port", "bind", "allow-host"};
 stack::web::ServeOptions parse_serve_options(const po::variables_map& variables) {
     for (const auto& [name, value] : variables)
-        if (!value.defaulted() && name != "serve" && name != "table" && name != "port" && name != "bind")
-            throw stack::InputError("--" + name + " is not for --serve (it takes --port, --bind and --table)");
+        if (!value.defaulted() && name != "serve" && name != "table"
+            && std::find(std::begin(ServeOnly), std::end(ServeOnly), name) == std::end(ServeOnly))
+            throw stack::InputError("--" + name
+                                    + " is not for --serve (it takes --port, --bind, --allow-host and --table)");
     stack::web::ServeOptions options;
     options.port = stack::parse_int_option("port", variables["port"].as<std::string>(), 0, 65535);
     options.bind = variables["bind"].as<std::string>();
     if (options.bind.empty())
         throw stack::InputError("--bind must name an address, e.g. 127.0.0.1");
+    if (variables.count("allow-host"))
+        for (const std::string& name : variables["allow-host"].as<std::vector<std::string>>()) {
+            if (name.empty() || name.size() > 253 || name.find_first_of(" /:@[]") != std::string::npos)
+                throw stack::InputError("--allow-host takes a host name without a port (got '"
+                                        + stack::printable(name, 60) + "')");
+            options.allowed_hosts.push_back(name);
+        }
     if (variables.count("table")) {
         options.table = variables["table"].as<std::string>();
         if (options.table->empty())

@@ -49,6 +49,15 @@ options)
     expect_error 2 "^stackplay: error: cannot listen on 192.0.2.1 port 0" timeout 10 "$stackplay" --serve --port 0 --bind 192.0.2.1
     expect_error 2 "^stackplay: error: cannot listen on nowhere.invalid port 0" timeout 10 "$stackplay" --serve --port 0 --bind nowhere.invalid
     expect_error 2 "^stackplay: error: .*FILE" "$stackplay" --serve --table "$work/missing.h5"
+    expect_error 2 "^stackplay: error: --allow-host takes a host name" "$stackplay" --serve --allow-host "evil:80"
+    expect_error 2 "^stackplay: error: --allow-host is for --serve$" "$stackplay" --allow-host x.example
+    # Bound beyond loopback, the server says so before it serves.
+    "$stackplay" --serve --port 0 --bind 0.0.0.0 2> "$work/wide.err" &
+    wide=$!
+    for _ in $(seq 50); do grep -q "serving on" "$work/wide.err" && break; sleep 0.1; done
+    kill -TERM "$wide"; wait "$wide" || true
+    grep -q "^stackplay: warning: listening on 0.0.0.0, beyond loopback" "$work/wide.err" && pass \
+        || fail "no warning line for --bind 0.0.0.0: $(head -c 300 "$work/wide.err")"
     # A port in use is refused, not shared.
     start_server
     port=${url##*:}
@@ -84,6 +93,17 @@ http)
     expect_status 400 "/api/game?policy=%00"
     expect_status 400 "/api/game?game=tetris&pieces=100000"
     expect_status 400 "/api/table?x=1"
+    expect_status 400 "/api/moves?board=....&board=...."  # a repeat, even of the same value
+    expect_status 413 "/api/moves?board=...." -X GET -H "Content-Length: 3" --data-binary abc
+    expect_status 403 "/api/table" -H "Host: evil.example"
+    expect_status 200 "/api/table" -H "Host: localhost:1"
+    expect_status 200 "/api/table" --head
+    expect_status 200 "/api/table"
+    grep -q '"file":"np4.h5"' "$work/body" && ! grep -q '"path"' "$work/body" && pass \
+        || fail "/api/table shows more than the table's file name: $(head -c 300 "$work/body")"
+    # An error quoting a long request quotes a bounded part of it.
+    expect_status 400 "/api/moves?board=$(head -c 6000 /dev/zero | tr '\0' 'x')"
+    [ "$(wc -c < "$work/body")" -lt 400 ] && pass || fail "an error of $(wc -c < "$work/body") bytes"
     long=$(head -c 9000 /dev/zero | tr '\0' '.')
     status=$(curl -s -o /dev/null -w '%{http_code}' "$url/api/moves?board=$long")
     [ "$status" = 414 ] || [ "$status" = 400 ] && pass || fail "a 9 KB URI -> $status"

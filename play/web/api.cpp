@@ -17,6 +17,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <future>
 #include <set>
 #include <string_view>
 
@@ -386,12 +388,11 @@ std::string Api::moves(const Parameters& parameters) const {
 Json Api::table() const {
     if (!table_)
         return {{"loaded", false}};
-    const std::lock_guard lock(table_mutex_);
     std::string letters;
     for (int p = 0; p < table_->rules().piece_count(); ++p)
         letters += table_->rules().letter(p);
     return {{"loaded", true},
-            {"path", table_->path()},
+            {"file", std::filesystem::path(table_->path()).filename().string()},  // not where it lives
             {"width", table_->info().width},
             {"height", table_->info().height},
             {"states", table_->info().states},
@@ -405,7 +406,6 @@ Json Api::table() const {
 Json Api::board(const Parameters& parameters) const {
     const Query query(parameters, {"heights"});
     const StackTable& table = loaded_table();
-    const std::lock_guard lock(table_mutex_);
     const BoardId id = parse_stack(table, query.text("heights"));
     Json answer = explanation_json(explain_board(*placements_, table, id), table.geometry());
     answer["width"] = table.geometry().width();
@@ -413,14 +413,38 @@ Json Api::board(const Parameters& parameters) const {
     return answer;
 }
 
+namespace {
+
+// The table policy's exact length distribution from one board, or why
+// there is none.
+Json exact_distribution_json(const StackingPolicy& policy, const Geometry& geometry, BoardId id) {
+    if (geometry.states() > MostExactStates)
+        return {{"exact", nullptr},
+                {"exact_mean", nullptr},
+                {"why_no_exact", "the table has " + std::to_string(geometry.states())
+                                     + " boards; the server computes the exact distribution for at most "
+                                     + std::to_string(MostExactStates) + " (stackplay --check does it for any)"}};
+    try {
+        const LengthDistribution distribution =
+            exact_length_distribution(policy, geometry, id, 1, std::uint64_t(1) << 30);
+        return {{"exact", distribution.probability}, {"exact_mean", distribution.mean}};
+    } catch (const DistributionTooLarge& error) {
+        return {{"exact", nullptr}, {"exact_mean", nullptr}, {"why_no_exact", error.what()}};
+    }
+}
+
+}  // namespace
+
 // The exact distribution is cached per board: the explorer asks again for
-// each board it draws, with other game counts.
+// each board it draws, with other game counts. It takes up to half a second
+// on a large table, so the lock guards only the cache: the first request
+// for a board computes it outside the lock, and those asking meanwhile wait
+// for that one's answer (a shared future), not for the lock.
 Json Api::lengths(const Parameters& parameters) const {
     const Query query(parameters, {"heights", "games", "seed"});
     const StackTable& table = loaded_table();
     const std::uint64_t games = query.number("games", 1, MostLengthGames, 1000);
     const std::uint64_t seed = query.number("seed", 0, std::numeric_limits<std::uint64_t>::max(), 1);
-    const std::lock_guard lock(table_mutex_);
     const BoardId id = parse_stack(table, query.text("heights"));
     const Geometry& geometry = table.geometry();
     const std::unique_ptr<StackingPolicy> policy = make_policy(PolicySpec{}, *placements_, table);
@@ -428,27 +452,32 @@ Json Api::lengths(const Parameters& parameters) const {
                    {"value", table.value(id)},
                    {"games", games},
                    {"seed", seed}};
-    auto cached = exact_cache_.find(id);
-    if (cached == exact_cache_.end()) {
-        Json exact = {{"exact", nullptr}, {"exact_mean", nullptr}};
-        if (geometry.states() > MostExactStates) {
-            exact["why_no_exact"] = "the table has " + std::to_string(geometry.states())
-                                    + " boards; the server computes the exact distribution for at most "
-                                    + std::to_string(MostExactStates) + " (stackplay --check does it for any)";
+    std::promise<Json> computing;
+    std::shared_future<Json> exact;
+    bool mine = false;
+    {
+        const std::lock_guard lock(cache_mutex_);
+        const auto cached = exact_cache_.find(id);
+        if (cached != exact_cache_.end()) {
+            exact = cached->second;
         } else {
-            try {
-                const LengthDistribution distribution =
-                    exact_length_distribution(*policy, geometry, id, 1, std::uint64_t(1) << 30);
-                exact = {{"exact", distribution.probability}, {"exact_mean", distribution.mean}};
-            } catch (const DistributionTooLarge& error) {
-                exact["why_no_exact"] = error.what();
-            }
+            if (exact_cache_.size() >= MostCachedDistributions)
+                exact_cache_.clear();  // a client walking many boards holds bounded memory
+            exact = computing.get_future().share();
+            exact_cache_.emplace(id, exact);
+            mine = true;
         }
-        if (exact_cache_.size() >= MostCachedDistributions)
-            exact_cache_.clear();  // a client walking many boards holds bounded memory
-        cached = exact_cache_.emplace(id, std::move(exact)).first;
     }
-    answer.update(cached->second);
+    if (mine) {
+        try {
+            computing.set_value(exact_distribution_json(*policy, geometry, id));
+        } catch (...) {
+            computing.set_exception(std::current_exception());
+            const std::lock_guard lock(cache_mutex_);
+            exact_cache_.erase(id);
+        }
+    }
+    answer.update(exact.get());
     const RunTotals totals = play_games(*policy, geometry, id, games, seed, 1);
     answer["observed"] = totals.lengths;
     answer["observed_mean"] = double(totals.pieces) / double(totals.games);
@@ -477,7 +506,6 @@ Json Api::game(const Parameters& parameters) const {
     } catch (const InputError& error) {
         throw BadRequest(std::string("policy: ") + error.what());
     }
-    const std::lock_guard lock(table_mutex_);
     const BoardId start = parse_stack(table, query.text("heights"));
     const Geometry& geometry = table.geometry();
     const std::unique_ptr<StackingPolicy> policy = make_policy(spec, *placements_, table);

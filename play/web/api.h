@@ -22,6 +22,7 @@
 #include "support/json.h"
 
 #include <map>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -80,10 +81,11 @@ private:
     const StackTable& loaded_table() const;
     std::unique_ptr<StackTable> table_;
     std::unique_ptr<PlacementTable> placements_;
-    // The table's lazy reads and the distribution cache are not thread-safe:
-    // one request at a time reads the table.
-    mutable std::mutex table_mutex_;
-    mutable std::map<std::uint64_t, Json> exact_cache_;  // board id -> exact distribution
+    // Board id -> its exact distribution, computed once (Api::lengths). The
+    // table itself is safe to read from many requests at once (its lazy
+    // reads take their own lock, stack_table.h).
+    mutable std::mutex cache_mutex_;
+    mutable std::map<std::uint64_t, std::shared_future<Json>> exact_cache_;
 };
 
 }  // namespace stack::web

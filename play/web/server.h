@@ -1,19 +1,41 @@
-// stackplay --serve: the web viewer. An HTTP server (cpp-httplib) that
-// answers the JSON API (api.h) and serves the page (play/web/page/,
-// compiled into the binary by assets.h: no file is read from disk).
+// stackplay --serve: the web viewer. An event-driven HTTP/1.1 server
+// (Boost.Beast on Asio) that answers the JSON API (api.h) and serves the
+// page (play/web/page/, compiled into the binary by assets.h: no file is
+// read from disk).
 //
-// It binds loopback unless told otherwise. Requests are bounded: a GET
-// only, a URI of at most 8 KB, no body, at most MostConnections served at
-// once (the rest wait), a slow client cut off after ReadTimeoutSeconds.
-// Every error is an HTTP status with a JSON body {"error": "..."}: 400 for
-// a bad parameter, 404 for an unknown path or a table asked for without
-// one, 405 for another method; the server never stops for a request.
+// One thread does all the network work: a connection costs a socket and a
+// few kilobytes, never a thread, so clients that send slowly or sit idle
+// hold nobody else up. The API's answers are computed on two pools: quick
+// ones (/api/moves, /api/table) on one, the long ones (/api/board,
+// /api/lengths, /api/game, /api/decide) on another of MostLongJobs threads,
+// with at most MostWaitingLongJobs waiting (more: 503 with Retry-After).
+//
+// What a client gets (each a status with a JSON body {"error": "..."}):
+//   - GET and HEAD only: any other method gets 405 at once and the
+//     connection is closed (its body is never read); a GET with a body 413;
+//   - a whole request, headers and all, within RequestDeadline of its first
+//     byte, or the connection is closed (408 when part of it came);
+//   - a request line and headers of at most MostHeaderBytes, a URI of at
+//     most MostTargetBytes (431, 414);
+//   - a Host naming this server (host_allowed below), else 403: a page on
+//     another site that rebinds its name to 127.0.0.1 cannot read the API;
+//   - pipelined requests answered in order; an idle kept-alive connection
+//     closed after IdleTimeout;
+//   - at most MostConnectionsPerAddress connections from one address and
+//     MostConnections in all. A connection past a bound closes an idle one
+//     (the longest idle first), or else one whose request has been arriving
+//     for over SlowSenderSeconds; when there is none it gets 503.
+// It binds loopback unless told otherwise (and says so on stderr when not),
+// and stops within a second of SIGINT or SIGTERM.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
+#include "web/api.h"
+
+#include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace stack::web {
 
@@ -21,15 +43,35 @@ struct ServeOptions {
     std::string bind = "127.0.0.1";
     int port = 8080;  // 0: any free port
     std::optional<std::string> table;
-    bool quiet = false;  // no request log on stderr
+    // Host names admitted besides localhost and IP addresses ("*": any).
+    std::vector<std::string> allowed_hosts;
 };
 
-constexpr int MostConnections = 32;
-constexpr int ReadTimeoutSeconds = 5;
+constexpr int MostConnections = 1024;
+constexpr int MostConnectionsPerAddress = 128;
+constexpr std::chrono::seconds RequestDeadline{5};
+constexpr std::chrono::seconds IdleTimeout{10};
+constexpr std::chrono::seconds WriteDeadline{10};
+constexpr std::chrono::seconds SlowSenderSeconds{1};
+constexpr int MostHeaderBytes = 16 * 1024;
+constexpr int MostTargetBytes = 8 * 1024;
+constexpr int MostLongJobs = 2;
+constexpr int MostWaitingLongJobs = 16;
+constexpr std::size_t MostErrorBytes = 200;  // of a message quoting the request
 
 // Serves until SIGINT or SIGTERM; prints "serving on http://HOST:PORT/" on
 // stderr once listening (with the port chosen when --port 0). Throws
 // InputError for a bad table or an address it cannot bind.
 int serve(const ServeOptions& options);
+
+// A query string (after '?', still percent-encoded) as parameters: pairs
+// split on '&', each name from its value at the first '=' (a value keeps
+// any later '='), '+' a space, %XX a byte. A bad escape throws BadRequest.
+Parameters parse_query(std::string_view query);
+
+// Is a request's Host header one of this server's names? Its port is not
+// compared. Admitted: localhost, any IP address literal (a rebinding page
+// has a name, not an address), and the names in `allowed` ("*": any).
+bool host_allowed(std::string_view host, const std::vector<std::string>& allowed);
 
 }  // namespace stack::web
