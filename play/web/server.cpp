@@ -139,7 +139,7 @@ const std::map<std::string, Endpoint, std::less<>>& endpoints() {
                   throw BadRequest("/api/table takes no parameters");
               return json_text(api.table());
           }}},
-        {"/api/board", endpoint(Pool::Long, &Api::board)},
+        {"/api/board", endpoint(Pool::Quick, &Api::board)},  // under a millisecond: no search
         {"/api/lengths", endpoint(Pool::Long, &Api::lengths)},
         {"/api/game", endpoint(Pool::Long, &Api::game)},
         {"/api/decide", endpoint(Pool::Long, &Api::decide)},

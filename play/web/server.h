@@ -6,9 +6,10 @@
 // One thread does all the network work: a connection costs a socket and a
 // few kilobytes, never a thread, so clients that send slowly or sit idle
 // hold nobody else up. The API's answers are computed on two pools: quick
-// ones (/api/moves, /api/table) on one, the long ones (/api/board,
-// /api/lengths, /api/game, /api/decide) on another of MostLongJobs threads,
-// with at most MostWaitingLongJobs waiting (more: 503 with Retry-After).
+// ones (/api/moves, /api/table, /api/board) on one, the long ones
+// (/api/lengths, /api/game, /api/decide) on another of MostLongJobs
+// threads, with at most MostWaitingLongJobs waiting (more: 503 with
+// Retry-After), so long requests never delay the quick ones.
 //
 // What a client gets (each a status with a JSON body {"error": "..."}):
 //   - GET and HEAD only: any other method gets 405 at once and the
