@@ -57,6 +57,17 @@ int ShapeSet::piece_of_letter(char letter) const {
     return matches == 1 ? folded : -1;
 }
 
+int ShapeSet::piece_fitting_nowhere(int width, int height) const {
+    for (int p = 0; p < piece_count(); ++p) {
+        bool fits = false;
+        for (int s = first(p); s < end(p); ++s)
+            fits |= shape(s).width <= width && shape(s).height <= height;
+        if (!fits)
+            return p;
+    }
+    return -1;
+}
+
 const Shape& ShapeSet::spawn(int piece, int width, int height) const {
     for (int s = first(piece); s < end(piece); ++s)
         if (shape(s).width <= width && shape(s).height <= height)

@@ -79,6 +79,9 @@ public:
     // the well (the piece as drawn, unless that is wider or taller).
     const Shape& spawn(int piece, int width, int height) const;
     char letter(int piece) const { return set_.pieces()[std::size_t(piece)].letter; }
+    // The first piece that fits a W x H well in no rotation, or -1 (a game
+    // needs every piece to fit: the command line and the web refuse it).
+    int piece_fitting_nowhere(int width, int height) const;
 
 private:
     PieceSet set_;

@@ -84,15 +84,9 @@ struct Setup {
     explicit Setup(const TetrisOptions& options)
         : set(PieceSet::named_or_file(options.pieces)), rules(set), shapes(set),
           policy(shapes, policy_config(options), draw_probabilities(rules)) {
-        for (int p = 0; p < shapes.piece_count(); ++p) {
-            bool fits = false;
-            for (int s = shapes.first(p); s < shapes.end(p); ++s)
-                fits |= shapes.shape(s).width <= options.width && shapes.shape(s).height <= options.height;
-            if (!fits)
-                throw InputError("piece " + set.pieces()[std::size_t(p)].name + " fits the "
-                                 + std::to_string(options.width) + "x" + std::to_string(options.height)
-                                 + " well in no rotation");
-        }
+        if (const int p = shapes.piece_fitting_nowhere(options.width, options.height); p >= 0)
+            throw InputError("piece " + set.pieces()[std::size_t(p)].name + " fits the " + std::to_string(options.width)
+                             + "x" + std::to_string(options.height) + " well in no rotation");
         if (options.piece_file) {
             if (set.name() != "tetrominoes")
                 throw InputError("--piece-file (seed 000's format) plays the tetrominoes only");
@@ -416,34 +410,18 @@ std::string projected(double value) {
     return text;
 }
 
-// A guard against searches that would not end: the leaves one move scores,
-// projected as P^n x K^d (x 2^n with hold, its two choices a piece), P the
-// placements of a piece (each rotation at each column of an open well, as
-// hard drops find them, averaged over the set's pieces; 4 x width for SRS
-// moves, which reach more), n the pieces the search places (the known ones
-// and the expectimax levels), K the set's pieces and d the expectimax
-// levels, at a conservative 5 million leaves a second (one search thread
-// scored 3.7 to 9.7 million a second at --preview 3 on 10x20, seed001 the
-// slowest and lee the fastest). Past a minute a move, the run needs --yes.
+// A guard against searches that would not end: the leaves one move scores
+// (projected_leaves, search.h) at a conservative 5 million leaves a second
+// (one search thread scored 3.7 to 9.7 million a second at --preview 3 on
+// 10x20, seed001 the slowest and lee the fastest). Past a minute a move,
+// the run needs --yes. A decision searches the pieces it is told.
 }  // namespace
 
 void check_search_time(const TetrisOptions& options, const ShapeSet& shapes, const PolicyConfig& config) {
     constexpr double LeavesPerSecond = 5e6, MostSeconds = 60;
-    double placements = 0;
-    for (int s = 0; s < int(shapes.shapes().size()); ++s)
-        if (shapes.shape(s).height <= options.height)
-            placements += std::max(0, options.width - shapes.shape(s).width + 1);
-    placements /= shapes.piece_count();
-    if (config.moves == MoveSet::BreadthFirst)
-        placements = std::max(placements, 4.0 * options.width);
-    std::size_t window = std::size_t(config.preview) + 1;
-    if (options.piece)  // a decision searches the pieces it is told
-        window = std::min(window, 1 + (options.next ? options.next->size() : 0));
-    const double placed = double(config.printed_seed000 ? (window + 1) / 2 : window);
-    const double levels = placed + config.expectimax_depth;
-    double leaves = std::pow(placements, levels) * std::pow(double(shapes.piece_count()), config.expectimax_depth);
-    if (config.hold)
-        leaves *= std::pow(2.0, levels);
+    const std::size_t known =
+        options.piece ? 1 + (options.next ? options.next->size() : 0) : std::numeric_limits<std::size_t>::max();
+    const double leaves = projected_leaves(shapes, options.width, options.height, config, known);
     const double seconds = leaves / LeavesPerSecond;
     if (seconds > MostSeconds && !options.yes)
         throw InputError("--preview " + std::to_string(config.preview)

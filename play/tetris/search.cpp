@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <iterator>
 #include <limits>
 
@@ -400,6 +401,25 @@ std::optional<TetrisChoice> TetrisPolicy::choose(const TetrisBoard& board, const
     if (scored)
         scored->insert(scored->end(), choices.begin(), choices.begin() + count);
     return choices[std::size_t(chosen)];
+}
+
+double projected_leaves(const ShapeSet& shapes, int width, int height, const PolicyConfig& config, std::size_t known,
+                        double least_placements) {
+    double placements = 0;
+    for (int s = 0; s < int(shapes.shapes().size()); ++s)
+        if (shapes.shape(s).height <= height)
+            placements += std::max(0, width - shapes.shape(s).width + 1);
+    placements /= shapes.piece_count();
+    if (config.moves == MoveSet::BreadthFirst)
+        placements = std::max(placements, 4.0 * width);
+    placements = std::max(placements, least_placements);
+    const std::size_t window = std::min(std::size_t(config.preview) + 1, known);
+    const double placed = double(config.printed_seed000 ? (window + 1) / 2 : window);
+    const double levels = placed + config.expectimax_depth;
+    double leaves = std::pow(placements, levels) * std::pow(double(shapes.piece_count()), config.expectimax_depth);
+    if (config.hold)
+        leaves *= std::pow(2.0, levels);
+    return leaves;
 }
 
 }  // namespace stack::tetris

@@ -144,6 +144,18 @@ Known after_turn(const Known& known, bool hold);
 bool may_hold(const Known& known, bool hold_in_play);
 
 // The most placements one piece can have on one board.
+// The leaves one move's search scores, projected as P^n x K^d (x 2^n with
+// hold, its two choices a piece): P the placements of a piece (each
+// rotation at each column of an open well, as hard drops find them,
+// averaged over the set's pieces; with SRS moves at least 4 x width, and at
+// least `least_placements`, which a caller that knows the board gives), n
+// the pieces the search places (those known, `known`, within the preview;
+// seed 000's printed rule places every other one; plus the expectimax
+// levels), K the set's pieces and d the expectimax levels. The command
+// line's --yes guard and the web's decision bound both use it.
+double projected_leaves(const ShapeSet& shapes, int width, int height, const PolicyConfig& config, std::size_t known,
+                        double least_placements = 0);
+
 constexpr int MostPlacements = 4 * MostWidth * MostHeight;  // SRS: 4 rotations at any (x, y)
 
 constexpr double Lost = -1e12;

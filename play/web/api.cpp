@@ -215,38 +215,28 @@ Json tetris_game(const Query& query) {
             {"turns", std::move(turns)}};
 }
 
-// The work a decision projects, as the command line projects its search
-// (run.cpp's check_search_time): P^n x K^d leaves, x 2^n with hold, P the
-// placements of a piece, n the pieces searched and the expectimax levels,
-// K the pieces and d the levels. With hard drops P is each rotation at each
-// column of an open well, averaged over the pieces (no board has more).
-// SRS moves can reach many more on a board with overhangs (752 for a J on
-// a sparse 16x64 board, tests/test_web.cpp), so P is the most any piece has
-// on this board, at least 4 x width; and each board's placements come from a
+// The work a decision projects: its search's leaves as the command line
+// projects them (projected_leaves, tetris/search.h), with SRS moves P being
+// at least the most placements any piece has on this board (they can reach
+// many more on a board with overhangs: 752 for a J on a sparse 16x64
+// board, tests/test_web.cpp), and each board's placements coming from a
 // breadth-first search over the well, so a leaf counts width x height / 80.
 // About 40 ns a unit on one core either way.
 double decision_work(const tetris::ShapeSet& shapes, const tetris::TetrisBoard& board,
                      const tetris::PolicyConfig& config, std::size_t known) {
     const int width = board.width(), height = board.height();
-    double placements = 0;
-    for (int s = 0; s < int(shapes.shapes().size()); ++s)
-        if (shapes.shape(s).height <= height)
-            placements += std::max(0, width - shapes.shape(s).width + 1);
-    placements /= shapes.piece_count();
     const bool srs = config.moves == tetris::MoveSet::BreadthFirst;
+    double most_placements = 0;
     if (srs) {
-        placements = std::max(placements, 4.0 * width);
         const moves::SrsBoard drawn = tetris::srs_board(board);
         moves::MoveOptions options;
         options.spawn_row = config.spawn_row;
         for (int p = 0; p < shapes.piece_count(); ++p)  // the tetrominoes: a set index is its Piece
-            placements = std::max(
-                placements, double(moves::generate(drawn, Piece(p), moves::Algorithm::BreadthFirst, options).size()));
+            most_placements =
+                std::max(most_placements,
+                         double(moves::generate(drawn, Piece(p), moves::Algorithm::BreadthFirst, options).size()));
     }
-    const double levels = double(std::min(std::size_t(config.preview) + 1, known) + config.expectimax_depth);
-    double work = std::pow(placements, levels) * std::pow(double(shapes.piece_count()), config.expectimax_depth);
-    if (config.hold)
-        work *= std::pow(2.0, levels);
+    const double work = tetris::projected_leaves(shapes, width, height, config, known, most_placements);
     return srs ? work * width * height / 80 : work;
 }
 
@@ -603,15 +593,10 @@ Json Api::decide(const Parameters& parameters) const {
     const int alternatives = int(query.number("alternatives", 0, MostDecisionAlternatives, 8));
 
     // As the command line's: every piece of the set must fit the well.
-    for (int p = 0; p < kit.shapes.piece_count(); ++p) {
-        bool fits = false;
-        for (int s = kit.shapes.first(p); s < kit.shapes.end(p); ++s)
-            fits |= kit.shapes.shape(s).width <= options.width && kit.shapes.shape(s).height <= options.height;
-        if (!fits)
-            throw BadRequest("board: piece " + std::string(1, kit.shapes.letter(p)) + " fits the "
-                             + std::to_string(options.width) + "x" + std::to_string(options.height)
-                             + " well in no rotation");
-    }
+    if (const int p = kit.shapes.piece_fitting_nowhere(options.width, options.height); p >= 0)
+        throw BadRequest("board: piece " + std::string(1, kit.shapes.letter(p)) + " fits the "
+                         + std::to_string(options.width) + "x" + std::to_string(options.height)
+                         + " well in no rotation");
     tetris::PolicyConfig config;
     try {
         config = tetris::policy_config(options);
