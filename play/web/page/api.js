@@ -35,6 +35,20 @@ export async function getJSON(path, params = {}) {
   return { data: body };
 }
 
+// The /api/table answer, asked once and shared by the views (the explorer
+// draws the table; the replay picks its default game by it). An error is
+// not remembered: the next call asks again.
+let tableAnswer = null;
+export function tableInfo() {
+  if (!tableAnswer) {
+    tableAnswer = getJSON('/api/table').then((answer) => {
+      if (answer.error) tableAnswer = null;
+      return answer;
+    });
+  }
+  return tableAnswer;
+}
+
 // A counter to drop stale answers: take a ticket before a request, and
 // after it check that no newer ticket was taken meanwhile.
 export class Latest {

@@ -26,9 +26,9 @@ export function markCurrent(table, algorithm) {
   for (const [name, tr] of rows(table)) tr.classList.toggle('current', name === algorithm);
 }
 
-// Fetches the five answers for board and piece and fills the rows; calls
-// onError with the first error text, if any.
-export async function refreshCompare(table, board, piece, onError) {
+// Fetches the five answers for board and piece (with 180° turns when
+// rotate180) and fills the rows; calls onError with the first error text, if any.
+export async function refreshCompare(table, board, piece, rotate180, onError) {
   const ticket = latest.take();
   const byName = rows(table);
   for (const tr of byName.values()) {
@@ -37,7 +37,7 @@ export async function refreshCompare(table, board, piece, onError) {
     for (const cls of ['mini', 'full', 'diff']) tr.querySelector(`.${cls}`).textContent = '';
   }
   const answers = await Promise.all(ALGORITHMS.map((algorithm) =>
-    getJSON('/api/moves', { board, piece, algorithm, events: 0 })));
+    getJSON('/api/moves', { board, piece, algorithm, events: 0, rotate180: rotate180 ? 1 : undefined })));
   if (!latest.is(ticket)) return;
   const count = ({ data }) => (data ? data.counts?.placements ?? data.placements?.length ?? 0 : null);
   const bfs = count(answers[ALGORITHMS.indexOf('bfs')]);

@@ -1,13 +1,13 @@
 // explorer.js — the table explorer: a stack's value (/api/board), every
 // piece's placements ranked best first (click one to move to its successor),
-// and the game-length distribution from the stack (/api/lengths).
-import { getJSON, Latest } from './api.js';
+// and the game-length distribution from the stack (/api/lengths), beside as
+// many seeded games as asked.
+import { getJSON, Latest, tableInfo } from './api.js';
 import { addedCells, clearMarks, makeGrid, markCells, paintRows, rowsFromHeights } from './grid.js';
-import { pieceColour, rotationName, spellInputs } from './shapes.js';
+import { cellSpan, pieceColour, rotationName, spellInputs } from './shapes.js';
 import { drawLengths } from './chart.js';
 
 const $ = (id) => document.getElementById(id);
-const LENGTH_GAMES = 2000;
 
 const state = {
   table: null,      // the /api/table answer once loaded
@@ -31,7 +31,7 @@ function emptyHeights() {
 export async function show() {
   if (state.started) return;
   state.started = true;
-  const { data, error } = await getJSON('/api/table');
+  const { data, error } = await tableInfo();
   if (error) {
     showError(error);
     state.started = false;
@@ -40,15 +40,17 @@ export async function show() {
   if (!data.loaded) {
     $('explorer-note').hidden = false;
     $('explorer-controls').hidden = true;
+    $('explorer-main').hidden = true;
     $('explorer-info').textContent = '';
     return;
   }
   state.table = data;
   const value = Number.isFinite(data.value_empty) ? `, empty well's value ${data.value_empty.toFixed(6)}` : '';
   $('explorer-info').textContent =
-    `Table ${data.path ?? ''}: ${data.width} wide, ${data.height} high, ${data.states} boards, ` +
+    `Table ${data.file ?? ''}: ${data.width} wide, ${data.height} high, ${data.states} boards, ` +
     `pieces ${data.piece_letters ?? data.pieces ?? ''}${value}.`;
   state.grid = makeGrid($('explorer-well'), data.width, data.height, { maxHeight: 540, maxWidth: 300 });
+  $('explorer-main').hidden = false;
   if (!$('explorer-heights').value.trim()) $('explorer-heights').value = emptyHeights();
   go(false);
 }
@@ -103,7 +105,9 @@ function drawBoard(data) {
     block.append(list);
     return block;
   });
-  $('explorer-placements').replaceChildren(...blocks);
+  const list = $('explorer-placements');
+  list.replaceChildren(...blocks);
+  list.scrollTop = 0;
 }
 
 function placementItem(letter, placement, index) {
@@ -115,8 +119,10 @@ function placementItem(letter, placement, index) {
   const value = document.createElement('span');
   value.className = 'value';
   value.textContent = Number(placement.value).toFixed(6);
+  const cells = addedCells(state.heights, placement.successor_heights || []);
   const where = document.createElement('span');
-  where.textContent = ` rot ${rotationName(placement.rotation)}, column ${placement.column} → [${(placement.successor_heights || []).join(',')}]`;
+  where.textContent = ` rot ${rotationName(placement.rotation)} · ${cellSpan(cells) || `column ${placement.column}`}` +
+    ` → [${(placement.successor_heights || []).join(',')}]`;
   li.append(value, where);
   if (placement.inputs) {
     const code = document.createElement('code');
@@ -128,7 +134,7 @@ function placementItem(letter, placement, index) {
   }
   const preview = (on) => {
     clearMarks(state.grid, 'preview');
-    if (on) markCells(state.grid, addedCells(state.heights, placement.successor_heights || []), 'preview', pieceColour(letter));
+    if (on) markCells(state.grid, cells, 'preview', pieceColour(letter));
   };
   li.addEventListener('mouseenter', () => preview(true));
   li.addEventListener('mouseleave', () => preview(false));
@@ -142,12 +148,16 @@ function placementItem(letter, placement, index) {
   return li;
 }
 
+// The chart for the stack: the games and seed as typed (the server checks
+// them and says what is wrong).
 async function loadLengths(heights) {
   const ticket = lengths.take();
   const box = $('explorer-lengths');
+  const games = $('explorer-games').value.trim();
+  const seed = $('explorer-seed').value.trim();
   box.replaceChildren(Object.assign(document.createElement('p'), {
-    className: 'muted', textContent: `Playing ${LENGTH_GAMES} games…` }));
-  const { data, error } = await getJSON('/api/lengths', { heights, games: LENGTH_GAMES, seed: 1 });
+    className: 'muted', textContent: `Playing ${games} games…` }));
+  const { data, error } = await getJSON('/api/lengths', { heights, games, seed });
   if (!lengths.is(ticket)) return;
   if (error) {
     box.replaceChildren();
@@ -166,6 +176,15 @@ export function init() {
     $('explorer-heights').value = previous;
     go(false);
   });
+  const replay = () => {
+    if (!state.heights) return;
+    showError('');
+    loadLengths(state.heights.join(','));
+  };
+  $('explorer-play').addEventListener('click', replay);
+  for (const id of ['explorer-games', 'explorer-seed']) {
+    $(id).addEventListener('keydown', (e) => { if (e.key === 'Enter') replay(); });
+  }
   $('explorer-empty').addEventListener('click', () => {
     if (!state.table) return;
     $('explorer-heights').value = emptyHeights();

@@ -2,6 +2,10 @@
 // views: building one, painting a well's rows, marking cells.
 import { pieceColour } from './shapes.js';
 
+// The window's width a grid leaves to the page: margins, the grid's border
+// and a scroll bar.
+const FIT_MARGIN = 48;
+
 // Builds width x (height + extra) cells into container. Board cells get the
 // class "cell" and data-x / data-y (y from the floor up, so the top row of
 // the drawing has y = height-1); the `extra` rows above the board (where a
@@ -12,7 +16,9 @@ export function makeGrid(container, width, height, options = {}) {
   // Each cell takes its size plus a 1px grid line.
   const size = Math.max(6, Math.min(maxCell, Math.floor(maxHeight / total) - 1, Math.floor(maxWidth / width) - 1));
   container.replaceChildren();
-  container.style.setProperty('--cell', `${size}px`);
+  // On a narrow window the cells shrink so that the grid fits the window's
+  // width less the page's margins (FIT_MARGIN), down to 4px.
+  container.style.setProperty('--cell', `min(${size}px, max(4px, calc((100vw - ${FIT_MARGIN}px) / ${width} - 1px)))`);
   container.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
   const cells = Array.from({ length: total }, () => new Array(width));
   const fragment = document.createDocumentFragment();

@@ -1,16 +1,21 @@
 // moves.js — the move-generation view: a board to draw on, /api/moves for the
 // drawn board, and the search's events animated (reached, popped, placeable),
-// then the placements coloured by spin, each clickable for its inputs.
+// the placements listed as the animation finds them, then coloured by spin,
+// each clickable for its cells and inputs; and the bot's decision on the
+// board (bot.js).
 import { getJSON, Latest } from './api.js';
+import * as bot from './bot.js';
 import { buildCompare, clearCompare, markCurrent, refreshCompare } from './compare.js';
 import { makeGrid } from './grid.js';
-import { locationCells, rotationName, spellInputs } from './shapes.js';
+import { cellList, cellsKey, cellSpan, locationCells, rotationName, rotationWords, spellInputs } from './shapes.js';
 
 // A cell's tint: the most telling thing seen there so far.
 const TINTS = ['', 't-r', 't-p', 't-ok', 't-mini', 't-full'];
 const CURRENT = ['', 'cur-r', 'cur-p', 'cur-ok', 'cur-mini', 'cur-full'];
 const KIND_CODE = { reached: 1, popped: 2, placeable: 3 };
 const SPIN_RANK = { none: 0, mini: 1, full: 2 };
+const SPIN_BIT = { none: 1, mini: 2, full: 4 };
+const NO_SELECTION = 'Click a placement to see its cells and inputs.';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,12 +25,13 @@ const state = {
   extra: 2,        // rows drawn above the board, where pieces spawn
   filled: [],      // filled[y][x], y from the floor
   grid: null,
-  marks: [],       // marks[y][x] = {tint, cur, fin, sel} over the drawn rows
+  marks: [],       // marks[y][x] = {tint, cur, fin, sel, bot} over the drawn rows
   run: null,       // the answer being animated and how far it got
   mode: 'ready',   // ready | loading | playing | paused | done | error
   selected: -1,
   current: [],     // cells of the current event's location
   frame: 0,        // requestAnimationFrame id
+  bot: [],         // cells of the bot's choice
 };
 const loads = new Latest();
 
@@ -42,8 +48,9 @@ function buildGrid() {
   state.grid = makeGrid($('moves-board'), state.width, state.height,
     { extra: state.extra, maxHeight: 600, maxWidth: 420 });
   state.marks = Array.from({ length: state.grid.total },
-    () => Array.from({ length: state.width }, () => ({ tint: 0, cur: 0, fin: '', sel: false })));
+    () => Array.from({ length: state.width }, () => ({ tint: 0, cur: 0, fin: '', sel: false, bot: false })));
   state.current = [];
+  for (const [x, y] of state.bot) if (onBoard(x, y)) state.marks[y][x].bot = true;
   renderAll();
 }
 
@@ -57,6 +64,7 @@ function render(x, y) {
   else if (m.tint) cls += ` ${TINTS[m.tint]}`;
   if (m.cur) cls += ` cur ${CURRENT[m.cur]}`;
   if (m.sel) cls += ' sel';
+  if (m.bot) cls += ' bot';
   el.className = cls;
 }
 
@@ -120,29 +128,48 @@ function setMode(mode) {
   $('moves-status').textContent = mode;
   $('moves-play').disabled = mode === 'playing' || mode === 'loading';
   $('moves-pause').disabled = mode !== 'playing';
+  $('moves-end').disabled = mode === 'loading' || mode === 'done';
 }
 
 function showError(text) {
   $('moves-error').textContent = text || '';
 }
 
-// Anything the answer was for changed: stop and forget the run (and, when
-// the board or piece changed, the comparison).
-function invalidate(boardChanged = true) {
-  loads.take();
-  if (boardChanged) clearCompare($('moves-compare'));
-  stopLoop();
-  state.run = null;
-  state.selected = -1;
+function clearSearchMarks() {
   for (const row of state.marks) for (const m of row) { m.tint = 0; m.cur = 0; m.fin = ''; m.sel = false; }
   state.current = [];
+  state.selected = -1;
+}
+
+// Anything the answer was for changed: stop and forget the run (and, when
+// the board, the piece or the turns changed, the comparison and the bot's
+// decision).
+function invalidate(boardChanged = true) {
+  loads.take();
+  if (boardChanged) {
+    clearCompare($('moves-compare'));
+    $('moves-compare-note').textContent = 'Shown when the animation ends.';
+    bot.clear();
+  }
+  stopLoop();
+  state.run = null;
+  clearSearchMarks();
   renderAll();
   $('moves-count').textContent = '—';
+  $('moves-turns').textContent = '—';
   $('moves-progress').textContent = '';
   $('moves-placements').replaceChildren();
-  $('moves-inputs').textContent = 'Click a placement to see its inputs.';
+  $('moves-inputs').textContent = NO_SELECTION;
   showError('');
   setMode('ready');
+}
+
+// The bot's choice drawn on the board (no cells: none).
+function markBot(cells) {
+  for (const [x, y] of state.bot) if (onBoard(x, y)) state.marks[y][x].bot = false;
+  state.bot = cells.filter(([x, y]) => onBoard(x, y));
+  for (const [x, y] of state.bot) state.marks[y][x].bot = true;
+  renderAll();
 }
 
 // ---------- one answer ----------
@@ -153,8 +180,8 @@ async function load() {
   showError('');
   setMode('loading');
   const piece = $('moves-piece').value;
-  const { data, error } = await getJSON('/api/moves',
-    { board: boardText(), piece, algorithm: $('moves-algorithm').value });
+  const { data, error } = await getJSON('/api/moves', { board: boardText(), piece,
+    algorithm: $('moves-algorithm').value, rotate180: rotate180() ? 1 : undefined });
   if (!loads.is(ticket)) return false;
   if (error) {
     showError(error);
@@ -183,15 +210,47 @@ function startRun(data, piece) {
   const extra = Math.min(8, Math.max(2, top - state.height + 1));
   if (extra !== state.extra) { state.extra = extra; buildGrid(); }
 
-  for (const row of state.marks) for (const m of row) { m.tint = 0; m.cur = 0; m.fin = ''; m.sel = false; }
-  state.current = [];
-  state.selected = -1;
+  clearSearchMarks();
   renderAll();
-  state.run = { data, piece, placements, events, kinds, spinAt, pos: 0, seen: [0, 0, 0, 0], budget: 0 };
-  const count = data.counts && Number.isFinite(data.counts.placements) ? data.counts.placements : placements.length;
-  $('moves-count').textContent = String(count);
-  listPlacements(placements);
+  // Each placement by its cells: a placeable event reveals the placement
+  // with its cells the first time one is played.
+  const byCells = new Map(placements.map((p, i) => [cellsKey(p.cells || []), i]));
+  state.run = { data, piece, placements, events, kinds, spinAt, byCells, found: [], listed: new Set(), pos: 0,
+    seen: [0, 0, 0, 0], budget: 0 };
+  $('moves-turns').textContent = data.rotate180 === true ? '90° and 180°' : '90° only';
+  const list = $('moves-placements');
+  list.replaceChildren();
+  list.scrollTop = 0;
+  $('moves-inputs').textContent = NO_SELECTION;
+  showCount();
   progress();
+}
+
+// The placements found so far while the animation plays; the API's count
+// once it is over.
+function showCount() {
+  const run = state.run;
+  const box = $('moves-count');
+  if (!run) { box.textContent = '—'; return; }
+  if (state.mode === 'done') {
+    const counts = run.data.counts;
+    box.textContent = String(counts && Number.isFinite(counts.placements) ? counts.placements : run.placements.length);
+    return;
+  }
+  const soFar = document.createElement('span');
+  soFar.className = 'muted';
+  soFar.textContent = ' found so far';
+  box.replaceChildren(String(run.found.length), soFar);
+}
+
+// A placeable event: lists the placement with these cells, if not yet listed.
+function reveal(cells) {
+  const run = state.run;
+  const index = run.byCells.get(cellsKey(cells));
+  if (index === undefined || run.listed.has(index)) return;
+  run.listed.add(index);
+  run.found.push(index);
+  $('moves-placements').append(placementItem(run.placements[index], index));
 }
 
 // Applies one event to the tints; returns its code and cells.
@@ -206,6 +265,7 @@ function apply(event) {
     if (spin === 'full') code = 5;
   }
   const cells = locationCells(run.piece, x, y, rotation);
+  if (code >= 3) reveal(cells);
   for (const [cx, cy] of cells) {
     if (!onBoard(cx, cy)) continue;
     const m = state.marks[cy][cx];
@@ -228,21 +288,36 @@ function progress() {
     `${run.pos} of ${run.events.length} (reached ${r}, popped ${p}, placeable ${ok})`;
 }
 
-// The end: the placements drawn, each cell in its best spin's colour.
+// A cell's colour from the spins of the placements covering it: its best
+// spin, or both colours where a T-spin mini and a full T-spin cover it.
+function finishColour(bits) {
+  if ((bits & SPIN_BIT.mini) && (bits & SPIN_BIT.full)) return 'both';
+  if (bits & SPIN_BIT.full) return 'full';
+  if (bits & SPIN_BIT.mini) return 'mini';
+  return 'none';
+}
+
+// The end: every placement listed in the API's order and drawn, each cell
+// in its spins' colours, and the five algorithms compared.
 function finish() {
   stopLoop();
   const run = state.run;
   setCurrent([], 0);
+  const bits = state.marks.map((row) => row.map(() => 0));
   for (const p of run.placements) {
-    for (const [x, y] of p.cells || []) {
-      if (!onBoard(x, y)) continue;
-      const m = state.marks[y][x];
-      if (!m.fin || SPIN_RANK[p.spin] > SPIN_RANK[m.fin]) m.fin = SPIN_RANK[p.spin] === undefined ? 'none' : p.spin;
-    }
+    for (const [x, y] of p.cells || []) if (onBoard(x, y)) bits[y][x] |= SPIN_BIT[p.spin] ?? SPIN_BIT.none;
   }
+  state.marks.forEach((row, y) => row.forEach((m, x) => { m.fin = bits[y][x] ? finishColour(bits[y][x]) : ''; }));
+  if (run.found.length !== run.placements.length || run.found.some((index, i) => index !== i)) {
+    listPlacements(run.placements);
+  }
+  run.found = run.placements.map((_, i) => i);
+  run.listed = new Set(run.found);
   renderAll();
-  progress();
   setMode('done');
+  showCount();
+  progress();
+  compareAll();
 }
 
 // Advances n events (drawing the last one as the current location).
@@ -251,6 +326,7 @@ function advance(n) {
   let last = null;
   for (let i = 0; i < n && run.pos < run.events.length; i++) last = apply(run.events[run.pos++]);
   if (last) setCurrent(last.cells, last.code);
+  showCount();
   progress();
   if (run.pos >= run.events.length) finish();
 }
@@ -287,14 +363,19 @@ function stopLoop() {
   state.frame = 0;
 }
 
+function rotate180() {
+  return $('moves-rotate180').checked;
+}
+
 function compareAll() {
-  refreshCompare($('moves-compare'), boardText(), $('moves-piece').value, (error) => {
+  const turns = rotate180() ? ', with 180° turns' : '';
+  $('moves-compare-note').textContent = `${$('moves-piece').value} on this board${turns}.`;
+  refreshCompare($('moves-compare'), boardText(), $('moves-piece').value, rotate180(), (error) => {
     if (!$('moves-error').textContent) showError(error);
   });
 }
 
 async function play() {
-  compareAll();
   if (state.run && state.mode === 'paused' && state.run.pos < state.run.events.length) {
     setMode('playing');
     startLoop();
@@ -323,23 +404,42 @@ async function step() {
   if (state.mode !== 'done') setMode('paused');
 }
 
+// Skips the rest of the animation: every remaining event at once.
+async function toEnd() {
+  if (state.mode === 'loading') return;
+  if (!state.run || state.mode === 'done' || state.mode === 'error') {
+    if (!(await load())) return;
+  }
+  advance(state.run.events.length - state.run.pos);
+  if (state.mode !== 'done') finish();
+}
+
 // ---------- placements ----------
 
+// One placement of the list: its rotation, where its cells are, its spin
+// and its inputs. (An <ol> numbers it; value is its number in the API's list.)
+function placementItem(p, index) {
+  const li = document.createElement('li');
+  li.dataset.index = index;
+  li.value = index + 1;
+  li.className = `spin-${p.spin}`;
+  if (index === state.selected) li.classList.add('selected');
+  const swatch = document.createElement('span');
+  swatch.className = `swatch f-${SPIN_RANK[p.spin] === undefined ? 'none' : p.spin}`;
+  const spin = p.spin === 'none' ? '' : ` · T-spin ${p.spin}`;
+  li.append(swatch, `rot ${rotationName(p.rotation)} · ${cellSpan(p.cells)}${spin} `);
+  const code = document.createElement('code');
+  code.textContent = p.inputs ?? '';
+  li.append(code);
+  return li;
+}
+
+// The whole list, in the API's order (keeping where it was scrolled to).
 function listPlacements(placements) {
   const list = $('moves-placements');
-  list.replaceChildren(...placements.map((p, i) => {
-    const li = document.createElement('li');
-    li.dataset.index = i;
-    li.className = `spin-${p.spin}`;
-    const swatch = document.createElement('span');
-    swatch.className = `swatch f-${p.spin}`;
-    const spin = p.spin === 'none' ? '' : ` T-spin ${p.spin}`;
-    li.append(swatch, `rot ${rotationName(p.rotation)} at x ${p.x}, y ${p.y}${spin} `);
-    const code = document.createElement('code');
-    code.textContent = p.inputs ?? '';
-    li.append(code);
-    return li;
-  }));
+  const top = list.scrollTop;
+  list.replaceChildren(...placements.map((p, i) => placementItem(p, i)));
+  list.scrollTop = top;
 }
 
 function select(index) {
@@ -351,19 +451,35 @@ function select(index) {
   for (const li of $('moves-placements').children) li.classList.toggle('selected', Number(li.dataset.index) === chosen);
   const box = $('moves-inputs');
   if (chosen < 0) {
-    box.textContent = 'Click a placement to see its inputs.';
+    box.textContent = NO_SELECTION;
   } else {
     const p = run.placements[chosen];
     for (const [x, y] of p.cells || []) if (onBoard(x, y)) state.marks[y][x].sel = true;
-    box.replaceChildren();
-    const words = document.createElement('span');
-    words.className = 'words';
-    words.textContent = p.inputs ? spellInputs(p.inputs) : 'no inputs given';
-    const raw = document.createElement('code');
-    raw.textContent = p.inputs ?? '';
-    box.append(`#${chosen + 1} (${p.spin === 'none' ? 'no spin' : `T-spin ${p.spin}`}): `, words, ' ', raw);
+    box.replaceChildren(...describePlacement(p, chosen));
   }
   renderAll();
+}
+
+// The selected placement in words: its rotation and spin, its cells as
+// (column, row), the API's reference point, and its inputs spelled out.
+function describePlacement(p, index) {
+  const line = (...parts) => {
+    const div = document.createElement('div');
+    div.append(...parts);
+    return div;
+  };
+  const words = document.createElement('span');
+  words.className = 'words';
+  words.textContent = p.inputs ? spellInputs(p.inputs) : 'not reachable from spawn';
+  const raw = document.createElement('code');
+  raw.textContent = p.inputs ?? '';
+  const spin = p.spin === 'none' ? 'no spin' : `T-spin ${p.spin}`;
+  return [
+    line(`#${index + 1}: rotation ${rotationWords(p.rotation)}, ${spin}`),
+    line(`cells (column, row): ${cellList(p.cells)}`),
+    line(`its rotation box's bottom-left corner (the API's x, y): x ${p.x}, y ${p.y}`),
+    line('inputs: ', words, ' ', raw),
+  ];
 }
 
 // ---------- controls ----------
@@ -411,6 +527,9 @@ export function init() {
   });
   $('moves-preset-shaft').addEventListener('click', presetShaft);
   $('moves-piece').addEventListener('change', () => invalidate());
+  $('moves-rotate180').addEventListener('change', () => invalidate());
+  $('moves-end').addEventListener('click', toEnd);
+  bot.init({ board: boardText, piece: () => $('moves-piece').value, mark: markBot });
   $('moves-algorithm').addEventListener('change', () => {
     invalidate(false);
     markCurrent($('moves-compare'), $('moves-algorithm').value);

@@ -1,37 +1,55 @@
 // replay.js — the replay view: one seeded game from /api/game (the stacking
-// game on the table, or real tetris), stepped frame by frame with the chosen
-// placement highlighted and the alternatives the policy weighed.
-import { getJSON, Latest } from './api.js';
+// game on the table from any start, or real tetris), stepped frame by frame
+// with the chosen placement highlighted and the alternatives the policy
+// weighed; a game without a move says why.
+import { getJSON, Latest, tableInfo } from './api.js';
 import { addedCells, clearMarks, makeGrid, markCells, paintRows, rowsFromHeights } from './grid.js';
-import { pieceColour, rotationName } from './shapes.js';
+import { cellSpan, pieceColour, rotationName } from './shapes.js';
 
 const $ = (id) => document.getElementById(id);
 const POLICIES = {
-  stacking: ['table', 'heuristic', 'random', 'seed001'],
+  stacking: ['table', 'heuristic', 'random', 'seed001', 'lookahead 1', 'lookahead 2', 'lookahead 3', 'lookahead 4'],
   tetris: ['dellacherie', 'lee', 'el-tetris', 'seed001'],
 };
 
-const state = { game: null, frame: 0, grid: null, gridSize: '' };
+const state = { game: null, frame: 0, grid: null, gridSize: '', touched: false };
 const loads = new Latest();
 
 function showError(text) {
   $('replay-error').textContent = text || '';
 }
 
+// The game's policies, and the options that game takes (start heights for
+// stacking, a number of pieces for tetris).
 function fillPolicies() {
+  const game = $('replay-game').value;
   const select = $('replay-policy');
-  const names = POLICIES[$('replay-game').value] || [];
+  const names = POLICIES[game] || [];
   select.replaceChildren(...names.map((name) => new Option(name, name)));
+  $('replay-heights-label').hidden = game !== 'stacking';
+  $('replay-pieces-label').hidden = game !== 'tetris';
+}
+
+// The request's parameters as typed: the server checks each (a seed of
+// "abc" is refused, not read as 1) and its error is shown.
+function parameters() {
+  const game = $('replay-game').value;
+  const params = { game, seed: $('replay-seed').value.trim(), policy: $('replay-policy').value };
+  if (game === 'stacking') {
+    const heights = $('replay-heights').value.replace(/\s+/g, '');
+    if (heights) params.heights = heights;
+  } else {
+    params.pieces = $('replay-pieces').value.trim();
+  }
+  return params;
 }
 
 async function load() {
   const ticket = loads.take();
   showError('');
-  const game = $('replay-game').value;
-  const seed = $('replay-seed').value.trim() || '1';
   $('replay-status').textContent = 'loading…';
   $('replay-load').disabled = true;
-  const { data, error } = await getJSON('/api/game', { game, seed, policy: $('replay-policy').value });
+  const { data, error } = await getJSON('/api/game', parameters());
   if (!loads.is(ticket)) return;
   $('replay-load').disabled = false;
   if (error) {
@@ -41,6 +59,7 @@ async function load() {
   }
   if (!Array.isArray(data.turns) || data.turns.length === 0) {
     showError('the game has no turns');
+    $('replay-status').textContent = 'no game loaded';
     return;
   }
   state.game = data;
@@ -54,6 +73,7 @@ async function load() {
   slider.max = data.turns.length - 1;
   slider.disabled = false;
   $('replay-status').textContent = summary(data);
+  showError(whyNoMove(data));
   show();
 }
 
@@ -63,6 +83,17 @@ function summary(g) {
       `${g.points} points${g.topped_out ? ', topped out' : ''}`;
   }
   return `stacking on the table, ${g.policy}, seed ${g.seed}: ${g.pieces_placed} pieces placed`;
+}
+
+// A game that ends before its first move, in words ('' when it has moves).
+function whyNoMove(g) {
+  if (g.pieces_placed !== 0) return '';
+  const first = g.turns[0]?.piece ?? '?';
+  const empty = (g.turns[0]?.heights_before || []).every((h) => h === 0);
+  const board = empty ? 'the empty well' : 'this board';
+  if (g.game === 'tetris') return `No move: the first piece, ${first}, cannot enter the well.`;
+  return `No move: the first piece, ${first}, has no placement without a hole on ${board}, ` +
+    'so the stacking game ends at once. Try another seed.';
 }
 
 function go(frame) {
@@ -89,24 +120,26 @@ function show() {
   if (g.game === 'tetris') {
     paintRows(grid, turn.rows || []);
     chosen = turn.cells || [];
-    alternatives = (turn.alternatives || []).map((a) => ({
-      cells: a.cells || [], text: `score ${fmt(a.score, 3)}`, where: span(a.cells || []) }));
+    alternatives = (turn.alternatives || []).map((a, i) => ({
+      cells: a.cells || [], text: `score ${fmt(a.score, 3)}`, where: cellSpan(a.cells || []), choice: i === 0 }));
     facts.push(`score ${fmt(turn.score, 3)}`, `lines cleared ${turn.lines_cleared ?? 0}`,
       `lines ${turn.lines ?? 0}`, `points ${turn.points ?? 0}`);
   } else if (turn.fits === false) {
     paintRows(grid, turn.well || rowsFromHeights(turn.heights_before || [], g.height));
-    facts.push(`does not fit: the game ends after ${g.pieces_placed} pieces`);
+    facts.push(`no placement without a hole: the game ends after ${g.pieces_placed} pieces`);
     if (Number.isFinite(turn.value_before)) facts.push(`value before ${fmt(turn.value_before, 6)}`);
   } else {
     const before = turn.heights_before || [];
     paintRows(grid, turn.well || rowsFromHeights(turn.heights_after || [], g.height));
     chosen = addedCells(before, turn.heights_after || []);
-    alternatives = (turn.alternatives || []).map((a) => ({
-      cells: addedCells(before, a.heights_after || []),
-      text: `value ${fmt(a.value, 6)}`,
-      where: `rot ${rotationName(a.rotation)}, column ${a.column}`,
-    }));
-    facts.push(`rot ${rotationName(turn.rotation)}, column ${turn.column}`,
+    // Ranked by the table's value; the policy's choice is the one with its
+    // orientation and column (not the first, for a policy other than table).
+    alternatives = (turn.alternatives || []).map((a) => {
+      const cells = addedCells(before, a.heights_after || []);
+      return { cells, text: `value ${fmt(a.value, 6)}`, where: `rot ${rotationName(a.rotation)} · ${cellSpan(cells)}`,
+        choice: a.orientation === turn.orientation && a.column === turn.column };
+    });
+    facts.push(`rot ${rotationName(turn.rotation)} · ${cellSpan(chosen)}`,
       `value ${fmt(turn.value_before, 6)} → ${fmt(turn.value_after, 6)}`);
   }
   markCells(grid, chosen, 'chosen', colour);
@@ -128,29 +161,23 @@ function describe(turn, facts) {
 
 function listAlternatives(alternatives, colour) {
   const list = $('replay-alternatives');
+  list.scrollTop = 0;
   if (alternatives.length === 0) {
     list.replaceChildren(Object.assign(document.createElement('li'), { className: 'muted', textContent: 'no placements' }));
     return;
   }
   list.replaceChildren(...alternatives.map((a, i) => {
     const li = document.createElement('li');
-    li.className = i === 0 ? 'choice' : '';
+    li.className = a.choice ? 'choice' : '';
     li.dataset.index = i;
     const value = document.createElement('span');
     value.className = 'value';
     value.textContent = a.text;
-    li.append(value, ` ${a.where}`, i === 0 ? ' (the choice)' : '');
+    li.append(value, ` ${a.where}`, a.choice ? ' (the choice)' : '');
     li.addEventListener('mouseenter', () => markCells(state.grid, a.cells, 'preview', colour));
     li.addEventListener('mouseleave', () => clearMarks(state.grid, 'preview'));
     return li;
   }));
-}
-
-function span(cells) {
-  if (cells.length === 0) return '';
-  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
-  const range = (v) => (Math.min(...v) === Math.max(...v) ? `${Math.min(...v)}` : `${Math.min(...v)}–${Math.max(...v)}`);
-  return `columns ${range(xs)}, rows ${range(ys)}`;
 }
 
 function fmt(x, digits) {
@@ -169,7 +196,14 @@ function onKey(e) {
 
 export function init() {
   fillPolicies();
-  $('replay-game').addEventListener('change', fillPolicies);
+  $('replay-game').addEventListener('change', () => { state.touched = true; fillPolicies(); });
+  // The stacking game needs a table: without one, the real game is the default.
+  tableInfo().then(({ data }) => {
+    if (data && data.loaded === false && !state.touched) {
+      $('replay-game').value = 'tetris';
+      fillPolicies();
+    }
+  });
   $('replay-load').addEventListener('click', load);
   $('replay-prev').addEventListener('click', () => go(state.frame - 1));
   $('replay-next').addEventListener('click', () => go(state.frame + 1));

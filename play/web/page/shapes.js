@@ -1,5 +1,6 @@
 // shapes.js — the SRS tetrominoes (cells of each rotation), the pieces'
-// colours, and spelling out input strings ("lcH" -> "left rotate-cw hard-drop").
+// colours, and spelling out input strings ("lcH" -> "left rotate-cw hard-drop"),
+// and cells written as columns and rows.
 
 // Rotation 0 (spawn) cells in the piece's box, x right and y UP.
 const SPAWN = {
@@ -14,6 +15,7 @@ const SPAWN = {
 
 export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'J', 'L'];
 export const ROTATION_NAMES = ['0', 'R', '2', 'L'];
+const ROTATION_WORDS = ['spawn', 'one turn clockwise', 'two turns', 'one turn counter-clockwise'];
 
 // SHAPES[piece][rotation]: the cells in the box; a clockwise turn maps
 // (x, y) to (y, box-1-x).
@@ -36,6 +38,33 @@ export function rotationName(rotation) {
   return ROTATION_NAMES[rotation] ?? String(rotation);
 }
 
+// "R (one turn clockwise)".
+export function rotationWords(rotation) {
+  const words = ROTATION_WORDS[rotation];
+  return words ? `${rotationName(rotation)} (${words})` : rotationName(rotation);
+}
+
+// A key naming a set of cells whatever their order ("1,0;2,0;...").
+export function cellsKey(cells) {
+  return cells.map(([x, y]) => `${x},${y}`).sort().join(';');
+}
+
+// Where cells lie, as a person reads a well: "columns 3–5, rows 0–1"
+// (columns from 0 at the left wall, rows from 0 at the floor).
+export function cellSpan(cells) {
+  if (!cells || cells.length === 0) return '';
+  const range = (values, one, many) => {
+    const lo = Math.min(...values), hi = Math.max(...values);
+    return lo === hi ? `${one} ${lo}` : `${many} ${lo}–${hi}`;
+  };
+  return `${range(cells.map((c) => c[0]), 'column', 'columns')}, ${range(cells.map((c) => c[1]), 'row', 'rows')}`;
+}
+
+// "(3,0) (4,0) (4,1) (5,1)": each cell as (column, row), left to right, bottom up.
+export function cellList(cells) {
+  return [...(cells || [])].sort((a, b) => a[1] - b[1] || a[0] - b[0]).map(([x, y]) => `(${x},${y})`).join(' ');
+}
+
 // Colours of the pieces in a well (muted, distinguishable on white).
 export const PIECE_COLOURS = {
   I: '#5bc0de', O: '#e8c547', T: '#a26dc2', S: '#6bbf59',
@@ -48,7 +77,7 @@ export function pieceColour(letter) {
 }
 
 const INPUT_WORDS = {
-  l: 'left', r: 'right', c: 'rotate-cw', w: 'rotate-ccw',
+  l: 'left', r: 'right', c: 'rotate-cw', w: 'rotate-ccw', f: 'rotate-180',
   d: 'soft-drop', D: 'soft-drop-to-bottom', H: 'hard-drop',
 };
 
