@@ -122,6 +122,36 @@ TEST(WebApi, MovesMarkATSpin) {
     EXPECT_LT(hard["placements"].size(), answer["placements"].size());
 }
 
+// A spot reached both as a T-spin mini and as a full T-spin (by different
+// last moves): `spins` lists every way the generator marked, `spin` the best.
+TEST(WebApi, MovesListEveryWayASpotIsReached) {
+    const Api api(std::nullopt);
+    const std::vector<std::string> rows = {".....#", "......", "###.#.", "#.##..", "###...", "..#.##", "######"};
+    std::string text;
+    moves::SrsBoard board(6, 7);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        text += (r ? "/" : "") + rows[r];
+        for (int x = 0; x < 6; ++x)
+            if (rows[r][std::size_t(x)] == '#')
+                board.fill(x, int(rows.size() - 1 - r));
+    }
+    const Json answer = moves_answer(api, {{"board", text}, {"piece", "T"}, {"events", "0"}});
+    const auto placements = moves::generate(board, PieceT, moves::Algorithm::BreadthFirst);
+    ASSERT_EQ(answer["placements"].size(), placements.size());
+    int both = 0;
+    for (std::size_t i = 0; i < placements.size(); ++i) {
+        const Json& spins = answer["placements"][i]["spins"];
+        const auto has = [&](const char* name) { return std::find(spins.begin(), spins.end(), name) != spins.end(); };
+        EXPECT_EQ(has("none"), bool(placements[i].reached & moves::ReachedPlain)) << i;
+        EXPECT_EQ(has("mini"), bool(placements[i].reached & moves::ReachedMini)) << i;
+        EXPECT_EQ(has("full"), bool(placements[i].reached & moves::ReachedFull)) << i;
+        const std::string best = has("full") ? "full" : has("mini") ? "mini" : "none";
+        EXPECT_EQ(answer["placements"][i]["spin"], best) << i;
+        both += has("mini") && has("full");
+    }
+    EXPECT_GE(both, 1) << "the board was chosen for a spot that is both";
+}
+
 TEST(WebApi, BadMovesRequestsAreRefused) {
     const Api api(std::nullopt);
     const std::string good = empty_board(10, 20);

@@ -174,8 +174,9 @@ def moves_view(driver, url, shots):
               f"{algorithm} count side by side {shown.strip()} = the API's {answer['counts']['placements']}")
     placements = driver.find_elements(By.CSS_SELECTOR, "#moves-placements li")
     check(len(placements) == len(expected["bfs"]["placements"]), "one list item per placement")
-    # A cell of a T-spin mini and of a full T-spin shows both colours.
-    spun = {spin: {tuple(c) for p in expected["bfs"]["placements"] if p["spin"] == spin for c in p["cells"]}
+    # A cell of a T-spin mini and of a full T-spin shows both colours (a
+    # placement's `spins`: every way it is reached).
+    spun = {spin: {tuple(c) for p in expected["bfs"]["placements"] if spin in p["spins"] for c in p["cells"]}
             for spin in ("mini", "full")}
     both = {(int(c.get_attribute("data-x")), int(c.get_attribute("data-y")))
             for c in driver.find_elements(By.CSS_SELECTOR, "#moves-board .cell.f-both")}

@@ -129,10 +129,6 @@ moves::Algorithm parse_algorithm(const std::string& text) {
                      + printable(text, 30) + "')");
 }
 
-const char* spin_name(std::uint8_t reached) {
-    return reached & moves::ReachedFull ? "full" : reached & moves::ReachedMini ? "mini" : "none";
-}
-
 // The board's heights from "h0,h1,...", checked against the table.
 BoardId parse_stack(const StackTable& table, const std::optional<std::string>& text) {
     const Geometry& geometry = table.geometry();
@@ -345,7 +341,17 @@ std::string Api::moves(const Parameters& parameters) const {
                 .raw(",")
                 .number(placement.cells[k].second)
                 .raw("]");
-        json.raw("],").key("spin").text(spin_name(placement.reached)).raw(",").key("inputs").text(inputs[i]).raw("}");
+        json.raw("],").key("spin").text(tetris::spin_name(placement.reached)).raw(",").key("spins").raw("[");
+        // Every way the search reached it: a spot can be both a mini and a
+        // full T-spin (by different last moves); `spin` is the best.
+        const char* separator = "";
+        for (const auto& [bit, name] : {std::pair{moves::ReachedPlain, "none"}, std::pair{moves::ReachedMini, "mini"},
+                                        std::pair{moves::ReachedFull, "full"}})
+            if (placement.reached & bit) {
+                json.raw(separator).text(name);
+                separator = ",";
+            }
+        json.raw("],").key("inputs").text(inputs[i]).raw("}");
     }
     json.raw("]");
     std::uint64_t counted[3] = {0, 0, 0};

@@ -305,7 +305,8 @@ function finish() {
   setCurrent([], 0);
   const bits = state.marks.map((row) => row.map(() => 0));
   for (const p of run.placements) {
-    for (const [x, y] of p.cells || []) if (onBoard(x, y)) bits[y][x] |= SPIN_BIT[p.spin] ?? SPIN_BIT.none;
+    const spinBits = (p.spins || [p.spin]).reduce((b, spin) => b | (SPIN_BIT[spin] ?? SPIN_BIT.none), 0);
+    for (const [x, y] of p.cells || []) if (onBoard(x, y)) bits[y][x] |= spinBits;
   }
   state.marks.forEach((row, y) => row.forEach((m, x) => { m.fin = bits[y][x] ? finishColour(bits[y][x]) : ''; }));
   if (run.found.length !== run.placements.length || run.found.some((index, i) => index !== i)) {
@@ -416,6 +417,12 @@ async function toEnd() {
 
 // ---------- placements ----------
 
+// Is the placement reached both as a T-spin mini and as a full T-spin (by
+// different last moves)? The API's `spin` names the best; `spins` all.
+function bothSpins(p) {
+  return (p.spins || []).includes('mini') && (p.spins || []).includes('full');
+}
+
 // One placement of the list: its rotation, where its cells are, its spin
 // and its inputs. (An <ol> numbers it; value is its number in the API's list.)
 function placementItem(p, index) {
@@ -425,8 +432,9 @@ function placementItem(p, index) {
   li.className = `spin-${p.spin}`;
   if (index === state.selected) li.classList.add('selected');
   const swatch = document.createElement('span');
-  swatch.className = `swatch f-${SPIN_RANK[p.spin] === undefined ? 'none' : p.spin}`;
-  const spin = p.spin === 'none' ? '' : ` · T-spin ${p.spin}`;
+  const both = bothSpins(p);
+  swatch.className = `swatch f-${both ? 'both' : SPIN_RANK[p.spin] === undefined ? 'none' : p.spin}`;
+  const spin = both ? ' · T-spin full and mini' : p.spin === 'none' ? '' : ` · T-spin ${p.spin}`;
   li.append(swatch, `rot ${rotationName(p.rotation)} · ${cellSpan(p.cells)}${spin} `);
   const code = document.createElement('code');
   code.textContent = p.inputs ?? '';
@@ -473,7 +481,8 @@ function describePlacement(p, index) {
   words.textContent = p.inputs ? spellInputs(p.inputs) : 'not reachable from spawn';
   const raw = document.createElement('code');
   raw.textContent = p.inputs ?? '';
-  const spin = p.spin === 'none' ? 'no spin' : `T-spin ${p.spin}`;
+  const spin = bothSpins(p) ? 'a full T-spin, and a mini by another last move'
+    : p.spin === 'none' ? 'no spin' : `T-spin ${p.spin}`;
   return [
     line(`#${index + 1}: rotation ${rotationWords(p.rotation)}, ${spin}`),
     line(`cells (column, row): ${cellList(p.cells)}`),
