@@ -103,6 +103,14 @@ def count_of(text):
     return int(match.group(1)) if match else None
 
 
+def type_into(driver, **values):
+    """Each field (by id) emptied and typed into, as a person would."""
+    for element_id, value in values.items():
+        box = driver.find_element(By.ID, element_id.replace("_", "-"))
+        box.clear()
+        box.send_keys(value)
+
+
 def set_speed(driver, value):
     driver.execute_script("const s = document.getElementById('moves-speed'); s.value = arguments[0];"
                           "s.dispatchEvent(new Event('input'));", value)
@@ -213,9 +221,7 @@ def moves_view(driver, url, shots):
 
 def ask_the_bot(driver, url, board):
     """The bot's decision on the drawn board, as /api/decide makes it."""
-    next_box = driver.find_element(By.ID, "bot-next")
-    next_box.clear()
-    next_box.send_keys("IO")
+    type_into(driver, bot_next="IO")
     driver.find_element(By.ID, "bot-ask").click()
     WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "bot-inputs"))
     decision = api(url, "/api/decide", board=board, piece="T", next="IO")
@@ -233,10 +239,7 @@ def animation_reveals(driver):
     """On a low board the animation lists the placements as it finds them:
     the count shown grows while it plays, from below the final count."""
     driver.find_element(By.ID, "moves-clear").click()
-    for element_id, value in (("moves-width", "10"), ("moves-height", "6")):
-        box = driver.find_element(By.ID, element_id)
-        box.clear()
-        box.send_keys(value)
+    type_into(driver, moves_width="10", moves_height="6")
     driver.find_element(By.ID, "moves-resize").click()
     Select(driver.find_element(By.ID, "moves-piece")).select_by_visible_text("T")
     set_speed(driver, 55)  # 158 events/s
@@ -284,14 +287,9 @@ def rotate_180(driver, url):
 
 def explorer_view(driver, url, shots):
     driver.find_element(By.ID, "tab-explorer").click()
-    heights = driver.find_element(By.ID, "explorer-heights")
-    heights.clear()
-    heights.send_keys("1,0,0,0")
+    type_into(driver, explorer_heights="1,0,0,0")
     driver.find_element(By.ID, "explorer-go").click()
-    for element_id, value in (("explorer-games", "500"), ("explorer-seed", "3")):
-        box = driver.find_element(By.ID, element_id)
-        box.clear()
-        box.send_keys(value)
+    type_into(driver, explorer_games="500", explorer_seed="3")
     driver.find_element(By.ID, "explorer-play").click()
     board = api(url, "/api/board", heights="1,0,0,0")
     value = f"{board['value']:.6f}"
@@ -316,9 +314,7 @@ def explorer_view(driver, url, shots):
 def replay_load(driver, seed=None):
     """Load with the seed typed (None: as it is); the status line after it."""
     if seed is not None:
-        box = driver.find_element(By.ID, "replay-seed")
-        box.clear()
-        box.send_keys(seed)
+        type_into(driver, replay_seed=seed)
     driver.execute_script("document.getElementById('replay-status').textContent = ''")
     driver.find_element(By.ID, "replay-load").click()
     return wait_text(driver, "replay-status", lambda text: text and text != "loading…")
@@ -350,9 +346,7 @@ def replay_view(driver, url, shots):
     check(f"{game['pieces_placed']} pieces placed" in status, f"a game from start heights 1,0,0,0: '{status}'")
     heights.clear()
     Select(driver.find_element(By.ID, "replay-game")).select_by_value("tetris")
-    seed = driver.find_element(By.ID, "replay-seed")
-    seed.clear()
-    seed.send_keys("3")
+    type_into(driver, replay_seed="3")
     driver.find_element(By.ID, "replay-load").click()
     first = wait_text(driver, "replay-frame", lambda text: text.startswith("move 1 "))
     for _ in range(12):
