@@ -116,6 +116,20 @@ print(s.recv(100)[:12])" > "$work/raw" 2>&1; grep -q "400" "$work/raw" && pass |
     timeout 5 "$python" -c "
 import socket
 s = socket.create_connection(('127.0.0.1', $port)); s.sendall(b'GET /api/moves?bo'); s.close()"
+    # raw REQUEST EXPECTED: the status line's code of a request written as is.
+    raw() {
+        printf "$1" | timeout 5 "$python" -c "
+import socket, sys
+s = socket.create_connection(('127.0.0.1', $port)); s.sendall(sys.stdin.buffer.read()); s.settimeout(5)
+print(s.recv(100).split(b' ')[1].decode())" > "$work/raw" 2>&1
+        [ "$(cat "$work/raw")" = "$2" ] && pass || fail "raw request $1 -> $(head -c 200 "$work/raw") (expected $2)"
+    }
+    raw 'GET /api/table HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n' 400
+    raw 'GET http://localhost/api/table HTTP/1.1\r\nHost: other\r\n\r\n' 200
+    raw 'GET http://evil.example/api/table HTTP/1.1\r\nHost: localhost\r\n\r\n' 403
+    raw 'GET /api/table HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\n' 413
+    raw 'POST /api/table HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000000\r\n\r\n' 405
+    raw 'GET /api/table HTTP/1.0\r\n\r\n' 200
     # The answers are the command line's: the table's value and the board's placements.
     curl -s "$url/api/board?heights=1,0,0,0" > "$work/board.json"
     "$stackplay" --table "$table" --explain --board 1,0,0,0 --json > "$work/explain.json"

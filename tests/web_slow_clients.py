@@ -19,7 +19,10 @@ of numbers (seconds; None where nothing came within the cap), so scripts/web-loa
   c. Host: a foreign name gets a 4xx; localhost, 127.0.0.1 and [::1] (with the port or not)
      200; HTTP/1.1 without Host 400, HTTP/1.0 without Host 200;
   d. two GETs written at once on one connection: two answers, in order;
-  e. SIGTERM with 8 drippers connected: the process exits within 1 s, status 0.
+  e. SIGTERM with 8 drippers connected: the process exits within 1 s, status 0;
+  g. 128 begun requests from one address (its bound), then 10 more connections from it at once:
+     each gets 503 with Retry-After (no begun one is closed: none is idle or slow yet), while
+     127.0.0.2 is served; 1.2 s later a newcomer is served (the oldest begun request is slow).
 Reported, not checked: a normal request's wait behind 32 drippers, and the 33rd client's wait
 behind 32 idle keep-alives (the old cpp-httplib server served 32 connections at once).
 """
@@ -438,9 +441,55 @@ def measure_behind_idle(binary, cap=DEFAULT_CAP, idle=32):
         return {"cap": cap, "idle": idle, "idle_answered": answered, **answer}
 
 
+def measure_full(binary, cap=DEFAULT_CAP, bound=128, newcomers=10):
+    """(g) One address at its bound: BOUND connections each begin a request (none idle, none slow
+    yet), then NEWCOMERS from the same address send whole requests at once: each status (503 with
+    Retry-After expected, not a close without an answer), and how many of the BOUND the server
+    closed; a request from another loopback address (127.0.0.2) meanwhile; and one more newcomer
+    after 1.2 s, when the oldest begun request counts as slow and makes room."""
+    def connect(source=HOST):
+        sock = socket.create_connection((HOST, server.port), timeout=cap, source_address=(source, 0))
+        return sock
+    with Server(binary) as server:
+        held = []
+        try:
+            for _ in range(bound):
+                held.append(connect())
+                held[-1].sendall(b"GET /api/table HTTP/1.1\r\nHost: 1")
+            time.sleep(0.1)
+            late = [connect() for _ in range(newcomers)]
+            for sock in late:
+                sock.sendall(request("/api/table", server.port))
+            statuses, retry_after = [], 0
+            for sock in late:
+                try:
+                    status, headers, _ = Reader(sock, time.monotonic() + cap).answer()
+                    statuses.append(status)
+                    retry_after += "retry-after" in headers
+                except (TimeoutError, EOFError, OSError) as error:
+                    statuses.append(type(error).__name__)
+                sock.close()
+            other = connect("127.0.0.2")
+            other.sendall(request("/api/table", server.port))
+            try:
+                other_status = Reader(other, time.monotonic() + cap).answer()[0]
+            except (TimeoutError, EOFError, OSError) as error:
+                other_status = type(error).__name__
+            other.close()
+            closed = sum(1 for sock in held if select.select([sock], [], [], 0)[0])
+            time.sleep(1.2)
+            after = timed_request(server.port, request("/api/table", server.port), cap)
+            return {"cap": cap, "bound": bound, "statuses": statuses, "retry_after": retry_after,
+                    "held_closed": closed, "other_address": other_status, "after_slow": after["status"] or after["error"]}
+        finally:
+            for sock in held:
+                sock.close()
+
+
 MEASURES = {"crowd": measure_crowd, "methods": measure_methods, "hosts": measure_hosts,
             "pipelining": measure_pipelining, "shutdown": measure_shutdown,
-            "behind_drippers": measure_behind_drippers, "behind_idle": measure_behind_idle}
+            "behind_drippers": measure_behind_drippers, "behind_idle": measure_behind_idle,
+            "full": measure_full}
 
 
 def measure_all(binary, cap=DEFAULT_CAP, only=None):
@@ -529,6 +578,22 @@ def checks(results):
                     seconds is not None and seconds <= 1.0 and shutdown.get("exit_status") == 0,
                     shutdown.get("error") or f"exited after {seconds_text(seconds, shutdown['cap'])}, "
                     f"status {shutdown['exit_status']} ({shutdown['drippers_open']} drippers open then)"))
+    full = results.get("full")
+    if full:
+        if "statuses" not in full:
+            out.append(("g. an address at its bound", False, full.get("error")))
+        else:
+            newcomers = len(full["statuses"])
+            out.append((f"g. {newcomers} newcomers past an address's bound of {full['bound']} begun requests: "
+                        "503 each with Retry-After, none of the begun closed",
+                        full["statuses"] == [503] * newcomers and full["retry_after"] == newcomers
+                        and full["held_closed"] == 0,
+                        f"statuses {full['statuses']}, {full['retry_after']} with Retry-After, "
+                        f"{full['held_closed']} begun closed"))
+            out.append(("g. meanwhile another address is served", full["other_address"] == 200,
+                        f"{full['other_address']}"))
+            out.append(("g. after 1.2 s a newcomer gets room from the oldest slow request", full["after_slow"] == 200,
+                        f"{full['after_slow']}"))
     return out
 
 

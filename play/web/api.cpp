@@ -41,7 +41,7 @@ public:
                                  + (list.empty() ? "none" : list) + ")");
             }
             if (parameters.count(entry->first) > 1)
-                throw BadRequest("parameter '" + entry->first + "' given more than once");
+                throw BadRequest("parameter '" + printable(entry->first, 40) + "' given more than once");
         }
     }
     std::optional<std::string> text(const char* name) const {

@@ -12,11 +12,13 @@
 #include <boost/beast/http.hpp>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <atomic>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -189,28 +191,37 @@ struct Server {
     std::vector<std::string> allowed_hosts;
     std::list<std::shared_ptr<Session>> sessions;
     std::map<asio::ip::address, int> per_address;
-    int waiting_long_jobs = 0;  // queued or running on long_pool
+    int long_jobs_in_flight = 0;             // queued or running on long_pool
+    int most_connections = MostConnections;  // fewer when descriptors are short
     bool stopping = false;
 
-    // The long jobs still running, for the shutdown's wait.
+    // The long jobs running, for the shutdown's wait: once `stopped` is set
+    // (under the mutex) no queued job starts.
     std::mutex running_mutex;
     std::condition_variable running_done;
     int running_long_jobs = 0;
+    bool stopped = false;
 
     void accept();
-    bool make_room(const asio::ip::address& address);
+    bool make_room(const asio::ip::address& address, bool& address_full);
     void stop();
 };
 
 // One connection. Its states, and what may close it:
-//   Idle     between requests: IdleTimeout, or a newcomer's need of room
+//   Idle     waiting for a request: IdleTimeout; a newcomer's need of room
+//            once it has been answered (a kept-alive connection), or once
+//            it is over SlowSenderSeconds old (a new one that sends nothing)
 //   Reading  a request arriving: RequestDeadline from its first byte, or a
 //            newcomer's need once it is over SlowSenderSeconds old
 //   Busy     its answer being computed (no deadline: the work is bounded)
 //   Writing  its answer going out: WriteDeadline
+//   Closing  answered, our side shut: what the client still sends is read
+//            and dropped until it closes too, for at most LingerTime (a
+//            close with unread data would reset the connection and could
+//            destroy the answer in flight); a newcomer's need
 class Session : public std::enable_shared_from_this<Session> {
 public:
-    enum class State : std::uint8_t { Idle, Reading, Busy, Writing, Closed };
+    enum class State : std::uint8_t { Idle, Reading, Busy, Writing, Closing, Closed };
 
     Session(Server& server, tcp::socket socket, asio::ip::address address)
         : server_(server), socket_(std::move(socket)), timer_(server.io), address_(address),
@@ -219,6 +230,7 @@ public:
     const asio::ip::address& address() const { return address_; }
     State state() const { return state_; }
     Clock::time_point since() const { return since_; }
+    bool answered_before() const { return answered_before_; }
 
     void start(std::list<std::shared_ptr<Session>>::iterator self) {
         self_ = self;
@@ -226,9 +238,12 @@ public:
     }
 
     // A newcomer had no room: answer 503 and close.
-    void refuse() {
-        answer(error_response(http::status::service_unavailable, "too many connections from this address; try again"),
-               true);
+    void refuse(bool address_full) {
+        Response response = error_response(
+            http::status::service_unavailable,
+            address_full ? "too many connections from this address; try again" : "too many connections; try again");
+        response.set(http::field::retry_after, "1");
+        answer(std::move(response), true);
     }
 
     void close() {
@@ -299,7 +314,9 @@ private:
         enter(State::Reading, RequestDeadline);
         parser_.emplace();
         parser_->header_limit(MostHeaderBytes);
-        parser_->body_limit(std::uint64_t(1) << 20);  // never read: a body gets 405 or 413 from its header
+        // Never read: a body gets 405 or 413 from its header. (Not none:
+        // Beast 1.74 compares a length above an empty limit as exceeding.)
+        parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
         http::async_read_header(
             socket_, buffer_, *parser_,
             [self = shared_from_this()](boost::system::error_code error, std::size_t) { self->on_header(error); });
@@ -324,20 +341,35 @@ private:
             response.set(http::field::allow, "GET, HEAD");
             return answer(std::move(response), true);
         }
-        if (parser_->content_length().value_or(0) > 0 || parser_->chunked())
+        // Any Transfer-Encoding announces a body (and one not ending in
+        // chunked leaves its length unknown): refused like a length.
+        if (parser_->content_length().value_or(0) > 0 || request.count(http::field::transfer_encoding))
             return answer(error_response(http::status::payload_too_large, "a request here has no body"), true);
         head_ = request.method() == http::verb::head;
         keep_alive_ = request.keep_alive();
-        const auto host = request.find(http::field::host);
-        if (host == request.end() && request.version() >= 11)
+        version_ = request.version();
+        std::string_view target = view(request.target());
+        std::optional<std::string_view> host;
+        if (request.count(http::field::host) > 1)
+            return answer(error_response(http::status::bad_request, "more than one Host header"), true);
+        if (request.count(http::field::host) == 1)
+            host = view(request.find(http::field::host)->value());
+        // The absolute form (http://HOST/path, as sent to a proxy) names
+        // the host in the target, which then stands for the Host header.
+        if (target.substr(0, 7) == "http://") {
+            const std::size_t slash = std::min(target.find('/', 7), target.size());
+            host = target.substr(7, slash - 7);
+            target = slash < target.size() ? target.substr(slash) : "/";
+        }
+        if (!host && version_ >= 11)
             return answer(error_response(http::status::bad_request, "an HTTP/1.1 request needs a Host header"), true);
-        if (host != request.end() && !host_allowed(view(host->value()), server_.allowed_hosts))
+        if (host && !host_allowed(*host, server_.allowed_hosts))
             return answer(
                 error_response(http::status::forbidden,
-                               "Host '" + printable(view(host->value()), 60)
+                               "Host '" + printable(*host, 60)
                                    + "' is not this server's (stackplay --serve --allow-host NAME admits it)"),
                 false);
-        route(view(request.target()));
+        route(target);
     }
 
     void route(std::string_view target) {
@@ -350,7 +382,7 @@ private:
         const std::string_view query = target.substr(std::min(mark + 1, target.size()));
         const auto api = endpoints().find(path);
         if (api == endpoints().end())
-            return answer_page(path, query);
+            return answer_page(path);
         Parameters parameters;
         try {
             parameters = parse_query(query);
@@ -360,9 +392,10 @@ private:
         compute(api->second, std::move(parameters));
     }
 
-    // The page: only the compiled-in files, never the filesystem.
-    void answer_page(std::string_view path, std::string_view query) {
-        const Asset* asset = query.empty() ? find_asset(std::string(path)) : nullptr;
+    // The page: only the compiled-in files, never the filesystem. A query
+    // (a cache-buster) changes nothing.
+    void answer_page(std::string_view path) {
+        const Asset* asset = find_asset(std::string(path));
         if (!asset)
             return answer(error_response(http::status::not_found,
                                          (path.substr(0, 5) == "/api/" ? "no such endpoint: " : "no such page: ")
@@ -378,9 +411,9 @@ private:
     }
 
     // Off the network thread: quick endpoints on one pool, long ones on
-    // the other, refused while MostWaitingLongJobs wait already.
+    // the other, refused while MostLongJobsInFlight are queued or running.
     void compute(const Endpoint& endpoint, Parameters parameters) {
-        if (endpoint.pool == Pool::Long && server_.waiting_long_jobs >= MostWaitingLongJobs) {
+        if (endpoint.pool == Pool::Long && server_.long_jobs_in_flight >= MostLongJobsInFlight) {
             Response busy = error_response(http::status::service_unavailable,
                                            "the server is busy with long requests; try again in a second");
             busy.set(http::field::retry_after, "1");
@@ -389,11 +422,13 @@ private:
         state_ = State::Busy;
         disarm();
         const bool long_job = endpoint.pool == Pool::Long;
-        server_.waiting_long_jobs += long_job;
+        server_.long_jobs_in_flight += long_job;
         auto job = [self = shared_from_this(), &endpoint, parameters = std::move(parameters), long_job]() mutable {
             Server& server = self->server_;
             if (long_job) {
                 const std::lock_guard lock(server.running_mutex);
+                if (server.stopped)
+                    return;
                 ++server.running_long_jobs;
             }
             auto response = std::make_shared<Response>(run_endpoint(endpoint, server.api, parameters));
@@ -403,7 +438,7 @@ private:
                 server.running_done.notify_all();
             }
             asio::post(server.io, [self = std::move(self), response, long_job] {
-                self->server_.waiting_long_jobs -= long_job;
+                self->server_.long_jobs_in_flight -= long_job;
                 if (self->state_ == State::Busy)
                     self->answer(std::move(*response), false);
             });
@@ -423,6 +458,8 @@ private:
         response.set("X-Content-Type-Options", "nosniff");
         response.set("Referrer-Policy", "no-referrer");
         response.keep_alive(!close_after_);
+        if (version_ < 11 && !close_after_)
+            response.set(http::field::connection, "keep-alive");  // a 1.0 client keeps only when told
         response.prepare_payload();
         if (head_)
             response.body().clear();  // Content-Length stays the body's
@@ -445,10 +482,31 @@ private:
         response_.reset();
         parser_.reset();
         head_ = false;
-        if (error || close_after_ || state_ != State::Writing)
+        answered_before_ = true;
+        if (error || state_ != State::Writing)
             return close();
+        if (close_after_)
+            return linger();
         keep_alive_ = true;
         wait_for_request();
+    }
+
+    void linger() {
+        boost::system::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+        buffer_.clear();
+        enter(State::Closing, LingerTime);
+        drain();
+    }
+
+    void drain() {
+        static std::array<char, 16384> dropped;  // read into by the network thread only, and never read
+        socket_.async_read_some(asio::buffer(dropped),
+                                [self = shared_from_this()](boost::system::error_code error, std::size_t) {
+                                    if (error || self->state_ != State::Closing)
+                                        return self->close();
+                                    self->drain();
+                                });
     }
 
     Server& server_;
@@ -463,30 +521,40 @@ private:
     State state_ = State::Idle;
     Clock::time_point since_ = Clock::now();
     std::uint64_t generation_ = 0;
-    bool registered_ = false, head_ = false, keep_alive_ = true, close_after_ = false;
+    unsigned version_ = 11;
+    bool registered_ = false, head_ = false, keep_alive_ = true, close_after_ = false, answered_before_ = false;
 };
 
 // Room for one more connection from `address`: within both bounds, or made
-// by closing the longest idle connection, else the oldest slow sender,
-// among those the bound counts (the address's own when that bound is met).
-bool Server::make_room(const asio::ip::address& address) {
-    const bool address_full = per_address[address] >= MostConnectionsPerAddress;
+// by closing one among those the bound counts (the address's own when that
+// bound is met): one closing, else the longest idle of those answered
+// before, else the oldest of those sending nothing or a request slowly for
+// over SlowSenderSeconds. A connection just accepted is not idle yet: a
+// burst of newcomers must not close each other before they are read.
+bool Server::make_room(const asio::ip::address& address, bool& address_full) {
+    address_full = per_address[address] >= MostConnectionsPerAddress;
     if (per_address[address] == 0)
         per_address.erase(address);
-    if (!address_full && int(sessions.size()) < MostConnections)
+    if (!address_full && int(sessions.size()) < most_connections)
         return true;
     const Clock::time_point slow = Clock::now() - SlowSenderSeconds;
-    std::shared_ptr<Session> idle, reading;
+    std::shared_ptr<Session> closing, idle, sending;
+    const auto older = [](const std::shared_ptr<Session>& a, const std::shared_ptr<Session>& b) {
+        return !b || a->since() < b->since();
+    };
     for (const std::shared_ptr<Session>& session : sessions) {
         if (address_full && session->address() != address)
             continue;
-        if (session->state() == Session::State::Idle && (!idle || session->since() < idle->since()))
+        const Session::State state = session->state();
+        if (state == Session::State::Closing && older(session, closing))
+            closing = session;
+        else if (state == Session::State::Idle && session->answered_before() && older(session, idle))
             idle = session;
-        if (session->state() == Session::State::Reading && session->since() < slow
-            && (!reading || session->since() < reading->since()))
-            reading = session;
+        else if ((state == Session::State::Reading || state == Session::State::Idle) && session->since() < slow
+                 && older(session, sending))
+            sending = session;
     }
-    const std::shared_ptr<Session> victim = idle ? idle : reading;
+    const std::shared_ptr<Session> victim = closing ? closing : idle ? idle : sending;
     if (!victim)
         return false;
     victim->close();
@@ -509,8 +577,9 @@ void Server::accept() {
         const tcp::endpoint remote = socket.remote_endpoint(ignored);
         const asio::ip::address address = remote.address();
         auto session = std::make_shared<Session>(*this, std::move(socket), address);
-        if (!make_room(address)) {
-            session->refuse();
+        bool address_full = false;
+        if (!make_room(address, address_full)) {
+            session->refuse(address_full);
         } else {
             sessions.push_front(session);
             ++per_address[address];
@@ -552,13 +621,25 @@ void listen(asio::io_context& io, tcp::acceptor& acceptor, const ServeOptions& o
                      + error.message());
 }
 
-// Enough descriptors for MostConnections (the soft limit is often 1,024).
-void raise_descriptor_limit() {
+// Enough descriptors for MostConnections (the soft limit is often 1,024):
+// the connections the server can hold, fewer (with a warning) when the hard
+// limit is lower, so the bounds still apply before accept() runs out.
+int raise_descriptor_limit() {
+    constexpr rlim_t Spare = 64;  // the table's file, the pools, the listener
     rlimit limit{};
-    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < rlim_t(MostConnections + 64)) {
-        limit.rlim_cur = std::min<rlim_t>(limit.rlim_max, MostConnections + 64);
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return MostConnections;
+    if (limit.rlim_cur < rlim_t(MostConnections) + Spare) {
+        limit.rlim_cur = std::min<rlim_t>(limit.rlim_max, rlim_t(MostConnections) + Spare);
         setrlimit(RLIMIT_NOFILE, &limit);
+        getrlimit(RLIMIT_NOFILE, &limit);
     }
+    if (limit.rlim_cur >= rlim_t(MostConnections) + Spare)
+        return MostConnections;
+    const int most = std::max(16, int(limit.rlim_cur) - int(Spare));
+    std::fprintf(stderr, "stackplay: warning: %llu file descriptors allowed: serving at most %d connections, not %d\n",
+                 (unsigned long long)limit.rlim_cur, most, MostConnections);
+    return most;
 }
 
 }  // namespace
@@ -568,9 +649,10 @@ void raise_descriptor_limit() {
 // half a second, and past that abandoned: the process exits without
 // waiting for it (it writes nothing), so the server stops within a second.
 int serve(const ServeOptions& options) {
-    raise_descriptor_limit();
+    const int most_connections = raise_descriptor_limit();
     asio::io_context io(1);
     Server server(options, io);
+    server.most_connections = most_connections;
     listen(io, server.acceptor, options);
     const tcp::endpoint local = server.acceptor.local_endpoint();
     asio::signal_set signals(io, SIGINT, SIGTERM);
@@ -597,6 +679,7 @@ int serve(const ServeOptions& options) {
     server.long_pool.stop();
     server.quick_pool.join();
     std::unique_lock lock(server.running_mutex);
+    server.stopped = true;
     if (!server.running_done.wait_for(lock, std::chrono::milliseconds(500),
                                       [&] { return server.running_long_jobs == 0; })) {
         std::fprintf(stderr, "stackplay: stopped, abandoning %d long computation(s)\n", server.running_long_jobs);

@@ -8,8 +8,8 @@
 // hold nobody else up. The API's answers are computed on two pools: quick
 // ones (/api/moves, /api/table, /api/board) on one, the long ones
 // (/api/lengths, /api/game, /api/decide) on another of MostLongJobs
-// threads, with at most MostWaitingLongJobs waiting (more: 503 with
-// Retry-After), so long requests never delay the quick ones.
+// threads, with at most MostLongJobsInFlight queued or running (more: 503
+// with Retry-After), so long requests never delay the quick ones.
 //
 // What a client gets (each a status with a JSON body {"error": "..."}):
 //   - GET and HEAD only: any other method gets 405 at once and the
@@ -17,15 +17,22 @@
 //   - a whole request, headers and all, within RequestDeadline of its first
 //     byte, or the connection is closed (408 when part of it came);
 //   - a request line and headers of at most MostHeaderBytes, a URI of at
-//     most MostTargetBytes (431, 414);
-//   - a Host naming this server (host_allowed below), else 403: a page on
-//     another site that rebinds its name to 127.0.0.1 cannot read the API;
+//     most MostTargetBytes (431, 414); the absolute form http://HOST/path
+//     too;
+//   - one Host, naming this server (host_allowed below), else 403: a page
+//     on another site that rebinds its name to 127.0.0.1 cannot read the
+//     API (two Host headers: 400);
 //   - pipelined requests answered in order; an idle kept-alive connection
 //     closed after IdleTimeout;
 //   - at most MostConnectionsPerAddress connections from one address and
-//     MostConnections in all. A connection past a bound closes an idle one
-//     (the longest idle first), or else one whose request has been arriving
-//     for over SlowSenderSeconds; when there is none it gets 503.
+//     MostConnections in all (fewer, with a warning, when the process may
+//     not open that many files). A connection past a bound closes one that
+//     is closing, or else an idle kept-alive one (the longest idle first),
+//     or else one that has sent nothing or a request slowly for over
+//     SlowSenderSeconds; when there is none it gets 503 with Retry-After;
+//   - after an answer that closes the connection, what the client still
+//     sends is read and dropped (for at most LingerTime) rather than
+//     resetting the connection under the answer.
 // It binds loopback unless told otherwise (and says so on stderr when not),
 // and stops within a second of SIGINT or SIGTERM.
 #pragma once
@@ -57,7 +64,8 @@ constexpr std::chrono::seconds SlowSenderSeconds{1};
 constexpr int MostHeaderBytes = 16 * 1024;
 constexpr int MostTargetBytes = 8 * 1024;
 constexpr int MostLongJobs = 2;
-constexpr int MostWaitingLongJobs = 16;
+constexpr int MostLongJobsInFlight = 16;
+constexpr std::chrono::seconds LingerTime{1};
 constexpr std::size_t MostErrorBytes = 200;  // of a message quoting the request
 
 // Serves until SIGINT or SIGTERM; prints "serving on http://HOST:PORT/" on
