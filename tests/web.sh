@@ -58,6 +58,13 @@ options)
     kill -TERM "$wide"; wait "$wide" || true
     grep -q "^stackplay: warning: listening on 0.0.0.0, beyond loopback" "$work/wide.err" && pass \
         || fail "no warning line for --bind 0.0.0.0: $(head -c 300 "$work/wide.err")"
+    # Allowed fewer files than connections: it says how many it will serve.
+    prlimit --nofile=256 "$stackplay" --serve --port 0 2> "$work/few.err" &
+    few=$!
+    for _ in $(seq 50); do grep -q "serving on" "$work/few.err" && break; sleep 0.1; done
+    kill -TERM "$few"; wait "$few" || true
+    grep -q "^stackplay: warning: 256 file descriptors allowed: serving at most 192 connections" "$work/few.err" \
+        && pass || fail "no warning line under 256 descriptors: $(head -c 300 "$work/few.err")"
     # A port in use is refused, not shared.
     start_server
     port=${url##*:}
