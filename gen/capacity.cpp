@@ -81,8 +81,8 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 // with an upper sum and five slice starts; the rounds' counting tables.
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
                              const ResidueSet& residues, Precision precision, Precision band_precision,
-                             const std::string& output, bool resuming) {
-    const Wide most_rounds = Wide(Band::most_rounds(rules));
+                             const std::string& output, bool resuming, bool gpu) {
+    const Wide most_rounds = Wide(host_rounds(rules, gpu));
     const Wide ranks = Wide(comm.size());
     const Wide stored = RoundLayout::fewest_stored_states(geometry, residues);
     const Wide rounds = Wide((geometry.width() - 1) * geometry.height() + 1);
@@ -97,15 +97,18 @@ void check_capacity_up_front(const Communicator& comm, const Geometry& geometry,
     refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ");
 }
 
+int host_rounds(const Rules& rules, bool gpu) { return gpu ? 2 : Band::most_rounds(rules); }
+
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                       Precision band_precision) {
+                       Precision band_precision, bool gpu) {
     const Band band_plan(partition, layout);
     RankMemory memory;
-    memory.band = double(Band::most_rounds(rules))
-                  * (double(band_plan.largest_round_values()) * double(value_bytes(band_precision))
-                     + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
+    const double round_bytes = double(band_plan.largest_round_values()) * double(value_bytes(band_precision))
+                               + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t);
+    memory.band = double(host_rounds(rules, gpu)) * round_bytes;
+    // The ghosts of K rounds, a share of the whole band's size, GPU or not.
     const double share = rules.is_tetrominoes() ? TetrominoGhostShare : OtherGhostShare;
-    memory.ghosts = partition.ranks() > 1 ? memory.band * share : 0.0;
+    memory.ghosts = partition.ranks() > 1 ? double(Band::most_rounds(rules)) * round_bytes * share : 0.0;
     memory.writer = WriterBytes;
     memory.process = ProcessBytes;
     memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + sizeof(std::uint64_t));
@@ -114,9 +117,10 @@ RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, co
 
 // The exact band, ghosts and buffers (rank_memory).
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                    Precision precision, Precision band_precision, const std::string& output, bool resuming) {
+                    Precision precision, Precision band_precision, const std::string& output, bool resuming,
+                    bool gpu) {
     Needs needs;
-    needs.rank_bytes = rank_memory(partition, layout, rules, band_precision).total();
+    needs.rank_bytes = rank_memory(partition, layout, rules, band_precision, gpu).total();
     needs.file_bytes = double(table_file_bytes(layout, precision));
     refuse_if_too_large(comm, partition.geometry(), needs, output, resuming, "about ");
 }

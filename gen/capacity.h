@@ -25,13 +25,16 @@ namespace stack {
 // Throws InputError on every rank when the lower bounds exceed the memory
 // available on a node or the free disk beside `output` (not checked when
 // resuming, the file existing, nor for an empty `output`: no file).
+// `gpu`: the band lives on a GPU and the host holds two rounds of it
+// (gpu_rounds.h).
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
                              const ResidueSet& residues, Precision precision, Precision band_precision,
-                             const std::string& output, bool resuming);
+                             const std::string& output, bool resuming, bool gpu = false);
 
 // The same with the exact band, once the partition and layout exist.
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                    Precision precision, Precision band_precision, const std::string& output, bool resuming);
+                    Precision precision, Precision band_precision, const std::string& output, bool resuming,
+                    bool gpu = false);
 
 // What one rank holds at its peak, by part: the band (K+1 arrays each sized
 // for the rank's largest round, with their slice starts), the ghost rows
@@ -43,7 +46,9 @@ struct RankMemory {
     double total() const { return band + ghosts + writer + process + chunks; }
 };
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                       Precision band_precision = Precision::Float64);
+                       Precision band_precision = Precision::Float64, bool gpu = false);
+// The rounds a rank's host memory holds: the band's K+1, or two with a GPU.
+int host_rounds(const Rules& rules, bool gpu);
 
 // Free bytes in the directory that would hold `output` (-1: unknown).
 double free_disk_bytes(const std::string& output);

@@ -159,6 +159,14 @@ GhostCursor Exchange::cursor(int sum, int source) const {
                        ghosts.values.data() + std::size_t(ghosts.offsets[source]) * ghosts.row_bytes, ghosts.row_bytes);
 }
 
+GhostRows Exchange::ghost_rows(int sum) const {
+    if (sum > partition_.max_row_sum() || comm_.size() == 1 || ghosts_[sum].counts.empty())
+        return {};
+    const Ghosts& ghosts = ghosts_[sum];
+    return {ghosts.ids.data(),    ghosts.values.data(), ghosts.offsets.data(), ghosts.counts.data(),
+            ghosts.ids.size(), ghosts.row_bytes};
+}
+
 void Exchange::drop(int sum) {
     if (sum < 0 || sum > partition_.max_row_sum())
         return;

@@ -18,6 +18,7 @@
 #include "support/communicator.h"
 #include "partition.h"
 #include "rules/placement.h"
+#include "slice_work.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -97,6 +98,9 @@ public:
     // The ghost rows of round `sum` received from `source`; valid until
     // drop(sum).
     GhostCursor cursor(int sum, int source) const;
+    // The same rows as plain arrays, for the portable slice work and the
+    // GPU (empty when none were received).
+    GhostRows ghost_rows(int sum) const;
     // Frees the ghosts of a round no longer read.
     void drop(int sum);
     std::uint64_t bytes() const { return bytes_; }

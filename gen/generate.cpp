@@ -115,6 +115,8 @@ struct RoundsRun {
     double writer_busy = 0;
     double empty_board_value = 0;
     std::uint64_t digest = 0;  // table/digest.h
+    KernelKind kernel = KernelKind::Cpu;
+    std::optional<GpuReport> gpu;  // this rank's GPU
 };
 
 // Resuming: the digest's CRCs of the rounds already on disk, read back from
@@ -219,7 +221,17 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     RoundsRun run;
     const int threads = resolve_threads(options.threads);
     warn_if_oversubscribed(comm, options, threads);
-    RoundRunner runner(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)));
+    const KernelKind kind = options.gpu               ? KernelKind::Gpu
+                            : options.portable_kernel ? KernelKind::Portable
+                                                      : KernelKind::Cpu;
+    // Every rank takes its GPU (or fails to) before any round: a rank
+    // without one stops them all with one line.
+    std::optional<RoundRunner> built;
+    comm.on_every_rank([&] {
+        built.emplace(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)), kind,
+                      kind == KernelKind::Gpu ? comm.rank_on_node() : 0);
+    });
+    RoundRunner& runner = *built;
     RoundWriter writer(comm, partition, layout, options.precision, checkpoint ? partial : std::string(),
                        checkpoint ? checkpoint->data_offset() : 0, threads);
     const std::size_t first_round = checkpoint ? checkpoint->first_round() : 0;
@@ -269,6 +281,9 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     if (comm.is_root() && layout.residues().has(0))
         run.empty_board_value = runner.store(0).value(0, layout.index_in_row(0, 0));
     comm.broadcast(run.empty_board_value);
+    if (runner.gpu_report())
+        run.gpu = *runner.gpu_report();
+    run.kernel = kind;
     if (comm.is_root())
         run.digest = writer.digest().digest();
     comm.broadcast(run.digest);
@@ -297,6 +312,8 @@ void print_summary(const Communicator& comm, const GenerateOptions& options, con
     summary.output = options.no_output ? std::string() : output;
     summary.round_table = options.round_table;
     summary.resumed_from = resumed_from;
+    summary.kernel = run.kernel;
+    summary.gpu = run.gpu ? &*run.gpu : nullptr;
     const Json document = summary_json(comm, summary);
     if (comm.is_root()) {
         std::fputs(options.json ? json_text(document).c_str() : summary_text(document).c_str(), stdout);
@@ -322,6 +339,8 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
             "--no-output)");
     if (options.no_output && (options.output || options.resume || options.force))
         throw InputError("--no-output writes no table: give it without --output, --resume and --force");
+    if (options.gpu && options.portable_kernel)
+        throw InputError("give --gpu or --portable-kernel, not both");
     const Geometry geometry(options.width, options.height);
     const Rules rules(options.pieces);
     rules.check_fits(geometry);
@@ -334,10 +353,11 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         comm.on_root([&] { guard_output(options, output, lock); });
     const std::string disk_for = options.no_output ? std::string() : output;  // none: no disk needed
     check_capacity_up_front(comm, geometry, rules, residues, options.precision, options.band_precision, disk_for,
-                            options.resume);
+                            options.resume, options.gpu);
     const Partition partition(geometry, comm.size(), comm.rank());
     const RoundLayout layout(geometry, residues);
-    check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume);
+    check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume,
+                   options.gpu);
 
     TableInfo info = table_info(geometry, layout, rules, options);
     std::optional<Checkpoint> checkpoint;

@@ -37,6 +37,8 @@ struct GenerateOptions {
     bool force = false;               // discard an existing <output>.partial
     bool no_output = false;           // compute every round, write no table: V(empty board) and the digest
     double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)
+    bool gpu = false;                 // the rounds on the rank's GPU (gpu_rounds.h)
+    bool portable_kernel = false;     // the GPU's slice work on the CPU threads (slice_work.h): checks the GPU path
 };
 
 // The table the options name: --output, else stack_<W>x<H>[_<SET>].h5.

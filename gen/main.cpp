@@ -54,6 +54,14 @@ po::options_description described_options() {
         "with --plan: the cores of a node, for the time (default: the cores this process may run on)")(
         "plan-disk", po::value<std::string>(),
         "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")(
+        "plan-gpu-memory", po::value<std::string>(),
+        "with --plan and --gpu: the memory of each rank's GPU, e.g. 139G (default: not checked)")(
+        "gpu",
+        "compute the rounds on a GPU, one per rank (the rank's index on its node picks it): the band lives in "
+        "GPU memory, the host keeps two rounds; the same table, bit for bit (needs a build with CUDA)")(
+        "portable-kernel",
+        "compute the rounds with the GPU path's slice work on the CPU threads (slower than the default; "
+        "checks the GPU path's logic where there is no GPU)")(
         "force", "discard an existing <output>.partial instead of refusing to start")(
         "checkpoint-seconds", po::value<std::string>()->default_value("1"),
         "record the rounds on disk in the partial table at most this often (0: after every round)")(
@@ -106,8 +114,11 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
         options.residues = stack::ResidueSet::of(modulus, classes);
     }
     options.round_table = variables.count("round-table") > 0;
+    options.gpu = variables.count("gpu") > 0;
+    options.portable_kernel = variables.count("portable-kernel") > 0;
     if (!variables.count("plan"))
-        for (const char* planning : {"plan-ranks", "plan-nodes", "plan-memory", "plan-disk", "plan-cores"})
+        for (const char* planning :
+             {"plan-ranks", "plan-nodes", "plan-memory", "plan-disk", "plan-cores", "plan-gpu-memory"})
             if (variables.count(planning))
                 throw stack::InputError(std::string("--") + planning + " goes with --plan");
     return options;
@@ -129,6 +140,11 @@ stack::PlanOptions parse_plan_options(const po::variables_map& variables, int la
         plan.cores = stack::parse_int_option("plan-cores", text("plan-cores"), 1, 1 << 20);
     if (variables.count("plan-disk"))
         plan.disk = stack::parse_bytes_option("plan-disk", text("plan-disk"));
+    if (variables.count("plan-gpu-memory")) {
+        if (!variables.count("gpu"))
+            throw stack::InputError("--plan-gpu-memory plans a --gpu run: give --gpu too");
+        plan.gpu_memory = stack::parse_bytes_option("plan-gpu-memory", text("plan-gpu-memory"));
+    }
     return plan;
 }
 

@@ -54,6 +54,8 @@ public:
         return (chunk_local * ranks_ + std::uint64_t(rank_)) * chunk_size_;
     }
     int upper_sum(std::uint64_t chunk_local) const { return upper_sums_[chunk_local]; }
+    const std::uint32_t* upper_sums() const { return upper_sums_.data(); }  // [owned chunk]
+    std::uint64_t chunk_size() const { return chunk_size_; }
     // Rows of the slice of an owned chunk in round `sum` (0 when none).
     std::uint64_t slice_rows(std::uint64_t chunk_local, int sum) const {
         return lower_.count(sum - upper_sums_[chunk_local]);

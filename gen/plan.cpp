@@ -2,6 +2,8 @@
 
 #include "band.h"
 #include "capacity.h"
+#include "checkpoint.h"
+#include "gpu_rounds.h"
 #include "support/cli.h"
 #include "support/errors.h"
 #include "support/parallel.h"
@@ -31,7 +33,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const ResidueSet residues = options.residues ? *options.residues : ResidueSet::all(rules.modulus());
     const RoundLayout layout(geometry, residues);
     const Partition partition(geometry, plan.ranks, 0);
-    const RankMemory memory = rank_memory(partition, layout, rules, options.band_precision);
+    const RankMemory memory = rank_memory(partition, layout, rules, options.band_precision, options.gpu);
     const int threads = resolve_threads(options.threads);
     const double thread_bytes = ThreadBytes * threads;
     const double rank_bytes = memory.total() + thread_bytes;
@@ -53,8 +55,40 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const double compute_seconds = core_seconds / workers;
     const double write_seconds = file_bytes / model.write_bytes_per_second / plan.nodes;
 
+    // A GPU run: the device's band, and what its kernel and copies move
+    // (every placement reads its successor's value once, every state is
+    // written once, and every round comes back to the host).
+    Json gpu = nullptr;
+    std::string gpu_reason;
+    if (options.gpu) {
+        const int value_size = int(value_bytes(options.band_precision));
+        const GpuMemory device = gpu_memory(partition, layout, rules, value_size, memory.ghosts);
+        std::uint64_t connections = 0;
+        for (const std::uint64_t count : connections_of_rounds(rules, layout, std::size_t(layout.rounds())))
+            connections += count;
+        const double kernel_bytes = double(connections + layout.stored_states()) * value_size;
+        const double copy_bytes = double(layout.stored_states()) * value_size;
+        gpu = {{"bytes",
+                {{"band", device.band},
+                 {"ghosts", device.ghosts},
+                 {"chunks", device.chunks},
+                 {"scratch", device.scratch},
+                 {"total", device.total()}}},
+               {"memory_bytes", plan.gpu_memory ? Json(*plan.gpu_memory) : Json(nullptr)},
+               {"kernel_bytes", kernel_bytes},
+               {"copy_bytes", copy_bytes},
+               {"kernel_seconds_at_1TBps", kernel_bytes / plan.ranks / 1e12},
+               {"copy_seconds_at_20GBps", copy_bytes / plan.ranks / 20e9}};
+        if (plan.gpu_memory && device.total() > double(*plan.gpu_memory))
+            gpu_reason = "each rank's GPU needs " + human_bytes(device.total()) + " (band " + human_bytes(device.band)
+                         + ") but has " + human_bytes(double(*plan.gpu_memory))
+                         + ": use --band-precision float32, more ranks (GPUs), fewer residue classes, or a smaller well";
+    }
+
     reason.clear();
-    if (available > 0 && node_bytes > available)
+    if (!gpu_reason.empty())
+        reason = gpu_reason;
+    else if (available > 0 && node_bytes > available)
         reason = "a node needs " + human_bytes(node_bytes) + " (" + std::to_string(ranks_per_node)
                  + (ranks_per_node == 1 ? " rank x " : " ranks x ") + human_bytes(rank_bytes) + ") but has "
                  + human_bytes(available) + ": use more nodes, fewer residue classes, or a smaller well";
@@ -99,6 +133,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
              {{"compute", compute_seconds},
               {"write", write_seconds},
               {"estimate", std::max(compute_seconds, write_seconds)}}},
+            {"gpu", gpu},
             {"fits", reason.empty()},
             {"reason", reason.empty() ? Json(nullptr) : Json(reason)}};
 }
@@ -151,6 +186,23 @@ std::string plan_text(const Json& p) {
         p["cores_per_node"].get<int>(), model["row_ns"].get<double>(), model["state_ns"].get<double>(),
         p["seconds"]["write"].get<double>());
     text += line;
+    if (!p["gpu"].is_null()) {
+        const Json& gpu = p["gpu"];
+        std::snprintf(line, sizeof line,
+                      "  GPU memory        %s a rank: band %s, ghosts %s, chunk lists %s, scratch %s; %s\n",
+                      bytes(gpu["bytes"]["total"]).c_str(), bytes(gpu["bytes"]["band"]).c_str(),
+                      bytes(gpu["bytes"]["ghosts"]).c_str(), bytes(gpu["bytes"]["chunks"]).c_str(),
+                      bytes(gpu["bytes"]["scratch"]).c_str(),
+                      gpu["memory_bytes"].is_null() ? "not checked (give --plan-gpu-memory)"
+                                                    : ("the GPU has " + bytes(gpu["memory_bytes"])).c_str());
+        text += line;
+        std::snprintf(line, sizeof line,
+                      "  GPU traffic       the kernel reads and writes %s (%.1f s a GPU at 1 TB/s achieved); %s "
+                      "come back to the host (%.1f s at 20 GB/s)\n",
+                      bytes(gpu["kernel_bytes"]).c_str(), gpu["kernel_seconds_at_1TBps"].get<double>(),
+                      bytes(gpu["copy_bytes"]).c_str(), gpu["copy_seconds_at_20GBps"].get<double>());
+        text += line;
+    }
     text += p["fits"].get<bool>() ? "  fits              yes\n"
                                   : "  fits              no: " + p["reason"].get<std::string>() + "\n";
     return text;

@@ -23,6 +23,7 @@ struct PlanOptions {
     std::optional<std::uint64_t> node_memory;  // --plan-memory: bytes a node has (default: this node's available)
     std::optional<std::uint64_t> disk;         // --plan-disk: free bytes for the table (default: beside the output)
     std::optional<int> cores;                  // --plan-cores: cores a node (default: this process's)
+    std::optional<std::uint64_t> gpu_memory;   // --plan-gpu-memory: bytes each rank's GPU has (with --gpu)
 };
 
 // The compute cost model: core-seconds = RowSeconds x rows + StateSeconds x

@@ -150,11 +150,45 @@ RoundSummary summarize_rounds(const std::vector<GatheredRound>& per_round, const
 
 }  // namespace
 
+namespace {
+
+const char* kernel_name(KernelKind kind) {
+    return kind == KernelKind::Gpu ? "gpu" : kind == KernelKind::Portable ? "portable" : "cpu";
+}
+
+// The GPUs' share of the run (null without one): the kernel's time (the
+// slowest rank's), the bytes it read and wrote (every rank's), the rate one
+// GPU achieved (bytes over seconds, summed over ranks) against its peak.
+// Collective.
+Json gpu_json(const Communicator& comm, const GpuReport* report) {
+    if (!report)
+        return nullptr;
+    double most[3] = {report->kernel_seconds, report->copy_seconds, double(report->allocated)};
+    double sums[4] = {double(report->kernel_bytes), double(report->copy_bytes), report->kernel_seconds, 1.0};
+    comm.all_reduce(most, 3, Reduction::Max);
+    comm.all_reduce(sums, 4, Reduction::Sum);
+    const double achieved = sums[2] > 0 ? sums[0] / sums[2] : 0.0;
+    return {{"device", report->device},
+            {"gpus", int(sums[3])},
+            {"device_memory_bytes", report->device_memory},
+            {"allocated_bytes_max", std::uint64_t(most[2])},
+            {"kernel_seconds", most[0]},
+            {"kernel_bytes", std::uint64_t(sums[0])},
+            {"achieved_bytes_per_second", achieved},
+            {"peak_bytes_per_second", report->peak_bytes_per_second},
+            {"share_of_peak", report->peak_bytes_per_second > 0 ? achieved / report->peak_bytes_per_second : 0.0},
+            {"copy_seconds", most[1]},
+            {"copy_bytes", std::uint64_t(sums[1])}};
+}
+
+}  // namespace
+
 Json summary_json(const Communicator& comm, const SummaryInputs& in) {
     std::vector<GatheredRound> per_round;
     for (const RoundReport& round : *in.rounds)
         per_round.push_back(gather_round(comm, round));
     const GatheredRun run = gather_run(comm, *in.rounds, in.writer_busy_seconds);
+    Json gpu = gpu_json(comm, in.gpu);
     if (!comm.is_root())
         return nullptr;
 
@@ -172,6 +206,8 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"height", geometry.height()},
         {"ranks", comm.size()},
         {"threads", in.threads},
+        {"kernel", kernel_name(in.kernel)},
+        {"gpu", gpu},
         {"pieces", in.rules->set().name()},
         {"residue_classes", layout.residues().list()},
         {"residue_modulus", layout.residues().modulus()},
@@ -258,6 +294,18 @@ std::string summary_text(const Json& s) {
         add("  V(empty board)      %.15f\n", number("empty_board_value"));
     add("  digest              %s  (CRC-64/XZ of the values in the table's order; the same for any ranks x threads)\n",
         s["digest"].get<std::string>().c_str());
+    if (!s["gpu"].is_null()) {
+        const Json& gpu = s["gpu"];
+        add("  gpu                 %s x %d: kernel %.3f s, %s read and written, %.0f GB/s (%.0f%% of its %.0f GB/s "
+            "peak); copies %.3f s, %s; %s allocated\n",
+            gpu["device"].get<std::string>().c_str(), gpu["gpus"].get<int>(), gpu["kernel_seconds"].get<double>(),
+            human_bytes(gpu["kernel_bytes"].get<double>()).c_str(), gpu["achieved_bytes_per_second"].get<double>() / 1e9,
+            100 * gpu["share_of_peak"].get<double>(), gpu["peak_bytes_per_second"].get<double>() / 1e9,
+            gpu["copy_seconds"].get<double>(), human_bytes(gpu["copy_bytes"].get<double>()).c_str(),
+            human_bytes(gpu["allocated_bytes_max"].get<double>()).c_str());
+    } else if (s["kernel"].get<std::string>() == "portable") {
+        add("  kernel              portable (the GPU path's slice work, run on the CPU threads)\n");
+    }
     add("  time setup          %8.3f s\n", seconds("setup"));
     add("  time compute        %8.3f s  (max over ranks, finding the rows others read included; %.1f ns per state "
         "per rank)\n",

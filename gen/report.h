@@ -69,6 +69,8 @@ struct SummaryInputs {
     std::string output;            // empty: --no-output
     bool round_table = false;      // one line per round
     std::size_t resumed_from = 0;  // rounds read back from a partial table
+    KernelKind kernel = KernelKind::Cpu;
+    const GpuReport* gpu = nullptr;  // this rank's GPU (KernelKind::Gpu)
 };
 
 // Collective: gathers per-round timings and memory into the summary, on

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstring>
 #include <numeric>
+#include <thread>
+#include <exception>
 #include <type_traits>
 #include <utility>
 
@@ -346,13 +348,104 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
     }
 }
 
+
+// The rows of one slice that other ranks read, found as the CPU kernel
+// finds them while it walks the slice (exchange.h): the portable kernel,
+// the GPU path's host threads and a resumed round walk the slice for this
+// alone. No-op on one rank.
+void find_sends_of_slice(Exchange& exchange, Exchange::Finder& finder, const Partition& partition,
+                         const PlacementTable& placements, const RoundStore& round, std::uint64_t chunk) {
+    if (partition.ranks() == 1)
+        return;
+    const std::uint64_t first = round.slice_start[chunk];
+    if (round.slice_start[chunk + 1] == first)
+        return;
+    Heights heights = partition.geometry().decode(partition.chunk_first(chunk));
+    exchange.find_slice(finder, heights);
+    const PlacementTable::Differences differences = placements.differences(heights);
+    partition.for_each_row_of_slice(
+        heights, round.sum - partition.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
+            PlacementTable::Differences row_differences = differences;
+            set_row_differences(placements, row_heights, partition.lower_columns(), row_differences);
+            exchange.find_row(finder, first + row, row_heights, row_differences);
+        });
+}
+
+// The view of round `sum` over the host's band and ghosts: the portable
+// kernel's input (the GPU path builds the same over device memory).
+RoundView host_round_view(const SliceTables& tables, const RoundLayout& layout, Band& band, const Exchange& exchange,
+                          int sum, std::vector<SuccessorRound>& next) {
+    RoundView view = tables.view();
+    RoundStore& round = band[sum];
+    view.sum = sum;
+    view.row_length = round.row_length;
+    view.row_index = layout.row_indices(sum);
+    view.slice_start = round.slice_start.data();
+    view.out = reinterpret_cast<char*>(round.values.data());
+    next.assign(std::size_t(tables.most_cells()) + 1, SuccessorRound{});
+    for (int step = 1; step <= tables.most_cells(); ++step) {
+        SuccessorRound& successor = next[std::size_t(step)];
+        if (!band.holds(sum + step))
+            continue;
+        const RoundStore& above = band[sum + step];
+        successor.values = reinterpret_cast<const char*>(above.values.data());
+        successor.slice_start = above.slice_start.data();
+        successor.row_index = layout.row_indices(sum + step);
+        successor.row_length = above.row_length;
+        successor.ghosts = exchange.ghost_rows(sum + step);
+    }
+    view.next = next.data();
+    return view;
+}
+
+// The GPU's slice work (slice_work.h) run on the host, one slice at a time:
+// the code a GPU thread runs, in a CPU loop. It serves the tests that check
+// the GPU path's logic without a GPU (KernelKind::Portable), and gives the
+// CPU kernel's bits by construction of both.
+template <class Value>
+class PortableKernel final : public SliceKernel {
+public:
+    PortableKernel(const Partition& partition, const PlacementTable& placements, const RoundLayout& layout,
+                   const SliceTables& tables, int pieces)
+        : partition_(partition), placements_(placements), layout_(layout), tables_(tables),
+          best_(std::size_t(pieces) * std::size_t(partition.geometry().height() + 1)), counts_(std::size_t(pieces)) {}
+
+    void begin_round(int sum, Band& band, Exchange& exchange, int worker) override {
+        band_ = &band;
+        exchange_ = &exchange;
+        finder_ = &exchange.finder(worker);
+        view_ = host_round_view(tables_, layout_, band, exchange, sum, next_);
+    }
+    void add_slice(std::uint64_t chunk) override {
+        find_sends_of_slice(*exchange_, *finder_, partition_, placements_, (*band_)[view_.sum], chunk);
+        if (!compute_slice<Value>(view_, chunk, best_.data(), 1, counts_.data()))
+            throw std::logic_error("round " + std::to_string(view_.sum) + ": a ghost row was not received from "
+                                   "its owner: the exchange missed a placement (a bug: please report it)");
+    }
+    void end_round() override {}
+    PieceCounts counts() const override { return PieceCounts(counts_.begin(), counts_.end()); }
+
+private:
+    const Partition& partition_;
+    const PlacementTable& placements_;
+    const RoundLayout& layout_;
+    const SliceTables& tables_;
+    Band* band_ = nullptr;
+    Exchange* exchange_ = nullptr;
+    Exchange::Finder* finder_ = nullptr;
+    RoundView view_;
+    std::vector<SuccessorRound> next_;
+    std::vector<double> best_;
+    std::vector<std::uint64_t> counts_;
+};
+
 }  // namespace
 
 RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
-                         const Rules& rules, int threads, int band_value_size)
+                         const Rules& rules, int threads, int band_value_size, KernelKind kind, int device)
     : partition_(partition), layout_(layout), set_(rules), placements_(partition.geometry(), rules),
       rules_(partition, rules), band_(partition, layout, band_value_size),
-      exchange_(comm, partition, placements_, rules_) {
+      exchange_(comm, partition, placements_, rules_), kind_(kind), threads_(threads) {
     if (band_value_size != sizeof(double) && band_value_size != sizeof(float))
         throw std::invalid_argument("a band holds float64 or float32 values");
     // The kernel's in-row jumps count stored states of the set's classes.
@@ -361,8 +454,20 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
                                     + std::to_string(rules.modulus()));
     if (threads < 1)
         throw std::invalid_argument("a round runner needs at least one thread");
+    if (kind != KernelKind::Cpu)
+        tables_ = std::make_unique<SliceTables>(partition, rules, rules_, layout);
+    if (kind == KernelKind::Gpu) {
+        gpu_ = std::make_unique<GpuRounds>(partition, layout, rules, *tables_, band_value_size, device);
+        return;
+    }
     for (int worker = 0; worker < threads; ++worker)
-        if (band_value_size == sizeof(float))
+        if (kind == KernelKind::Portable && band_value_size == sizeof(float))
+            kernels_.push_back(
+                std::make_unique<PortableKernel<float>>(partition, placements_, layout, *tables_, rules.piece_count()));
+        else if (kind == KernelKind::Portable)
+            kernels_.push_back(std::make_unique<PortableKernel<double>>(partition, placements_, layout, *tables_,
+                                                                        rules.piece_count()));
+        else if (band_value_size == sizeof(float))
             kernels_.push_back(std::make_unique<TypedKernel<float>>(partition, placements_, rules_, layout));
         else
             kernels_.push_back(std::make_unique<TypedKernel<double>>(partition, placements_, rules_, layout));
@@ -371,7 +476,7 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
 RoundRunner::~RoundRunner() = default;
 
 PieceCounts RoundRunner::connections() const {
-    PieceCounts total(std::size_t(set_.piece_count()), 0);
+    PieceCounts total = gpu_ ? gpu_->counts() : PieceCounts(std::size_t(set_.piece_count()), 0);
     for (const auto& kernel : kernels_) {
         const PieceCounts counts = kernel->counts();
         for (std::size_t piece = 0; piece < total.size(); ++piece)
@@ -401,14 +506,16 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
     record.sum = round_sum(round);
     const double start = MPI_Wtime();
     RoundStore& store = band_[record.sum];
-    const int workers = int(kernels_.size());
+    const int workers = threads_;
     exchange_.begin_sends(layout_.row_indices(record.sum), workers);
-    for (int worker = 0; worker < workers; ++worker)
+    for (int worker = 0; worker < int(kernels_.size()); ++worker)
         kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
     slices_.clear();
     for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
         if (store.slice_start[chunk + 1] != store.slice_start[chunk])
             slices_.push_back(chunk);
+    if (gpu_)
+        return compute_on_gpu(record, store, start);
     const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
     const std::uint64_t blocks = (slices_.size() + grain - 1) / grain;
     std::atomic<std::uint64_t> next_block{0};
@@ -429,12 +536,60 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
     return record;
 }
 
-ExchangeRecord RoundRunner::exchange(std::size_t round) { return exchange_.run(band_[round_sum(round)]); }
+// The GPU computes the round while the host's threads find the rows other
+// ranks read (none on one rank); the device's values arrive in `store`.
+RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, double start) {
+    std::exception_ptr failure;
+    std::thread device([&] {
+        try {
+            record.gpu = gpu_->compute(store, slices_);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    });
+    std::vector<double> busy(std::size_t(threads_), 0.0);
+    if (partition_.ranks() > 1) {
+        std::atomic<std::uint64_t> next{0};
+        const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(threads_) * 64));
+        run_workers(threads_, [&](int worker) {
+            const auto begin = std::chrono::steady_clock::now();
+            Exchange::Finder& finder = exchange_.finder(worker);
+            for (std::uint64_t block; (block = next.fetch_add(1, std::memory_order_relaxed)) * grain < slices_.size();)
+                for (std::uint64_t i = block * grain; i < std::min<std::uint64_t>(slices_.size(), (block + 1) * grain);
+                     ++i)
+                    find_sends_of_slice(exchange_, finder, partition_, placements_, store, slices_[i]);
+            busy[std::size_t(worker)] =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        });
+    }
+    device.join();
+    if (failure)
+        std::rethrow_exception(failure);
+    record.states = store.value_count();
+    record.compute_seconds = MPI_Wtime() - start;
+    record.worker_seconds_max = *std::max_element(busy.begin(), busy.end());
+    record.worker_seconds_mean = std::accumulate(busy.begin(), busy.end(), 0.0) / threads_;
+    return record;
+}
 
+ExchangeRecord RoundRunner::exchange(std::size_t round) {
+    const int sum = round_sum(round);
+    const ExchangeRecord record = exchange_.run(band_[sum]);
+    if (gpu_)
+        gpu_->upload_ghosts(sum, exchange_.ghost_rows(sum));
+    return record;
+}
+
+// With a GPU the host keeps only the round just computed: the one above it
+// goes as soon as this one is written and exchanged.
 void RoundRunner::release(std::size_t round) {
     const int sum = round_sum(round);
     band_.close(sum + set_.most_cells());
     exchange_.drop(sum + set_.most_cells());
+    if (gpu_) {
+        gpu_->close(sum + set_.most_cells());
+        band_.close(sum + 1);
+    }
 }
 
 RoundRecord RoundRunner::run(std::size_t round) {
@@ -458,28 +613,29 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
         const std::uint64_t first = store.slice_start[chunk], rows = store.slice_start[chunk + 1] - first;
         if (rows == 0)
             continue;
+        // The slice's rows are consecutive in the file.
         Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
-        exchange_.find_slice(finder, heights);
-        const PlacementTable::Differences differences = placements_.differences(heights);
-        partition_.for_each_row_of_slice(
-            heights, sum - partition_.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
-                if (row == 0) {  // the slice's rows are consecutive in the file
-                    const std::uint64_t position =
-                        layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
-                    const std::uint64_t bytes = rows * length * sizeof(double);
-                    read_exactly(descriptor, store.row(first), bytes, data_offset + position * sizeof(double),
-                                 "cannot read round " + std::to_string(round) + " back to resume");
-                }
-                PlacementTable::Differences row_differences = differences;
-                set_row_differences(placements_, row_heights, partition_.lower_columns(), row_differences);
-                exchange_.find_row(finder, first + row, row_heights, row_differences);
-            });
+        partition_.for_each_row_of_slice(heights, sum - partition_.upper_sum(chunk),
+                                         [&](std::uint64_t row, const Heights& row_heights) {
+                                             if (row != 0)
+                                                 return;
+                                             const std::uint64_t position =
+                                                 layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
+                                             read_exactly(descriptor, store.row(first), rows * length * sizeof(double),
+                                                          data_offset + position * sizeof(double),
+                                                          "cannot read round " + std::to_string(round)
+                                                              + " back to resume");
+                                         });
+        find_sends_of_slice(exchange_, finder, partition_, placements_, store, chunk);
     }
+    if (gpu_)
+        gpu_->upload_round(store);
 }
 
 PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                  const std::function<void(const RoundStore&)>& on_round, int threads) {
-    RoundRunner runner(comm, partition, layout, rules, threads);
+                  const std::function<void(const RoundStore&)>& on_round, int threads, int band_value_size,
+                  KernelKind kind) {
+    RoundRunner runner(comm, partition, layout, rules, threads, band_value_size, kind);
     for (std::size_t round = 0; round < runner.round_count(); ++round) {
         runner.compute(round);
         runner.exchange(round);

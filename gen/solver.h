@@ -24,8 +24,10 @@
 #include "band.h"
 #include "support/communicator.h"
 #include "exchange.h"
+#include "gpu_rounds.h"
 #include "partition.h"
 #include "rules/value.h"
+#include "slice_work.h"
 
 #include <cstdint>
 #include <functional>
@@ -33,6 +35,13 @@
 #include <vector>
 
 namespace stack {
+
+// Which code computes a round's slices. Every kind gives the same bits.
+enum class KernelKind : std::uint8_t {
+    Cpu,       // the CPU slice kernel (solver.cpp): the default
+    Portable,  // the GPU's slice work (slice_work.h) in a CPU loop, on the worker threads
+    Gpu,       // the same work on the rank's GPU (gpu_rounds.h)
+};
 
 struct RoundRecord {
     int sum = 0;               // the row sum computed
@@ -44,6 +53,7 @@ struct RoundRecord {
     std::uint64_t rounds_bytes = 0;  // band arrays held at the round's end (rounds S..S+K and spares)
     std::uint64_t ghost_bytes = 0;   // ghost rows held then
     std::uint64_t writer_bytes = 0;  // the writer's buffers then (set by its caller)
+    GpuRoundRecord gpu;              // KernelKind::Gpu: the device's share of the round
     std::uint64_t band_bytes() const { return rounds_bytes + ghost_bytes + writer_bytes; }
 };
 
@@ -52,16 +62,22 @@ class SliceKernel;  // solver.cpp
 // The state of one solve, run one round at a time (collective over `comm`).
 // `threads` workers compute each round's slices, sharing the band and the
 // ghost rows (only the calling thread talks to MPI). `band_value_size` 4
-// holds the rounds in the band as float32 (band.h).
+// holds the rounds in the band as float32 (band.h). `kind` picks the code
+// that computes the slices; with KernelKind::Gpu the band lives on GPU
+// `device` and the threads only find the rows other ranks read.
 class RoundRunner {
 public:
     RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                int threads = 1, int band_value_size = sizeof(double));
+                int threads = 1, int band_value_size = sizeof(double), KernelKind kind = KernelKind::Cpu,
+                int device = 0);
     ~RoundRunner();
 
     std::size_t round_count() const { return std::size_t(partition_.rounds()); }
     int round_sum(std::size_t round) const { return partition_.max_row_sum() - static_cast<int>(round); }
-    int threads() const { return int(kernels_.size()); }
+    int threads() const { return threads_; }
+    KernelKind kind() const { return kind_; }
+    // The GPU's report (KernelKind::Gpu), else nullptr.
+    const GpuReport* gpu_report() const { return gpu_ ? &gpu_->report() : nullptr; }
     // Lays out the round and computes its owned slices.
     RoundRecord compute(std::size_t round);
     // Sends the round's rows that other ranks read; receives theirs.
@@ -88,6 +104,8 @@ public:
     PieceCounts connections() const;
 
 private:
+    RoundRecord compute_on_gpu(RoundRecord record, RoundStore& store, double start);
+
     const Partition& partition_;
     const RoundLayout& layout_;
     const Rules& set_;
@@ -95,7 +113,11 @@ private:
     PlacementRules rules_;
     Band band_;
     Exchange exchange_;
-    std::vector<std::unique_ptr<SliceKernel>> kernels_;  // [worker thread]
+    KernelKind kind_;
+    int threads_;
+    std::unique_ptr<SliceTables> tables_;                // Portable and Gpu
+    std::unique_ptr<GpuRounds> gpu_;                     // Gpu
+    std::vector<std::unique_ptr<SliceKernel>> kernels_;  // [worker thread] (none with a GPU)
     std::vector<std::uint64_t> slices_;                  // the round's non-empty slices' chunks, ascending
 };
 
@@ -119,6 +141,7 @@ void for_each_row_of_round(const Partition& partition, const RoundStore& round, 
 // before it is released; collective over `comm`. Returns the connections
 // counted on this rank.
 PieceCounts solve(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                  const std::function<void(const RoundStore&)>& on_round = {}, int threads = 1);
+                  const std::function<void(const RoundStore&)>& on_round = {}, int threads = 1,
+                  int band_value_size = sizeof(double), KernelKind kind = KernelKind::Cpu);
 
 }  // namespace stack

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "rules/placement.h"
+#include "support/host_device.h"
 
 #include <array>
 #include <cstddef>
@@ -21,13 +22,15 @@ namespace stack {
 
 // Every piece drawn with the same weight.
 struct UnitWeights {
-    constexpr double operator[](int) const { return 1.0; }
+    STACK_HD constexpr double operator[](int) const { return 1.0; }
 };
 
 // `best[piece * stride]` is the best successor value of the piece, or -1
-// when the piece fits nowhere; `weights[piece]` its weight.
+// when the piece fits nowhere; `weights[piece]` its weight. The GPU runs
+// this same function (STACK_HD), compiled with fused multiply-adds off, so
+// its bits are the host's.
 template <class Weights = UnitWeights>
-inline double value_from_best(const double* best, std::size_t stride, int pieces, const Weights& weights = {}) {
+STACK_HD inline double value_from_best(const double* best, std::size_t stride, int pieces, const Weights& weights = {}) {
     double sum = 0.0, total = 0.0;
     for (int piece = 0; piece < pieces; ++piece) {
         sum += double(weights[piece]) * (1.0 + best[std::size_t(piece) * stride]);

@@ -105,6 +105,15 @@ int Communicator::ranks_on_node() const {
     return count;
 }
 
+int Communicator::rank_on_node() const {
+    MPI_Comm node = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+    int index = 0;
+    MPI_Comm_rank(node, &index);
+    MPI_Comm_free(&node);
+    return index;
+}
+
 std::vector<int> offsets_of(const std::vector<int>& counts, std::uint64_t* total) {
     std::vector<int> offsets(counts.size());
     std::uint64_t sum = 0;

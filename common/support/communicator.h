@@ -163,6 +163,8 @@ public:
 
     // Ranks sharing this rank's node (for the memory check).
     int ranks_on_node() const;
+    // This rank's index among them (the GPU it takes).
+    int rank_on_node() const;
 
 private:
     static MPI_Op mpi_op(Reduction reduction) {

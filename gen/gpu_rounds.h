@@ -1,0 +1,104 @@
+// The rounds on a GPU: one device per rank, holding the rank's band.
+//
+// The device keeps rounds S..S+K (band.h) in its own memory, each with its
+// slice starts, and the ghost rows received for them; round S is computed
+// there by the portable slice work (slice_work.h), one thread a slice, then
+// copied back to the host's RoundStore of round S, where the writer, the
+// digest and the exchange read it as they read a CPU round. The host keeps
+// the layout of every round but the values of only the round just computed
+// (and the one before it), so a GPU run's host memory is a round, not a
+// band.
+//
+// Built only when CMake finds nvcc (STACK_CUDA); without it every
+// constructor throws InputError, so `stackgen --gpu` says in one line that
+// this build has no GPU path. A CUDA error during a run becomes
+// std::runtime_error with CUDA's message (exit 3, the partial table kept).
+#pragma once
+
+#include "band.h"
+#include "partition.h"
+#include "rules/rules.h"
+#include "slice_work.h"
+#include "table/table_format.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stack {
+
+// This build has the GPU path.
+bool gpu_built();
+
+// The device memory a rank's GPU run holds at its peak, by part (capacity.h
+// plans it; GpuRounds allocates no more).
+struct GpuMemory {
+    double band = 0;     // K+1 rounds, each sized for the rank's largest, with their slice starts
+    double ghosts = 0;   // the ghost rows of K rounds (several ranks)
+    double chunks = 0;   // the upper sums and a round's list of slices
+    double scratch = 0;  // the threads' best-successor rows
+    double total() const { return band + ghosts + chunks + scratch; }
+};
+// `host_ghost_bytes` is the host's allowance for ghost rows (capacity.h).
+GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules, int value_size,
+                     double host_ghost_bytes);
+// A launch runs at most GpuMostThreads threads, each with scratch for a
+// row's best successors (pieces x (H+1) doubles), fewer when the scratch
+// would pass GpuScratchBytes.
+constexpr std::uint64_t GpuMostThreads = std::uint64_t(1) << 18;
+constexpr double GpuScratchBytes = 512.0 * 1024 * 1024;
+
+// One round on the device.
+struct GpuRoundRecord {
+    double kernel_seconds = 0;     // the round's kernel, by the device's clock
+    double copy_seconds = 0;       // host <-> device copies of the round (slice starts in, values out)
+    std::uint64_t kernel_bytes = 0;  // the values the kernel read and wrote (each successor row read once per
+                                     // placement, each state written once), as the band holds them
+    std::uint64_t copy_bytes = 0;
+};
+
+// The device, and the run's totals.
+struct GpuReport {
+    std::string device;
+    int device_index = 0;
+    double peak_bytes_per_second = 0;  // from the memory clock and bus width
+    std::uint64_t device_memory = 0;   // the device's total memory
+    std::uint64_t allocated = 0;       // what this run allocated on it at its peak
+    double kernel_seconds = 0, copy_seconds = 0;
+    std::uint64_t kernel_bytes = 0, copy_bytes = 0;
+};
+
+class GpuRounds {
+public:
+    // Takes device `device` (the rank's index on its node, modulo the
+    // devices there) and allocates everything the run needs up front.
+    // Throws InputError when there is no CUDA device or driver, or when the
+    // band does not fit the device's free memory.
+    GpuRounds(const Partition& partition, const RoundLayout& layout, const Rules& rules, const SliceTables& tables,
+              int value_size, int device);
+    ~GpuRounds();
+    GpuRounds(const GpuRounds&) = delete;
+    GpuRounds& operator=(const GpuRounds&) = delete;
+
+    // Computes round `store.sum` (laid out on the host: its slice starts)
+    // over its non-empty slices `slices` (owned chunks, ascending), reading
+    // rounds sum+1 .. sum+K and their ghosts from the device, and copies the
+    // values back into store.values.
+    GpuRoundRecord compute(RoundStore& store, const std::vector<std::uint64_t>& slices);
+    // A round known otherwise (read back from a partial table to resume).
+    void upload_round(const RoundStore& store);
+    // The ghost rows received for round `sum`.
+    void upload_ghosts(int sum, const GhostRows& ghosts);
+    // Round `sum` is no longer read.
+    void close(int sum);
+    // The connections counted on the device, [piece].
+    PieceCounts counts() const;
+    const GpuReport& report() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace stack
