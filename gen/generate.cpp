@@ -215,23 +215,12 @@ void finish_table(const Communicator& comm, const RoundLayout& layout, const Rul
 // The rounds, from the checkpoint's first on: compute, exchange, write,
 // record now and then. Without a checkpoint (--no-output) nothing is
 // written: the writer only digests.
-RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
-                     const Rules& rules, const GenerateOptions& options, const std::string& partial,
-                     Checkpoint* checkpoint, TableInfo& info, double start) {
+RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partition& partition,
+                     const RoundLayout& layout, const Rules& rules, const GenerateOptions& options,
+                     const std::string& partial, Checkpoint* checkpoint, TableInfo& info, double start) {
     RoundsRun run;
     const int threads = resolve_threads(options.threads);
     warn_if_oversubscribed(comm, options, threads);
-    const KernelKind kind = options.gpu               ? KernelKind::Gpu
-                            : options.portable_kernel ? KernelKind::Portable
-                                                      : KernelKind::Cpu;
-    // Every rank takes its GPU (or fails to) before any round: a rank
-    // without one stops them all with one line.
-    std::optional<RoundRunner> built;
-    comm.on_every_rank([&] {
-        built.emplace(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)), kind,
-                      kind == KernelKind::Gpu ? comm.rank_on_node() : 0);
-    });
-    RoundRunner& runner = *built;
     RoundWriter writer(comm, partition, layout, options.precision, checkpoint ? partial : std::string(),
                        checkpoint ? checkpoint->data_offset() : 0, threads);
     const std::size_t first_round = checkpoint ? checkpoint->first_round() : 0;
@@ -283,7 +272,7 @@ RoundsRun run_rounds(const Communicator& comm, const Partition& partition, const
     comm.broadcast(run.empty_board_value);
     if (runner.gpu_report())
         run.gpu = *runner.gpu_report();
-    run.kernel = kind;
+    run.kernel = runner.kind();
     if (comm.is_root())
         run.digest = writer.digest().digest();
     comm.broadcast(run.digest);
@@ -359,6 +348,19 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume,
                    options.gpu);
 
+    // Every rank takes its GPU (or fails to) before a file is touched: a
+    // rank without one, or whose GPU cannot hold the band, stops them all
+    // with one line.
+    const KernelKind kind = options.gpu               ? KernelKind::Gpu
+                            : options.portable_kernel ? KernelKind::Portable
+                                                      : KernelKind::Cpu;
+    const int threads = resolve_threads(options.threads);
+    std::optional<RoundRunner> runner;
+    comm.on_every_rank([&] {
+        runner.emplace(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)), kind,
+                       kind == KernelKind::Gpu ? comm.rank_on_node() : 0);
+    });
+
     TableInfo info = table_info(geometry, layout, rules, options);
     std::optional<Checkpoint> checkpoint;
     if (!options.no_output)
@@ -366,8 +368,8 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
                                           : Checkpoint::create(comm, partial, info, layout, rules));
     RoundsRun run;
     try {
-        run = run_rounds(comm, partition, layout, rules, options, partial, checkpoint ? &*checkpoint : nullptr, info,
-                         start);
+        run = run_rounds(comm, *runner, partition, layout, rules, options, partial,
+                         checkpoint ? &*checkpoint : nullptr, info, start);
         if (checkpoint)
             comm.on_root([&] { checkpoint->publish(output); });
     } catch (const CollectiveError& error) {

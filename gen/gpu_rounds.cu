@@ -159,8 +159,8 @@ struct GpuRounds::Impl {
             throw InputError("--gpu: the band needs " + human_bytes(plan.total()) + " of GPU memory but " +
                              report.device + " (device " + std::to_string(report.device_index) + ") has " +
                              human_bytes(double(free_bytes)) +
-                             " free: use --band-precision float32, more ranks (GPUs), fewer residue classes, or a "
-                             "smaller well");
+                             " free: use " + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "")
+                             + "more ranks (GPUs), fewer residue classes, or a smaller well");
 
         check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
         check(cudaEventCreate(&begin), "cudaEventCreate");

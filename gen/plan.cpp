@@ -82,7 +82,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
         if (plan.gpu_memory && device.total() > double(*plan.gpu_memory))
             gpu_reason = "each rank's GPU needs " + human_bytes(device.total()) + " (band " + human_bytes(device.band)
                          + ") but has " + human_bytes(double(*plan.gpu_memory))
-                         + ": use --band-precision float32, more ranks (GPUs), fewer residue classes, or a smaller well";
+                         + ": use " + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "") + "more ranks (GPUs), fewer residue classes, or a smaller well";
     }
 
     reason.clear();

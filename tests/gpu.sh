@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The GPU path's command line, checked on a machine without a GPU (README
+# "The rounds on a GPU"); its slice work itself is checked against the CPU
+# kernel by slice_work_tests.
+#   gpu.sh portable NP DIR   stackgen --portable-kernel (the GPU's slice work on
+#                            the CPU) at NP ranks x 2 threads: the same digest,
+#                            connections and table file, byte for byte, as the
+#                            CPU kernel at 1 rank, on 6x10 (float64) and 7x8
+#                            class 0 (float32 band and table); stackverify passes
+#   gpu.sh refused           --gpu where there is no GPU (or no CUDA in the
+#                            build): one line naming --gpu, exit 2, no file
+#                            left; --gpu with --portable-kernel, and
+#                            --plan-gpu-memory without --gpu: exit 2
+#   gpu.sh plan              --plan --gpu: the GPU's band for 9x20 class 0 in a
+#                            float32 band fits 139G and not 80G (exit 2 with the
+#                            reason), its parts add up, and a float64 band is
+#                            twice the float32 one
+# Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
+set -euo pipefail
+command=$1; shift
+python=/usr/bin/python3
+stackgen="$BIN/gen/stackgen"; stackverify="$BIN/gen/stackverify"
+read -r -a preflags <<< "${MPIEXEC_PREFLAGS:-}"
+fail() { echo "FAIL: $*"; exit 1; }
+
+case "$command" in
+portable)
+    np=$1 dir=$2
+    mkdir -p "$dir"
+    for well in "6 10 float64 float64" "7 8 float32 float32 0"; do
+        read -r width height precision band residue <<< "$well"
+        args=(--width "$width" --height "$height" --precision "$precision" --band-precision "$band" --json --force)
+        [ -n "${residue:-}" ] && args+=(--residue "$residue")
+        cpu="$dir/cpu_${width}x${height}.np$np.h5" portable="$dir/portable_${width}x${height}.np$np.h5"
+        rm -f "$cpu" "$portable"
+        "$stackgen" "${args[@]}" --output "$cpu" > "$cpu.json"
+        "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" "${args[@]}" --portable-kernel \
+            --threads 2 --output "$portable" > "$portable.json"
+        "$python" - "$cpu.json" "$portable.json" <<'PYTHON'
+import json, sys
+cpu, portable = (json.load(open(path)) for path in sys.argv[1:])
+print("%dx%d: cpu %s, portable kernel at np %d x %d threads %s, %d connections"
+      % (cpu["width"], cpu["height"], cpu["digest"], portable["ranks"], portable["threads"], portable["digest"],
+         portable["connections"]))
+assert cpu["kernel"] == "cpu" and portable["kernel"] == "portable", (cpu["kernel"], portable["kernel"])
+assert portable["gpu"] is None
+assert portable["digest"] == cpu["digest"], (portable["digest"], cpu["digest"])
+assert portable["connections_per_piece"] == cpu["connections_per_piece"]
+assert portable["empty_board_value"] == cpu["empty_board_value"]
+PYTHON
+        cmp "$cpu" "$portable" || fail "the tables differ byte for byte"
+        "$stackverify" "$portable" > /dev/null || fail "stackverify rejects the portable kernel's table"
+    done
+    ;;
+refused)
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
+        echo "SKIP: this machine has a GPU; the refusal without one is not testable here"
+        exit 77
+    fi
+    set +e
+    "$stackgen" --width 5 --height 8 --gpu --output "$dir/t.h5" > "$dir/out" 2> "$dir/err"
+    status=$?
+    set -e
+    cat "$dir/err"
+    [ "$status" = 2 ] || fail "--gpu without a GPU exits $status, not 2"
+    [ "$(wc -l < "$dir/err")" = 1 ] || fail "--gpu without a GPU: not one line"
+    grep -q -- "--gpu" "$dir/err" || fail "the line does not name --gpu"
+    [ -z "$(ls "$dir" | grep -v -e '^out$' -e '^err$')" ] || fail "files left: $(ls "$dir")"
+    for refused in "--gpu --portable-kernel --no-output" "--plan --plan-gpu-memory 80G --no-output"; do
+        set +e
+        # shellcheck disable=SC2086
+        "$stackgen" --width 5 --height 8 $refused > /dev/null 2> "$dir/err"
+        status=$?
+        set -e
+        [ "$status" = 2 ] || fail "'$refused' exits $status, not 2"
+        echo "refused: $refused: $(cat "$dir/err")"
+    done
+    ;;
+plan)
+    base=(--plan --gpu --width 9 --height 20 --residue 0 --no-output --json --plan-memory 128G)
+    "$stackgen" "${base[@]}" --band-precision float32 --plan-gpu-memory 139G > /tmp/gpu-plan-32.$$.json
+    "$stackgen" "${base[@]}" --band-precision float64 > /tmp/gpu-plan-64.$$.json
+    set +e
+    "$stackgen" "${base[@]}" --band-precision float32 --plan-gpu-memory 80G > /dev/null 2> /tmp/gpu-plan-err.$$
+    status=$?
+    set -e
+    cat /tmp/gpu-plan-err.$$
+    [ "$status" = 2 ] || fail "a band larger than the GPU: exit $status, not 2"
+    grep -q "GPU needs" /tmp/gpu-plan-err.$$ || fail "the reason does not say the GPU is too small"
+    "$python" - /tmp/gpu-plan-32.$$.json /tmp/gpu-plan-64.$$.json <<'PYTHON'
+import json, sys
+single, double = (json.load(open(path)) for path in sys.argv[1:])
+gpu = single["gpu"]
+parts = gpu["bytes"]
+print("9x20 class 0, float32 band: GPU %.1f GB (band %.1f GB), kernel traffic %.2f TB, %.1f GB back to the host"
+      % (parts["total"] / 1e9, parts["band"] / 1e9, gpu["kernel_bytes"] / 1e12, gpu["copy_bytes"] / 1e9))
+assert single["fits"] and gpu["memory_bytes"] == 139 << 30
+assert abs(parts["band"] + parts["ghosts"] + parts["chunks"] + parts["scratch"] - parts["total"]) < 1
+assert 80 << 30 < parts["total"] < 139 << 30, parts["total"]
+assert abs(gpu["copy_bytes"] - 4 * single["stored_states"]) < 1
+slices = double["gpu"]["bytes"]["band"] - 2 * parts["band"]  # the slice starts, the same in both
+assert slices < 0 and abs(slices) < 0.05 * parts["band"], slices
+# The host keeps two of the band's five rounds.
+assert single["rank_bytes"]["band"] < 0.45 * parts["band"], (single["rank_bytes"]["band"], parts["band"])
+PYTHON
+    rm -f /tmp/gpu-plan-32.$$.json /tmp/gpu-plan-64.$$.json /tmp/gpu-plan-err.$$
+    ;;
+*)
+    echo "gpu.sh: unknown command '$command'" >&2
+    exit 2
+    ;;
+esac
