@@ -16,7 +16,7 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
                   * (double(band.largest_round_values()) * double(value_size)
                      + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
     memory.ghosts = host_ghost_bytes;
-    memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + sizeof(std::uint64_t));
+    memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + 2 * sizeof(std::uint64_t));
     const double per_thread = double(rules.piece_count()) * double(partition.geometry().height() + 1) * sizeof(double);
     memory.scratch = std::min(GpuScratchBytes, per_thread * double(GpuMostThreads));
     return memory;
@@ -33,10 +33,11 @@ GpuRounds::GpuRounds(const Partition&, const RoundLayout&, const Rules&, const S
                      "and configure again, or run without --gpu");
 }
 GpuRounds::~GpuRounds() = default;
-GpuRoundRecord GpuRounds::compute(RoundStore&, const std::vector<std::uint64_t>&) { return {}; }
+void GpuRounds::launch(RoundStore&, const std::vector<std::uint64_t>&) {}
+bool GpuRounds::in_flight(int) const { return false; }
+GpuRoundRecord GpuRounds::wait(int) { return {}; }
 void GpuRounds::upload_round(const RoundStore&) {}
 void GpuRounds::upload_ghosts(int, const GhostRows&) {}
-void GpuRounds::close(int) {}
 PieceCounts GpuRounds::counts() const { return {}; }
 const GpuReport& GpuRounds::report() const {
     static const GpuReport none;

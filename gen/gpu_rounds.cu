@@ -2,13 +2,14 @@
 // off (--fmad=false) so that value_from_best() gives the host's bits.
 #include "gpu_rounds.h"
 
+#include "capacity.h"
 #include "support/cli.h"
 #include "support/errors.h"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,7 @@ public:
     DeviceArray& operator=(const DeviceArray&) = delete;
     ~DeviceArray() { reset(); }
     void allocate(std::size_t count, std::uint64_t& allocated) {
+        allocated -= count_ * sizeof(T);
         reset();
         if (count == 0)
             return;
@@ -100,6 +102,22 @@ struct DeviceGhosts {
     GhostRows rows;  // pointing at the above
 };
 
+// What one launched round owns until it is waited for: its list of
+// slices, its successors' views, its counters and its events. Two
+// alternate, so a round can be launched while the one before is in flight.
+struct Launch {
+    int sum = -1;  // -1: free
+    RoundStore* store = nullptr;
+    std::uint64_t layout_bytes = 0;
+    DeviceArray<std::uint64_t> slices;
+    DeviceArray<SuccessorRound> next;
+    DeviceArray<unsigned long long> counts;  // [piece] this round
+    DeviceArray<int> missing;
+    std::vector<unsigned long long> host_counts;
+    int host_missing = 0;
+    cudaEvent_t begin = nullptr, kernel_end = nullptr, copy_end = nullptr;
+};
+
 }  // namespace
 
 struct GpuRounds::Impl {
@@ -108,32 +126,30 @@ struct GpuRounds::Impl {
     const SliceTables& tables;
     int value_size;
     int pieces;
-    cudaStream_t stream = nullptr;
-    cudaEvent_t begin = nullptr, end = nullptr;
+    int most_cells;
+    cudaStream_t compute = nullptr, copy = nullptr;
     std::uint64_t allocated = 0;
-    std::vector<DeviceRound> rounds;  // K+1 slots
-    std::vector<int> slot_of;         // [sum] -> slot, -1 when not held
+    std::vector<DeviceRound> rounds;   // K+1 slots
+    std::vector<int> slot_of;          // [sum] -> slot, -1 when not held
     std::vector<DeviceGhosts> ghosts;  // [sum]
+    std::array<Launch, 2> launches;
     DeviceArray<PortableOrientation> orientations;
     DeviceArray<PortableRule> rules;
     DeviceArray<std::uint32_t> weights, upper_sums;
     DeviceArray<int> in_row, row_indices;
-    DeviceArray<std::uint64_t> slices;
-    DeviceArray<SuccessorRound> next;
     DeviceArray<double> scratch;
-    DeviceArray<unsigned long long> counts;
-    DeviceArray<int> missing;
     std::uint64_t threads = 1;
     int block = 1;
-    std::vector<unsigned long long> host_counts;
+    std::vector<std::uint64_t> total_counts;
+    std::vector<void*> pinned;  // host arrays registered with CUDA
     GpuReport report;
 
     Impl(const Partition& partition_, const RoundLayout& layout_, const Rules& rules_, const SliceTables& tables_,
          int value_size_, int device)
         : partition(partition_), layout(layout_), tables(tables_), value_size(value_size_),
-          pieces(rules_.piece_count()), rounds(std::size_t(Band::most_rounds(rules_))),
-          slot_of(std::size_t(partition_.rounds()), -1),
-          ghosts(std::size_t(partition_.rounds())), host_counts(std::size_t(rules_.piece_count()), 0) {
+          pieces(rules_.piece_count()), most_cells(rules_.most_cells()), rounds(std::size_t(Band::most_rounds(rules_))),
+          slot_of(std::size_t(partition_.rounds()), -1), ghosts(std::size_t(partition_.rounds())),
+          total_counts(std::size_t(rules_.piece_count()), 0) {
         int devices = 0;
         const cudaError_t found = cudaGetDeviceCount(&devices);
         if (found != cudaSuccess || devices == 0)
@@ -142,6 +158,13 @@ struct GpuRounds::Impl {
                              "): run without --gpu");
         report.device_index = device % devices;
         check(cudaSetDevice(report.device_index), "cudaSetDevice");
+        // Waiting threads sleep instead of spinning on a core the writer
+        // and the exchange need (before the context exists; a context made
+        // earlier in the process keeps its own flags).
+        const cudaError_t flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+        if (flags != cudaSuccess && flags != cudaErrorSetOnActiveProcess)
+            check(flags, "cudaSetDeviceFlags");
+        cudaGetLastError();
         cudaDeviceProp properties{};
         check(cudaGetDeviceProperties(&properties, report.device_index), "cudaGetDeviceProperties");
         int clock_khz = 0, bus_bits = 0;
@@ -151,46 +174,51 @@ struct GpuRounds::Impl {
         report.device_memory = properties.totalGlobalMem;
         report.peak_bytes_per_second = 2.0 * double(clock_khz) * 1e3 * double(bus_bits) / 8.0;
 
-        // The whole plan up front, against what the device has free.
-        const GpuMemory plan = gpu_memory(partition, layout, rules_, value_size, 0.0);
+        // The whole plan up front, the ghost rows' allowance and a margin
+        // for the kernels' stacks and the runtime included, against what
+        // the device has free.
+        const RankMemory host = rank_memory(partition, layout, rules_,
+                                            value_size == int(sizeof(float)) ? Precision::Float32 : Precision::Float64);
+        const GpuMemory plan = gpu_memory(partition, layout, rules_, value_size, host.ghosts);
         std::size_t free_bytes = 0, total_bytes = 0;
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-        if (plan.total() > double(free_bytes))
+        if (plan.total() + GpuMarginBytes > double(free_bytes))
             throw InputError("--gpu: the band needs " + human_bytes(plan.total()) + " of GPU memory but " +
                              report.device + " (device " + std::to_string(report.device_index) + ") has " +
-                             human_bytes(double(free_bytes)) +
-                             " free: use " + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "")
-                             + "more ranks (GPUs), fewer residue classes, or a smaller well");
+                             human_bytes(double(free_bytes)) + " free: use " +
+                             std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "") +
+                             "more ranks (GPUs), fewer residue classes, or a smaller well");
 
-        check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-        check(cudaEventCreate(&begin), "cudaEventCreate");
-        check(cudaEventCreate(&end), "cudaEventCreate");
+        check(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), "cudaStreamCreate");
+        check(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking), "cudaStreamCreate");
         const Band band(partition, layout);
         for (DeviceRound& round : rounds) {
             round.values.allocate(band.largest_round_values() * std::uint64_t(value_size), allocated);
             round.slice_start.allocate(partition.owned_chunks() + 1, allocated);
         }
         orientations.allocate(tables.orientations().size(), allocated);
-        orientations.upload(tables.orientations(), stream);
+        orientations.upload(tables.orientations(), compute);
         rules.allocate(tables.rules().size(), allocated);
-        rules.upload(tables.rules(), stream);
+        rules.upload(tables.rules(), compute);
         weights.allocate(tables.weights().size(), allocated);
-        weights.upload(tables.weights(), stream);
+        weights.upload(tables.weights(), compute);
         in_row.allocate(tables.in_row().size(), allocated);
-        in_row.upload(tables.in_row(), stream);
+        in_row.upload(tables.in_row(), compute);
         row_indices.allocate(tables.row_indices().size(), allocated);
-        row_indices.upload(tables.row_indices(), stream);
+        row_indices.upload(tables.row_indices(), compute);
         upper_sums.allocate(partition.owned_chunks(), allocated);
-        upper_sums.upload(partition.upper_sums(), partition.owned_chunks(), stream);
-        slices.allocate(partition.owned_chunks(), allocated);
-        next.allocate(std::size_t(tables.most_cells()) + 1, allocated);
-        counts.allocate(std::size_t(pieces), allocated);
-        check(cudaMemsetAsync(counts.data(), 0, std::size_t(pieces) * sizeof(unsigned long long), stream),
-              "cudaMemset");
-        missing.allocate(1, allocated);
-        check(cudaMemsetAsync(missing.data(), 0, sizeof(int), stream), "cudaMemset");
-        // Threads: enough to fill the device several times over, as many as
-        // the scratch allows.
+        upper_sums.upload(partition.upper_sums(), partition.owned_chunks(), compute);
+        for (Launch& launch : launches) {
+            launch.slices.allocate(partition.owned_chunks(), allocated);
+            launch.next.allocate(std::size_t(most_cells) + 1, allocated);
+            launch.counts.allocate(std::size_t(pieces), allocated);
+            launch.missing.allocate(1, allocated);
+            launch.host_counts.assign(std::size_t(pieces), 0);
+            check(cudaEventCreate(&launch.begin), "cudaEventCreate");
+            check(cudaEventCreate(&launch.kernel_end), "cudaEventCreate");
+            check(cudaEventCreate(&launch.copy_end), "cudaEventCreate");
+        }
+        // Threads: enough to fill the device, as many as the scratch allows.
         const double per_thread = double(pieces) * double(partition.geometry().height() + 1) * sizeof(double);
         const std::uint64_t resident =
             std::uint64_t(properties.multiProcessorCount) * std::uint64_t(properties.maxThreadsPerMultiProcessor);
@@ -199,24 +227,68 @@ struct GpuRounds::Impl {
         block = int(std::min<std::uint64_t>(threads, 128));
         scratch.allocate(std::size_t(threads) * std::size_t(pieces) * std::size_t(partition.geometry().height() + 1),
                          allocated);
-        check(cudaStreamSynchronize(stream), "uploading the tables");
+        check(cudaStreamSynchronize(compute), "uploading the tables");
+        // An empty launch of the round kernel: a device the build has no
+        // code for, or a kernel that cannot start, fails here, before any
+        // file is made, and not in the first round.
+        RoundView probe = tables.view();
+        if (value_size == int(sizeof(float)))
+            round_kernel<float><<<1, 1, 0, compute>>>(probe, nullptr, 0, scratch.data(), 1, nullptr, nullptr);
+        else
+            round_kernel<double><<<1, 1, 0, compute>>>(probe, nullptr, 0, scratch.data(), 1, nullptr, nullptr);
+        const cudaError_t launched = cudaGetLastError();
+        const cudaError_t ran = cudaStreamSynchronize(compute);
+        if (launched != cudaSuccess || ran != cudaSuccess)
+            throw InputError(std::string("--gpu: the round kernel cannot run on ") + report.device + " (" +
+                             cudaGetErrorString(launched != cudaSuccess ? launched : ran) +
+                             "): this build is for compute capability " + STACK_CUDA_ARCHITECTURES +
+                             "; configure with -DCMAKE_CUDA_ARCHITECTURES for this GPU");
         report.allocated = allocated;
     }
 
     ~Impl() {
-        if (stream)
-            cudaStreamSynchronize(stream);
-        if (begin)
-            cudaEventDestroy(begin);
-        if (end)
-            cudaEventDestroy(end);
-        if (stream)
-            cudaStreamDestroy(stream);
+        if (compute)
+            cudaStreamSynchronize(compute);
+        if (copy)
+            cudaStreamSynchronize(copy);
+        for (Launch& launch : launches)
+            for (cudaEvent_t event : {launch.begin, launch.kernel_end, launch.copy_end})
+                if (event)
+                    cudaEventDestroy(event);
+        for (void* host : pinned)
+            cudaHostUnregister(host);
+        for (cudaStream_t stream : {compute, copy})
+            if (stream)
+                cudaStreamDestroy(stream);
+    }
+
+    // The device drops what no round from `lowest` down reads: the rounds
+    // above lowest + K and their ghosts. (Stream order keeps them until the
+    // kernels queued before have read them.)
+    void drop_above(int lowest) {
+        for (int sum = lowest + most_cells + 1; sum < int(slot_of.size()); ++sum) {
+            if (slot_of[std::size_t(sum)] >= 0) {
+                rounds[std::size_t(slot_of[std::size_t(sum)])].sum = -1;
+                slot_of[std::size_t(sum)] = -1;
+            }
+            DeviceGhosts& held = ghosts[std::size_t(sum)];
+            if (held.ids.data()) {
+                allocated -= held.ids.size() * sizeof(BoardId) + held.values.size()
+                             + (held.offsets.size() + held.counts.size()) * sizeof(int);
+                check(cudaStreamSynchronize(compute), "waiting for the kernels that read ghost rows");
+                held.ids.reset();
+                held.values.reset();
+                held.offsets.reset();
+                held.counts.reset();
+                held.rows = {};
+            }
+        }
     }
 
     DeviceRound& open(int sum, int row_length) {
         if (slot_of[std::size_t(sum)] >= 0)
             return rounds[std::size_t(slot_of[std::size_t(sum)])];
+        drop_above(sum);
         for (std::size_t slot = 0; slot < rounds.size(); ++slot)
             if (rounds[slot].sum < 0) {
                 rounds[slot].sum = sum;
@@ -240,6 +312,26 @@ struct GpuRounds::Impl {
         round.ghosts = ghosts[std::size_t(sum)].rows;
         return round;
     }
+
+    // Page-locks a host round array the first time it is seen, so that its
+    // copy back is asynchronous and at the link's speed. A refusal (a limit
+    // on locked memory) leaves it pageable: slower, still correct.
+    void pin(RoundStore& store) {
+        void* host = store.values.data();
+        if (host == nullptr || std::find(pinned.begin(), pinned.end(), host) != pinned.end())
+            return;
+        if (cudaHostRegister(host, store.values.capacity() * sizeof(double), cudaHostRegisterDefault) == cudaSuccess)
+            pinned.push_back(host);
+        else
+            cudaGetLastError();  // clears the refusal
+    }
+
+    Launch* launch_of(int sum) {
+        for (Launch& launch : launches)
+            if (launch.sum == sum)
+                return &launch;
+        return nullptr;
+    }
 };
 
 GpuRounds::GpuRounds(const Partition& partition, const RoundLayout& layout, const Rules& rules,
@@ -248,21 +340,31 @@ GpuRounds::GpuRounds(const Partition& partition, const RoundLayout& layout, cons
 
 GpuRounds::~GpuRounds() = default;
 
-GpuRoundRecord GpuRounds::compute(RoundStore& store, const std::vector<std::uint64_t>& slices) {
+void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slices) {
     Impl& gpu = *impl_;
     check(cudaSetDevice(gpu.report.device_index), "cudaSetDevice");
-    GpuRoundRecord record;
-    const auto copy_start = std::chrono::steady_clock::now();
+    Launch* launch = nullptr;
+    for (Launch& candidate : gpu.launches)
+        if (candidate.sum < 0)
+            launch = &candidate;
+    if (launch == nullptr || gpu.launch_of(store.sum))
+        throw std::logic_error("a third GPU round launched, or one twice (a bug: please report it)");
+    gpu.pin(store);
+    // The slot of round sum+K+1, free once the kernels before have read it:
+    // its uploads queue on the compute stream behind them.
     DeviceRound& round = gpu.open(store.sum, store.row_length);
-    round.slice_start.upload(store.slice_start, gpu.stream);
-    gpu.slices.upload(slices, gpu.stream);
-    std::vector<SuccessorRound> next(std::size_t(gpu.tables.most_cells()) + 1);
-    for (int step = 1; step <= gpu.tables.most_cells(); ++step)
+    round.slice_start.upload(store.slice_start, gpu.compute);
+    launch->slices.upload(slices, gpu.compute);
+    std::vector<SuccessorRound> next(std::size_t(gpu.most_cells) + 1);
+    for (int step = 1; step <= gpu.most_cells; ++step)
         next[std::size_t(step)] = gpu.successor(store.sum + step);
-    gpu.next.upload(next, gpu.stream);
-    check(cudaStreamSynchronize(gpu.stream), "uploading a round's layout");
-    record.copy_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - copy_start).count();
-    record.copy_bytes += store.slice_start.size() * sizeof(std::uint64_t) + slices.size() * sizeof(std::uint64_t);
+    launch->next.upload(next, gpu.compute);
+    check(cudaMemsetAsync(launch->counts.data(), 0, std::size_t(gpu.pieces) * sizeof(unsigned long long), gpu.compute),
+          "cudaMemsetAsync");
+    check(cudaMemsetAsync(launch->missing.data(), 0, sizeof(int), gpu.compute), "cudaMemsetAsync");
+    launch->sum = store.sum;
+    launch->store = &store;
+    launch->layout_bytes = (store.slice_start.size() + slices.size()) * sizeof(std::uint64_t);
 
     RoundView view = gpu.tables.view();
     view.upper_sums = gpu.upper_sums.data();
@@ -276,56 +378,73 @@ GpuRoundRecord GpuRounds::compute(RoundStore& store, const std::vector<std::uint
                                                   * std::size_t(gpu.partition.geometry().height() + 1);
     view.slice_start = round.slice_start.data();
     view.out = round.values.data();
-    view.next = gpu.next.data();
+    view.next = launch->next.data();
 
     const std::uint64_t threads = std::min<std::uint64_t>(gpu.threads, std::max<std::size_t>(slices.size(), 1));
     const unsigned blocks = unsigned((threads + std::uint64_t(gpu.block) - 1) / std::uint64_t(gpu.block));
-    check(cudaEventRecord(gpu.begin, gpu.stream), "cudaEventRecord");
+    check(cudaEventRecord(launch->begin, gpu.compute), "cudaEventRecord");
     if (!slices.empty()) {
         if (gpu.value_size == int(sizeof(float)))
-            round_kernel<float><<<blocks, gpu.block, 0, gpu.stream>>>(view, gpu.slices.data(), slices.size(),
-                                                                      gpu.scratch.data(), threads, gpu.counts.data(),
-                                                                      gpu.missing.data());
-        else
-            round_kernel<double><<<blocks, gpu.block, 0, gpu.stream>>>(view, gpu.slices.data(), slices.size(),
+            round_kernel<float><<<blocks, gpu.block, 0, gpu.compute>>>(view, launch->slices.data(), slices.size(),
                                                                        gpu.scratch.data(), threads,
-                                                                       gpu.counts.data(), gpu.missing.data());
+                                                                       launch->counts.data(), launch->missing.data());
+        else
+            round_kernel<double><<<blocks, gpu.block, 0, gpu.compute>>>(view, launch->slices.data(), slices.size(),
+                                                                        gpu.scratch.data(), threads,
+                                                                        launch->counts.data(), launch->missing.data());
         check(cudaGetLastError(), "launching the round kernel");
     }
-    check(cudaEventRecord(gpu.end, gpu.stream), "cudaEventRecord");
-    std::vector<unsigned long long> counts(std::size_t(gpu.pieces));
-    int missing = 0;
-    check(cudaMemcpyAsync(counts.data(), gpu.counts.data(), counts.size() * sizeof(unsigned long long),
-                          cudaMemcpyDeviceToHost, gpu.stream),
-          "reading the connections back");
-    check(cudaMemcpyAsync(&missing, gpu.missing.data(), sizeof(int), cudaMemcpyDeviceToHost, gpu.stream),
-          "reading the kernel's flag back");
-    check(cudaStreamSynchronize(gpu.stream), "the round kernel");
-    float milliseconds = 0;
-    check(cudaEventElapsedTime(&milliseconds, gpu.begin, gpu.end), "cudaEventElapsedTime");
-    record.kernel_seconds = double(milliseconds) / 1e3;
-    if (missing)
-        throw std::logic_error("round " + std::to_string(store.sum) + ": a ghost row was not received from its "
-                               "owner: the exchange missed a placement (a bug: please report it)");
-    std::uint64_t reads = 0;
-    for (std::size_t piece = 0; piece < counts.size(); ++piece)
-        reads += counts[piece] - gpu.host_counts[piece];
-    gpu.host_counts = counts;
-    record.kernel_bytes = (reads + store.value_count()) * std::uint64_t(gpu.value_size);
-
-    const auto back_start = std::chrono::steady_clock::now();
+    check(cudaEventRecord(launch->kernel_end, gpu.compute), "cudaEventRecord");
+    // Back to the host on the copy stream, while the next kernel computes
+    // (into page-locked memory, so this call does not wait for the kernel).
+    check(cudaStreamWaitEvent(gpu.copy, launch->kernel_end, 0), "cudaStreamWaitEvent");
     const std::uint64_t bytes = store.value_count() * std::uint64_t(gpu.value_size);
     if (bytes)
-        check(cudaMemcpyAsync(store.values.data(), round.values.data(), bytes, cudaMemcpyDeviceToHost, gpu.stream),
+        check(cudaMemcpyAsync(store.values.data(), round.values.data(), bytes, cudaMemcpyDeviceToHost, gpu.copy),
               "copying a round back to the host");
-    check(cudaStreamSynchronize(gpu.stream), "copying a round back to the host");
-    record.copy_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - back_start).count();
-    record.copy_bytes += bytes;
+    check(cudaEventRecord(launch->copy_end, gpu.copy), "cudaEventRecord");
+}
 
+bool GpuRounds::in_flight(int sum) const { return impl_->launch_of(sum) != nullptr; }
+
+GpuRoundRecord GpuRounds::wait(int sum) {
+    Impl& gpu = *impl_;
+    check(cudaSetDevice(gpu.report.device_index), "cudaSetDevice");
+    Launch* launch = gpu.launch_of(sum);
+    if (launch == nullptr)
+        throw std::logic_error("waiting for a GPU round never launched (a bug: please report it)");
+    check(cudaEventSynchronize(launch->copy_end), "the round kernel and its copy back");
+    // The round's counters, read once it is done (a copy into pageable
+    // memory would have made launch() wait for the kernel).
+    check(cudaMemcpy(launch->host_counts.data(), launch->counts.data(),
+                     std::size_t(gpu.pieces) * sizeof(unsigned long long), cudaMemcpyDeviceToHost),
+          "reading the connections back");
+    check(cudaMemcpy(&launch->host_missing, launch->missing.data(), sizeof(int), cudaMemcpyDeviceToHost),
+          "reading the kernel's flag back");
+    GpuRoundRecord record;
+    float kernel_ms = 0, copy_ms = 0;
+    check(cudaEventElapsedTime(&kernel_ms, launch->begin, launch->kernel_end), "cudaEventElapsedTime");
+    check(cudaEventElapsedTime(&copy_ms, launch->kernel_end, launch->copy_end), "cudaEventElapsedTime");
+    record.kernel_seconds = double(kernel_ms) / 1e3;
+    record.copy_seconds = double(copy_ms) / 1e3;
+    if (launch->host_missing)
+        throw std::logic_error("round " + std::to_string(sum) + ": a ghost row was not received from its owner: the "
+                               "exchange missed a placement (a bug: please report it)");
+    std::uint64_t reads = 0;
+    for (std::size_t piece = 0; piece < gpu.total_counts.size(); ++piece) {
+        reads += launch->host_counts[piece];
+        gpu.total_counts[piece] += launch->host_counts[piece];
+    }
+    const std::uint64_t values = launch->store->value_count();
+    record.kernel_bytes = (reads + values) * std::uint64_t(gpu.value_size);
+    record.copy_bytes = launch->layout_bytes + values * std::uint64_t(gpu.value_size);
     gpu.report.kernel_seconds += record.kernel_seconds;
     gpu.report.kernel_bytes += record.kernel_bytes;
     gpu.report.copy_seconds += record.copy_seconds;
     gpu.report.copy_bytes += record.copy_bytes;
+    gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
+    launch->sum = -1;
+    launch->store = nullptr;
     return record;
 }
 
@@ -333,10 +452,10 @@ void GpuRounds::upload_round(const RoundStore& store) {
     Impl& gpu = *impl_;
     check(cudaSetDevice(gpu.report.device_index), "cudaSetDevice");
     DeviceRound& round = gpu.open(store.sum, store.row_length);
-    round.slice_start.upload(store.slice_start, gpu.stream);
+    round.slice_start.upload(store.slice_start, gpu.compute);
     round.values.upload(reinterpret_cast<const char*>(store.values.data()),
-                        store.value_count() * std::uint64_t(gpu.value_size), gpu.stream);
-    check(cudaStreamSynchronize(gpu.stream), "uploading a resumed round");
+                        store.value_count() * std::uint64_t(gpu.value_size), gpu.compute);
+    check(cudaStreamSynchronize(gpu.compute), "uploading a resumed round");
 }
 
 void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {
@@ -350,39 +469,18 @@ void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {
     ghosts.values.allocate(std::max<std::uint64_t>(rows.rows * rows.row_bytes, 1), gpu.allocated);
     ghosts.offsets.allocate(ranks, gpu.allocated);
     ghosts.counts.allocate(ranks, gpu.allocated);
-    ghosts.ids.upload(rows.ids, rows.rows, gpu.stream);
-    ghosts.values.upload(rows.values, rows.rows * rows.row_bytes, gpu.stream);
-    ghosts.offsets.upload(rows.offsets, ranks, gpu.stream);
-    ghosts.counts.upload(rows.counts, ranks, gpu.stream);
-    check(cudaStreamSynchronize(gpu.stream), "uploading ghost rows");
+    ghosts.ids.upload(rows.ids, rows.rows, gpu.compute);
+    ghosts.values.upload(rows.values, rows.rows * rows.row_bytes, gpu.compute);
+    ghosts.offsets.upload(rows.offsets, ranks, gpu.compute);
+    ghosts.counts.upload(rows.counts, ranks, gpu.compute);
+    check(cudaStreamSynchronize(gpu.compute), "uploading ghost rows");
     ghosts.rows = {ghosts.ids.data(), ghosts.values.data(), ghosts.offsets.data(), ghosts.counts.data(),
                    rows.rows, rows.row_bytes};
     gpu.report.copy_bytes += rows.rows * (sizeof(BoardId) + rows.row_bytes);
     gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
 }
 
-void GpuRounds::close(int sum) {
-    Impl& gpu = *impl_;
-    if (sum < 0 || sum >= int(gpu.slot_of.size()))
-        return;
-    if (gpu.slot_of[std::size_t(sum)] >= 0) {
-        gpu.rounds[std::size_t(gpu.slot_of[std::size_t(sum)])].sum = -1;
-        gpu.slot_of[std::size_t(sum)] = -1;
-    }
-    DeviceGhosts& ghosts = gpu.ghosts[std::size_t(sum)];
-    const std::uint64_t freed = ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size()
-                                + (ghosts.offsets.size() + ghosts.counts.size()) * sizeof(int);
-    ghosts.ids.reset();
-    ghosts.values.reset();
-    ghosts.offsets.reset();
-    ghosts.counts.reset();
-    ghosts.rows = {};
-    gpu.allocated -= freed;
-}
-
-PieceCounts GpuRounds::counts() const {
-    return PieceCounts(impl_->host_counts.begin(), impl_->host_counts.end());
-}
+PieceCounts GpuRounds::counts() const { return PieceCounts(impl_->total_counts.begin(), impl_->total_counts.end()); }
 
 const GpuReport& GpuRounds::report() const { return impl_->report; }
 

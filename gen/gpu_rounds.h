@@ -2,12 +2,22 @@
 //
 // The device keeps rounds S..S+K (band.h) in its own memory, each with its
 // slice starts, and the ghost rows received for them; round S is computed
-// there by the portable slice work (slice_work.h), one thread a slice, then
+// there by the portable slice work (slice_work.h), one thread a slice, and
 // copied back to the host's RoundStore of round S, where the writer, the
-// digest and the exchange read it as they read a CPU round. The host keeps
-// the layout of every round but the values of only the round just computed
-// (and the one before it), so a GPU run's host memory is a round, not a
-// band.
+// digest and the exchange read it as they read a CPU round.
+//
+// A round is launched, then waited for. Launching uploads its slice starts
+// and list of slices, queues its kernel on the compute stream and the copy
+// of its values back to the host on the copy stream (after the kernel), and
+// returns. On one rank the next round needs nothing from the host, so the
+// round runner launches round S-1 before it waits for S: the device then
+// computes S-1 while S travels back and the host writes it. The device
+// drops a round (and its ghosts) as soon as a round below the ones it is
+// read by is launched, so K+1 rounds are enough for that lag. The host keeps
+// the layout and values of the round being written and the one launched
+// after it: two rounds, not a band. The host's round arrays are pinned
+// (page-locked) once each, so the copies back run at the link's speed and
+// alongside the kernels.
 //
 // Built only when CMake finds nvcc (STACK_CUDA); without it every
 // constructor throws InputError, so `stackgen --gpu` says in one line that
@@ -36,7 +46,7 @@ bool gpu_built();
 struct GpuMemory {
     double band = 0;     // K+1 rounds, each sized for the rank's largest, with their slice starts
     double ghosts = 0;   // the ghost rows of K rounds (several ranks)
-    double chunks = 0;   // the upper sums and a round's list of slices
+    double chunks = 0;   // the upper sums and two rounds' lists of slices
     double scratch = 0;  // the threads' best-successor rows
     double total() const { return band + ghosts + chunks + scratch; }
 };
@@ -48,14 +58,17 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
 // would pass GpuScratchBytes.
 constexpr std::uint64_t GpuMostThreads = std::uint64_t(1) << 18;
 constexpr double GpuScratchBytes = 512.0 * 1024 * 1024;
+// Kept free beyond the plan: the kernels' stacks (about 150 MB at full
+// residency on an H100) and the CUDA runtime's own.
+constexpr double GpuMarginBytes = 1024.0 * 1024 * 1024;
 
 // One round on the device.
 struct GpuRoundRecord {
     double kernel_seconds = 0;     // the round's kernel, by the device's clock
-    double copy_seconds = 0;       // host <-> device copies of the round (slice starts in, values out)
+    double copy_seconds = 0;       // its values' copy back to the host, by the device's clock
     std::uint64_t kernel_bytes = 0;  // the values the kernel read and wrote (each successor row read once per
                                      // placement, each state written once), as the band holds them
-    std::uint64_t copy_bytes = 0;
+    std::uint64_t copy_bytes = 0;    // slice starts and slices in, values out
 };
 
 // The device, and the run's totals.
@@ -81,17 +94,20 @@ public:
     GpuRounds(const GpuRounds&) = delete;
     GpuRounds& operator=(const GpuRounds&) = delete;
 
-    // Computes round `store.sum` (laid out on the host: its slice starts)
+    // Queues round `store.sum` (laid out on the host: its slice starts)
     // over its non-empty slices `slices` (owned chunks, ascending), reading
-    // rounds sum+1 .. sum+K and their ghosts from the device, and copies the
-    // values back into store.values.
-    GpuRoundRecord compute(RoundStore& store, const std::vector<std::uint64_t>& slices);
+    // rounds sum+1 .. sum+K and their ghosts on the device, and the copy of
+    // its values back into store.values; returns before they are done.
+    // `store` must stay until wait(). Rounds are launched from the top down.
+    void launch(RoundStore& store, const std::vector<std::uint64_t>& slices);
+    // Whether round `sum` is launched and not yet waited for.
+    bool in_flight(int sum) const;
+    // Waits until round `sum` is in its host store; its record.
+    GpuRoundRecord wait(int sum);
     // A round known otherwise (read back from a partial table to resume).
     void upload_round(const RoundStore& store);
     // The ghost rows received for round `sum`.
     void upload_ghosts(int sum, const GhostRows& ghosts);
-    // Round `sum` is no longer read.
-    void close(int sum);
     // The connections counted on the device, [piece].
     PieceCounts counts() const;
     const GpuReport& report() const;

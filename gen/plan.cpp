@@ -79,9 +79,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                {"copy_bytes", copy_bytes},
                {"kernel_seconds_at_1TBps", kernel_bytes / plan.ranks / 1e12},
                {"copy_seconds_at_20GBps", copy_bytes / plan.ranks / 20e9}};
-        if (plan.gpu_memory && device.total() > double(*plan.gpu_memory))
+        if (plan.gpu_memory && device.total() + GpuMarginBytes > double(*plan.gpu_memory))
             gpu_reason = "each rank's GPU needs " + human_bytes(device.total()) + " (band " + human_bytes(device.band)
-                         + ") but has " + human_bytes(double(*plan.gpu_memory))
+                         + ") and " + human_bytes(GpuMarginBytes) + " to spare but has " + human_bytes(double(*plan.gpu_memory))
                          + ": use " + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "") + "more ranks (GPUs), fewer residue classes, or a smaller well";
     }
 
@@ -111,7 +111,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
             {"stored_states", layout.stored_states()},
             {"rows", rows},
             {"rounds", layout.rounds()},
-            {"band_rounds", Band::most_rounds(rules)},
+            {"band_rounds", host_rounds(rules, options.gpu)},
             {"rank_bytes",
              {{"band", memory.band},
               {"ghosts", memory.ghosts},

@@ -486,7 +486,9 @@ PieceCounts RoundRunner::connections() const {
 }
 
 RoundRecord RoundRunner::compute(std::size_t round) {
-    band_.open(round_sum(round));
+    reloading_ = false;
+    if (!(gpu_ && band_.holds(round_sum(round))))  // a GPU's next round is laid out when it is launched
+        band_.open(round_sum(round));
     return compute_again(round);
 }
 
@@ -511,9 +513,10 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
     for (int worker = 0; worker < int(kernels_.size()); ++worker)
         kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
     slices_.clear();
-    for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
-        if (store.slice_start[chunk + 1] != store.slice_start[chunk])
-            slices_.push_back(chunk);
+    if (!(gpu_ && gpu_->in_flight(record.sum)))
+        for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
+            if (store.slice_start[chunk + 1] != store.slice_start[chunk])
+                slices_.push_back(chunk);
     if (gpu_)
         return compute_on_gpu(record, store, start);
     const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
@@ -537,16 +540,13 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
 }
 
 // The GPU computes the round while the host's threads find the rows other
-// ranks read (none on one rank); the device's values arrive in `store`.
+// ranks read (none on one rank). On one rank the round below needs nothing
+// from the host, so it is launched before this one is waited for: the
+// device computes it while this round comes back and is written
+// (gpu_rounds.h). Its host round is laid out now.
 RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, double start) {
-    std::exception_ptr failure;
-    std::thread device([&] {
-        try {
-            record.gpu = gpu_->compute(store, slices_);
-        } catch (...) {
-            failure = std::current_exception();
-        }
-    });
+    if (!gpu_->in_flight(record.sum))
+        gpu_->launch(store, slices_);
     std::vector<double> busy(std::size_t(threads_), 0.0);
     if (partition_.ranks() > 1) {
         std::atomic<std::uint64_t> next{0};
@@ -561,10 +561,15 @@ RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, d
             busy[std::size_t(worker)] =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         });
+    } else if (record.sum > 0 && !gpu_->in_flight(record.sum - 1)) {
+        RoundStore& below = band_.holds(record.sum - 1) ? band_[record.sum - 1] : band_.open(record.sum - 1);
+        below_slices_.clear();
+        for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
+            if (below.slice_start[chunk + 1] != below.slice_start[chunk])
+                below_slices_.push_back(chunk);
+        gpu_->launch(below, below_slices_);
     }
-    device.join();
-    if (failure)
-        std::rethrow_exception(failure);
+    record.gpu = gpu_->wait(record.sum);
     record.states = store.value_count();
     record.compute_seconds = MPI_Wtime() - start;
     record.worker_seconds_max = *std::max_element(busy.begin(), busy.end());
@@ -575,21 +580,23 @@ RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, d
 ExchangeRecord RoundRunner::exchange(std::size_t round) {
     const int sum = round_sum(round);
     const ExchangeRecord record = exchange_.run(band_[sum]);
-    if (gpu_)
+    if (gpu_) {
         gpu_->upload_ghosts(sum, exchange_.ghost_rows(sum));
+        if (reloading_)  // a resumed round: the device holds it now
+            band_.close(sum);
+    }
     return record;
 }
 
-// With a GPU the host keeps only the round just computed: the one above it
-// goes as soon as this one is written and exchanged.
+// With a GPU the host keeps only the round being written and the one
+// launched after it: a round goes as soon as it is written and exchanged
+// (round 0, the empty board's, stays for the summary).
 void RoundRunner::release(std::size_t round) {
     const int sum = round_sum(round);
     band_.close(sum + set_.most_cells());
     exchange_.drop(sum + set_.most_cells());
-    if (gpu_) {
-        gpu_->close(sum + set_.most_cells());
-        band_.close(sum + 1);
-    }
+    if (gpu_ && sum > 0)
+        band_.close(sum);
 }
 
 RoundRecord RoundRunner::run(std::size_t round) {
@@ -606,6 +613,7 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
         throw std::logic_error("only a float64 band resumes from a table file");
     const int sum = round_sum(round);
     RoundStore& store = band_.open(sum);
+    reloading_ = true;
     const std::uint64_t length = std::uint64_t(store.row_length);
     exchange_.begin_sends(layout_.row_indices(sum));
     Exchange::Finder& finder = exchange_.finder(0);

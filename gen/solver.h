@@ -119,6 +119,8 @@ private:
     std::unique_ptr<GpuRounds> gpu_;                     // Gpu
     std::vector<std::unique_ptr<SliceKernel>> kernels_;  // [worker thread] (none with a GPU)
     std::vector<std::uint64_t> slices_;                  // the round's non-empty slices' chunks, ascending
+    std::vector<std::uint64_t> below_slices_;            // the next round's, launched early on a GPU
+    bool reloading_ = false;                             // reload() called since the last compute()
 };
 
 // Calls visit(heights, values) for every row of a round held by this rank,
