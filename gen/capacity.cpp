@@ -117,8 +117,7 @@ RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, co
 
 // The exact band, ghosts and buffers (rank_memory).
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                    Precision precision, Precision band_precision, const std::string& output, bool resuming,
-                    bool gpu) {
+                    Precision precision, Precision band_precision, const std::string& output, bool resuming, bool gpu) {
     Needs needs;
     needs.rank_bytes = rank_memory(partition, layout, rules, band_precision, gpu).total();
     needs.file_bytes = double(table_file_bytes(layout, precision));

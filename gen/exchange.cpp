@@ -163,8 +163,8 @@ GhostRows Exchange::ghost_rows(int sum) const {
     if (sum > partition_.max_row_sum() || comm_.size() == 1 || ghosts_[sum].counts.empty())
         return {};
     const Ghosts& ghosts = ghosts_[sum];
-    return {ghosts.ids.data(),    ghosts.values.data(), ghosts.offsets.data(), ghosts.counts.data(),
-            ghosts.ids.size(), ghosts.row_bytes};
+    return {ghosts.ids.data(),    ghosts.values.data(), ghosts.offsets.data(),
+            ghosts.counts.data(), ghosts.ids.size(),    ghosts.row_bytes};
 }
 
 void Exchange::drop(int sum) {

@@ -368,8 +368,8 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
                                           : Checkpoint::create(comm, partial, info, layout, rules));
     RoundsRun run;
     try {
-        run = run_rounds(comm, *runner, partition, layout, rules, options, partial,
-                         checkpoint ? &*checkpoint : nullptr, info, start);
+        run = run_rounds(comm, *runner, partition, layout, rules, options, partial, checkpoint ? &*checkpoint : nullptr,
+                         info, start);
         if (checkpoint)
             comm.on_root([&] { checkpoint->publish(output); });
     } catch (const CollectiveError& error) {

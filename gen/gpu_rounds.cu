@@ -153,9 +153,9 @@ struct GpuRounds::Impl {
         int devices = 0;
         const cudaError_t found = cudaGetDeviceCount(&devices);
         if (found != cudaSuccess || devices == 0)
-            throw InputError(std::string("--gpu: no CUDA device here (") +
-                             (found != cudaSuccess ? cudaGetErrorString(found) : "none found") +
-                             "): run without --gpu");
+            throw InputError(std::string("--gpu: no CUDA device here (")
+                             + (found != cudaSuccess ? cudaGetErrorString(found) : "none found")
+                             + "): run without --gpu");
         report.device_index = device % devices;
         check(cudaSetDevice(report.device_index), "cudaSetDevice");
         // Waiting threads sleep instead of spinning on a core the writer
@@ -183,11 +183,11 @@ struct GpuRounds::Impl {
         std::size_t free_bytes = 0, total_bytes = 0;
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
         if (plan.total() + GpuMarginBytes > double(free_bytes))
-            throw InputError("--gpu: the band needs " + human_bytes(plan.total()) + " of GPU memory but " +
-                             report.device + " (device " + std::to_string(report.device_index) + ") has " +
-                             human_bytes(double(free_bytes)) + " free: use " +
-                             std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "") +
-                             "more ranks (GPUs), fewer residue classes, or a smaller well");
+            throw InputError("--gpu: the band needs " + human_bytes(plan.total()) + " of GPU memory but "
+                             + report.device + " (device " + std::to_string(report.device_index) + ") has "
+                             + human_bytes(double(free_bytes)) + " free: use "
+                             + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "")
+                             + "more ranks (GPUs), fewer residue classes, or a smaller well");
 
         check(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), "cudaStreamCreate");
         check(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -239,10 +239,10 @@ struct GpuRounds::Impl {
         const cudaError_t launched = cudaGetLastError();
         const cudaError_t ran = cudaStreamSynchronize(compute);
         if (launched != cudaSuccess || ran != cudaSuccess)
-            throw InputError(std::string("--gpu: the round kernel cannot run on ") + report.device + " (" +
-                             cudaGetErrorString(launched != cudaSuccess ? launched : ran) +
-                             "): this build is for compute capability " + STACK_CUDA_ARCHITECTURES +
-                             "; configure with -DCMAKE_CUDA_ARCHITECTURES for this GPU");
+            throw InputError(std::string("--gpu: the round kernel cannot run on ") + report.device + " ("
+                             + cudaGetErrorString(launched != cudaSuccess ? launched : ran)
+                             + "): this build is for compute capability " + STACK_CUDA_ARCHITECTURES
+                             + "; configure with -DCMAKE_CUDA_ARCHITECTURES for this GPU");
         report.allocated = allocated;
     }
 
@@ -306,8 +306,9 @@ struct GpuRounds::Impl {
         const DeviceRound& held = rounds[std::size_t(slot_of[std::size_t(sum)])];
         round.values = held.values.data();
         round.slice_start = held.slice_start.data();
-        round.row_index = row_indices.data() + std::size_t(sum % layout.residues().modulus())
-                                                   * std::size_t(partition.geometry().height() + 1);
+        round.row_index =
+            row_indices.data()
+            + std::size_t(sum % layout.residues().modulus()) * std::size_t(partition.geometry().height() + 1);
         round.row_length = held.row_length;
         round.ghosts = ghosts[std::size_t(sum)].rows;
         return round;
@@ -374,8 +375,9 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     view.in_row = gpu.in_row.data();
     view.sum = store.sum;
     view.row_length = store.row_length;
-    view.row_index = gpu.row_indices.data() + std::size_t(store.sum % gpu.layout.residues().modulus())
-                                                  * std::size_t(gpu.partition.geometry().height() + 1);
+    view.row_index =
+        gpu.row_indices.data()
+        + std::size_t(store.sum % gpu.layout.residues().modulus()) * std::size_t(gpu.partition.geometry().height() + 1);
     view.slice_start = round.slice_start.data();
     view.out = round.values.data();
     view.next = launch->next.data();
@@ -475,7 +477,7 @@ void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {
     ghosts.counts.upload(rows.counts, ranks, gpu.compute);
     check(cudaStreamSynchronize(gpu.compute), "uploading ghost rows");
     ghosts.rows = {ghosts.ids.data(), ghosts.values.data(), ghosts.offsets.data(), ghosts.counts.data(),
-                   rows.rows, rows.row_bytes};
+                   rows.rows,         rows.row_bytes};
     gpu.report.copy_bytes += rows.rows * (sizeof(BoardId) + rows.row_bytes);
     gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
 }

@@ -64,8 +64,8 @@ constexpr double GpuMarginBytes = 1024.0 * 1024 * 1024;
 
 // One round on the device.
 struct GpuRoundRecord {
-    double kernel_seconds = 0;     // the round's kernel, by the device's clock
-    double copy_seconds = 0;       // its values' copy back to the host, by the device's clock
+    double kernel_seconds = 0;       // the round's kernel, by the device's clock
+    double copy_seconds = 0;         // its values' copy back to the host, by the device's clock
     std::uint64_t kernel_bytes = 0;  // the values the kernel read and wrote (each successor row read once per
                                      // placement, each state written once), as the band holds them
     std::uint64_t copy_bytes = 0;    // slice starts and slices in, values out

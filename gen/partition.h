@@ -24,6 +24,7 @@
 #include "rules/board.h"
 #include "rules/compositions.h"
 #include "rules/placement.h"
+#include "support/host_device.h"
 
 #include <array>
 #include <cstdint>
@@ -63,9 +64,12 @@ public:
     // The rank of a row within its slice: its lower columns' composition
     // rank (0 with fewer than 3 lower columns: a slice is one row then).
     std::uint64_t row_in_slice(const Heights& heights, int lower_sum) const {
-        return lower_columns_ == 3
-                   ? std::uint64_t(heights[2] - (lower_sum > geometry_.height() ? lower_sum - geometry_.height() : 0))
-                   : 0;
+        return slice_row(lower_columns_, geometry_.height(), heights[2], lower_sum);
+    }
+    // The same from the numbers alone: `second` is column 2's height (the
+    // portable slice work's form, slice_work.h).
+    STACK_HD static constexpr std::uint64_t slice_row(int lower_columns, int height, int second, int lower_sum) {
+        return lower_columns == 3 ? std::uint64_t(second - (lower_sum > height ? lower_sum - height : 0)) : 0;
     }
     // Calls visit(row, heights) for each row of a slice whose lower
     // columns sum to `lower_sum`, in id order; `heights` holds the slice's

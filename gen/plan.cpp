@@ -81,8 +81,10 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                {"copy_seconds_at_20GBps", copy_bytes / plan.ranks / 20e9}};
         if (plan.gpu_memory && device.total() + GpuMarginBytes > double(*plan.gpu_memory))
             gpu_reason = "each rank's GPU needs " + human_bytes(device.total()) + " (band " + human_bytes(device.band)
-                         + ") and " + human_bytes(GpuMarginBytes) + " to spare but has " + human_bytes(double(*plan.gpu_memory))
-                         + ": use " + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "") + "more ranks (GPUs), fewer residue classes, or a smaller well";
+                         + ") and " + human_bytes(GpuMarginBytes) + " to spare but has "
+                         + human_bytes(double(*plan.gpu_memory)) + ": use "
+                         + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "")
+                         + "more ranks (GPUs), fewer residue classes, or a smaller well";
     }
 
     reason.clear();

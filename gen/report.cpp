@@ -299,9 +299,10 @@ std::string summary_text(const Json& s) {
         add("  gpu                 %s x %d: kernel %.3f s, %s read and written, %.0f GB/s (%.0f%% of its %.0f GB/s "
             "peak); copies %.3f s, %s; %s allocated\n",
             gpu["device"].get<std::string>().c_str(), gpu["gpus"].get<int>(), gpu["kernel_seconds"].get<double>(),
-            human_bytes(gpu["kernel_bytes"].get<double>()).c_str(), gpu["achieved_bytes_per_second"].get<double>() / 1e9,
-            100 * gpu["share_of_peak"].get<double>(), gpu["peak_bytes_per_second"].get<double>() / 1e9,
-            gpu["copy_seconds"].get<double>(), human_bytes(gpu["copy_bytes"].get<double>()).c_str(),
+            human_bytes(gpu["kernel_bytes"].get<double>()).c_str(),
+            gpu["achieved_bytes_per_second"].get<double>() / 1e9, 100 * gpu["share_of_peak"].get<double>(),
+            gpu["peak_bytes_per_second"].get<double>() / 1e9, gpu["copy_seconds"].get<double>(),
+            human_bytes(gpu["copy_bytes"].get<double>()).c_str(),
             human_bytes(gpu["allocated_bytes_max"].get<double>()).c_str());
     } else if (s["kernel"].get<std::string>() == "portable") {
         add("  kernel              portable (the GPU path's slice work, run on the CPU threads)\n");

@@ -8,6 +8,8 @@
 
 namespace stack {
 
+int in_row_jump(const Rules& rules, int classes, int piece) { return rules.cells(piece) / rules.modulus() * classes; }
+
 SliceTables::SliceTables(const Partition& partition, const Rules& rules, const PlacementRules& placement_rules,
                          const RoundLayout& layout)
     : partition_(partition) {
@@ -37,12 +39,10 @@ SliceTables::SliceTables(const Partition& partition, const Rules& rules, const P
         }
     if (!rules.unit_weights())
         weights_ = rules.weights();
-    // One-column orientations at column 0 read h0 + cells of their own row:
-    // that many cells hold cells / g states of each stored class.
     for (const int o : rules.one_column()) {
         const int piece = rules.orientation(o).piece;
         in_row_.push_back(piece);
-        in_row_.push_back(rules.cells(piece) / rules.modulus() * layout.residues().count());
+        in_row_.push_back(in_row_jump(rules, layout.residues().count(), piece));
     }
     for (int remainder = 0; remainder < rules.modulus(); ++remainder) {
         const int* indices = layout.row_indices(remainder);

@@ -25,6 +25,7 @@
 // (ids ascending by source, found by binary search).
 #pragma once
 
+#include "partition.h"
 #include "rules/board.h"
 #include "rules/orientation.h"
 #include "rules/piece_set.h"
@@ -37,10 +38,12 @@
 
 namespace stack {
 
-class Partition;
-class PlacementRules;
 class RoundLayout;
-class Rules;
+
+// How many stored states further up its own row a one-column orientation
+// of `piece` at column 0 leads, when `classes` residue classes are stored:
+// its cells hold cells / g states of each (g the set's gcd).
+int in_row_jump(const Rules& rules, int classes, int piece);
 
 // One orientation, in plain arrays.
 struct PortableOrientation {
@@ -86,9 +89,9 @@ struct SuccessorRound {
 struct RoundView {
     // The well and this rank's part of it (partition.h).
     int width = 0, height = 0, lower = 0, ranks = 1, rank = 0;
-    std::uint64_t base = 1;                   // H + 1
-    std::uint64_t powers[MaxWidth + 1] = {};  // [column] -> (H+1)^column
-    std::uint64_t chunk_size = 1;             // (H+1)^lower
+    std::uint64_t base = 1;                     // H + 1
+    std::uint64_t powers[MaxWidth + 1] = {};    // [column] -> (H+1)^column
+    std::uint64_t chunk_size = 1;               // (H+1)^lower
     const std::uint32_t* upper_sums = nullptr;  // [owned chunk] -> height sum of the upper columns
     // The set.
     int pieces = 0, orientations = 0;
@@ -135,8 +138,15 @@ STACK_HD inline const Value* successor_row(const RoundView& view, const Portable
         return reinterpret_cast<const Value*>(next.values)
                + (next.slice_start[chunk + rule.chunk_shift] + local_row) * std::uint64_t(next.row_length);
     const char* row = find_ghost_row(next.ghosts, rule.successor_owner, ghost_id);
-    return row == nullptr ? nullptr
-                          : reinterpret_cast<const Value*>(row) + ghost_rows * std::uint64_t(next.row_length);
+    return row == nullptr ? nullptr : reinterpret_cast<const Value*>(row) + ghost_rows * std::uint64_t(next.row_length);
+}
+
+// A row-level placement's successor row in its slice: the lower columns
+// raised by the placement (Partition::slice_row).
+STACK_HD inline std::uint64_t successor_in_slice(const RoundView& view, const PortableRule& rule, int lower_sum,
+                                                 const int* heights) {
+    return Partition::slice_row(view.lower, view.height, heights[2] + rule.lower_added[1],
+                                lower_sum + rule.lower_added[0] + rule.lower_added[1]);
 }
 
 // best[(piece * n + i) * stride] = max(itself, source[i]) for the row's n
@@ -146,8 +156,8 @@ STACK_HD inline void take_row_max(double* best, std::size_t stride, int piece, i
     double* target = best + std::size_t(piece) * std::size_t(n) * stride;
     for (int i = 0; i < n; ++i) {
         const double value = double(source[i]);
-        target[std::size_t(i) * stride] = target[std::size_t(i) * stride] > value ? target[std::size_t(i) * stride]
-                                                                                 : value;
+        target[std::size_t(i) * stride] =
+            target[std::size_t(i) * stride] > value ? target[std::size_t(i) * stride] : value;
     }
 }
 
@@ -172,8 +182,8 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
     const int lower_sum = view.sum - int(view.upper_sums[chunk]);
     const int low = lower == 3 && lower_sum > height ? lower_sum - height : 0;
     const BoardId unit1 = view.powers[width > 1 ? 1 : 0], unit2 = view.powers[width > 2 ? 2 : 0];
-    const BoardId slice_first_id = chunk_first + (lower >= 2 ? BoardId(lower_sum - low) * unit1 : 0)
-                                   + (lower >= 3 ? BoardId(low) * unit2 : 0);
+    const BoardId slice_first_id =
+        chunk_first + (lower >= 2 ? BoardId(lower_sum - low) * unit1 : 0) + (lower >= 3 ? BoardId(low) * unit2 : 0);
     bool complete = true;
     for (std::uint64_t row = 0; row < rows; ++row) {
         // The row's lower columns (partition.h's for_each_row_of_slice).
@@ -200,13 +210,8 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
                 if (x >= lower) {  // upper columns only: the same row of the successor slice
                     source = successor_row<Value>(view, rule, chunk, row, slice_first_id + rule.row_offset, row);
                 } else {  // a lower column: the successor row by its lower columns
-                    const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
-                    const int after2 = heights[2] + rule.lower_added[1];
-                    const std::uint64_t successor =
-                        lower == 3 ? std::uint64_t(after2 - (successor_lower_sum > height ? successor_lower_sum - height
-                                                                                          : 0))
-                                   : 0;
-                    source = successor_row<Value>(view, rule, chunk, successor, row_id + rule.row_offset, 0);
+                    source = successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights),
+                                                  row_id + rule.row_offset, 0);
                 }
                 counts[rule.piece] += std::uint64_t(n);
                 if (n == 0)
@@ -229,19 +234,16 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
             if (!fits)
                 continue;
             const PortableRule& rule = view.rule[o * MaxWidth];
-            const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
-            const int after2 = heights[2] + rule.lower_added[1];
-            const std::uint64_t successor =
-                lower == 3 ? std::uint64_t(after2 - (successor_lower_sum > height ? successor_lower_sum - height : 0))
-                           : 0;
-            const Value* source = successor_row<Value>(view, rule, chunk, successor, row_id + rule.row_offset, 0);
+            const Value* source = successor_row<Value>(
+                view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights), row_id + rule.row_offset, 0);
             counts[rule.piece] += 1;
             if (source == nullptr) {
                 complete = false;
                 continue;
             }
             const double value = double(source[view.next[rule.sum_step].row_index[h0 + rule.column0_added]]);
-            double& target = best[(std::size_t(rule.piece) * std::size_t(n) + std::size_t(view.row_index[h0])) * stride];
+            double& target =
+                best[(std::size_t(rule.piece) * std::size_t(n) + std::size_t(view.row_index[h0])) * stride];
             target = target > value ? target : value;
         }
         // The row from the top: a one-column orientation at column 0 reads

@@ -63,12 +63,11 @@ public:
                                  * std::size_t(placements.most_placements_at_one_column());
         for (PreparedSlice& slice : ring_)
             slice.updates.resize(most);
-        // One-column orientations at column 0 read h0 + cells of their own
-        // row: that many cells hold cells / g states of each stored class.
+        // One-column orientations at column 0 read their own row, further up.
         block_ = 0;
         for (const int o : set_.one_column()) {
             const int piece = set_.orientation(o).piece;
-            const int jump = set_.cells(piece) / set_.modulus() * classes_;
+            const int jump = in_row_jump(set_, classes_, piece);
             in_row_.push_back({piece, jump});
             block_ = block_ == 0 ? jump : std::min(block_, jump);
         }
@@ -348,6 +347,13 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
     }
 }
 
+// The owned chunks whose slice of `round` holds rows, ascending.
+void list_slices(const RoundStore& round, std::vector<std::uint64_t>& slices) {
+    slices.clear();
+    for (std::uint64_t chunk = 0; chunk + 1 < round.slice_start.size(); ++chunk)
+        if (round.slice_start[chunk + 1] != round.slice_start[chunk])
+            slices.push_back(chunk);
+}
 
 // The rows of one slice that other ranks read, found as the CPU kernel
 // finds them while it walks the slice (exchange.h): the portable kernel,
@@ -514,9 +520,7 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
         kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
     slices_.clear();
     if (!(gpu_ && gpu_->in_flight(record.sum)))
-        for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
-            if (store.slice_start[chunk + 1] != store.slice_start[chunk])
-                slices_.push_back(chunk);
+        list_slices(store, slices_);
     if (gpu_)
         return compute_on_gpu(record, store, start);
     const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
@@ -558,15 +562,11 @@ RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, d
                 for (std::uint64_t i = block * grain; i < std::min<std::uint64_t>(slices_.size(), (block + 1) * grain);
                      ++i)
                     find_sends_of_slice(exchange_, finder, partition_, placements_, store, slices_[i]);
-            busy[std::size_t(worker)] =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+            busy[std::size_t(worker)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         });
     } else if (record.sum > 0 && !gpu_->in_flight(record.sum - 1)) {
         RoundStore& below = band_.holds(record.sum - 1) ? band_[record.sum - 1] : band_.open(record.sum - 1);
-        below_slices_.clear();
-        for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk)
-            if (below.slice_start[chunk + 1] != below.slice_start[chunk])
-                below_slices_.push_back(chunk);
+        list_slices(below, below_slices_);
         gpu_->launch(below, below_slices_);
     }
     record.gpu = gpu_->wait(record.sum);
@@ -623,17 +623,15 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
             continue;
         // The slice's rows are consecutive in the file.
         Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
-        partition_.for_each_row_of_slice(heights, sum - partition_.upper_sum(chunk),
-                                         [&](std::uint64_t row, const Heights& row_heights) {
-                                             if (row != 0)
-                                                 return;
-                                             const std::uint64_t position =
-                                                 layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
-                                             read_exactly(descriptor, store.row(first), rows * length * sizeof(double),
-                                                          data_offset + position * sizeof(double),
-                                                          "cannot read round " + std::to_string(round)
-                                                              + " back to resume");
-                                         });
+        partition_.for_each_row_of_slice(
+            heights, sum - partition_.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
+                if (row != 0)
+                    return;
+                const std::uint64_t position = layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
+                read_exactly(descriptor, store.row(first), rows * length * sizeof(double),
+                             data_offset + position * sizeof(double),
+                             "cannot read round " + std::to_string(round) + " back to resume");
+            });
         find_sends_of_slice(exchange_, finder, partition_, placements_, store, chunk);
     }
     if (gpu_)

@@ -64,9 +64,9 @@ Rules rules_of(const std::string& set) {
 
 TEST(PortableSliceWork, GivesTheCpuKernelsBitsAndConnections) {
     Communicator world(MPI_COMM_WORLD);
-    const std::vector<Case> cases = {{"tetrominoes", 4, 12}, {"tetrominoes", 6, 5},  {"tetrominoes", 2, 9},
-                                     {"tetrominoes", 7, 3},  {"pentominoes", 5, 7},  {"rectangles", 5, 5},
-                                     {"mixed", 4, 6},        {"one-column", 1, 10},  {"one-column", 4, 5}};
+    const std::vector<Case> cases = {{"tetrominoes", 4, 12}, {"tetrominoes", 6, 5}, {"tetrominoes", 2, 9},
+                                     {"tetrominoes", 7, 3},  {"pentominoes", 5, 7}, {"rectangles", 5, 5},
+                                     {"mixed", 4, 6},        {"one-column", 1, 10}, {"one-column", 4, 5}};
     int compared = 0;
     for (const Case& test : cases) {
         const Rules rules = rules_of(test.set);
@@ -119,8 +119,9 @@ TEST(PortableSliceWork, FindsAGhostRowByItsFirstIdAndSource) {
     const std::vector<BoardId> ids = {3, 9, 40, 2, 7};  // source 0: 3 9 40; source 1: none; source 2: 2 7
     const std::vector<int> offsets = {0, 3, 3}, counts = {3, 0, 2};
     std::vector<double> values = {30, 31, 90, 91, 400, 401, 20, 21, 70, 71};
-    const GhostRows ghosts{ids.data(), reinterpret_cast<const char*>(values.data()), offsets.data(), counts.data(),
-                           ids.size(), 2 * sizeof(double)};
+    const GhostRows ghosts{ids.data(),     reinterpret_cast<const char*>(values.data()),
+                           offsets.data(), counts.data(),
+                           ids.size(),     2 * sizeof(double)};
     const auto value_of = [&](int source, BoardId id) {
         const char* row = find_ghost_row(ghosts, source, id);
         return row ? reinterpret_cast<const double*>(row)[1] : -1.0;

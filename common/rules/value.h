@@ -30,7 +30,8 @@ struct UnitWeights {
 // this same function (STACK_HD), compiled with fused multiply-adds off, so
 // its bits are the host's.
 template <class Weights = UnitWeights>
-STACK_HD inline double value_from_best(const double* best, std::size_t stride, int pieces, const Weights& weights = {}) {
+STACK_HD inline double value_from_best(const double* best, std::size_t stride, int pieces,
+                                       const Weights& weights = {}) {
     double sum = 0.0, total = 0.0;
     for (int piece = 0; piece < pieces; ++piece) {
         sum += double(weights[piece]) * (1.0 + best[std::size_t(piece) * stride]);
