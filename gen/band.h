@@ -30,8 +30,9 @@ struct RoundStore {
 
     // Lays out round `sum` for this rank, in the arrays of `reused` (a
     // closed round's, or empty; their contents are overwritten before they
-    // are read).
-    RoundStore(const Partition& partition, const RoundLayout& layout, int sum, int value_size, RoundStore reused);
+    // are read), its slice starts summed on `threads` threads.
+    RoundStore(const Partition& partition, const RoundLayout& layout, int sum, int value_size, RoundStore reused,
+               int threads = 1);
     RoundStore() = default;
 
     std::uint64_t rows() const { return slice_start.back(); }
@@ -69,7 +70,8 @@ class Band {
 public:
     // `value_size`: 8 (float64, the default) or 4 (a float32 band: each
     // value rounded to float32 as it is stored, and read back widened).
-    Band(const Partition& partition, const RoundLayout& layout, int value_size = sizeof(double));
+    // `threads` lay out each round opened.
+    Band(const Partition& partition, const RoundLayout& layout, int value_size = sizeof(double), int threads = 1);
     int value_size() const { return value_size_; }
     // The most rounds held at once: S..S+K while S computes.
     static int most_rounds(const Rules& rules) { return rules.most_cells() + 1; }
@@ -93,6 +95,7 @@ private:
     std::vector<RoundStore> spare_;   // closed rounds, their arrays to reuse
     std::uint64_t largest_round_values_ = 0;
     int value_size_ = sizeof(double);
+    int threads_ = 1;
 };
 
 }  // namespace stack

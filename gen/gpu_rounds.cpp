@@ -30,8 +30,8 @@ struct GpuRounds::Impl {};
 
 GpuRounds::GpuRounds(const Partition&, const RoundLayout&, const Rules&, const SliceTables&, int, int) {
     throw InputError(
-        "--gpu: this stackgen was built without CUDA (CMake found no nvcc): install the CUDA toolkit "
-        "and configure again, or run without --gpu");
+        "--gpu: this stackgen was built without the GPU path (CMake found no CUDA compiler, or -DSTACK_CUDA=OFF): "
+        "install the CUDA toolkit and configure again, or run without --gpu");
 }
 GpuRounds::~GpuRounds() = default;
 void GpuRounds::launch(RoundStore&, const std::vector<std::uint64_t>&) {}

@@ -347,12 +347,23 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
     }
 }
 
-// The owned chunks whose slice of `round` holds rows, ascending.
-void list_slices(const RoundStore& round, std::vector<std::uint64_t>& slices) {
+// The owned chunks whose slice of `round` holds rows, ascending: each
+// thread lists a contiguous range of chunks, the lists joined in order.
+// Small rounds stay on one thread.
+void list_slices(const RoundStore& round, std::vector<std::uint64_t>& slices, int threads) {
     slices.clear();
-    for (std::uint64_t chunk = 0; chunk + 1 < round.slice_start.size(); ++chunk)
-        if (round.slice_start[chunk + 1] != round.slice_start[chunk])
-            slices.push_back(chunk);
+    const std::uint64_t chunks = round.slice_start.size() - 1;
+    const int parts = chunks >= (std::uint64_t(1) << 20) ? std::max(threads, 1) : 1;
+    std::vector<std::vector<std::uint64_t>> lists(static_cast<std::size_t>(parts));
+    parallel_ranges(parts, chunks, [&](int part, std::uint64_t first, std::uint64_t last) {
+        std::vector<std::uint64_t>& list = parts == 1 ? slices : lists[std::size_t(part)];
+        for (std::uint64_t chunk = first; chunk < last; ++chunk)
+            if (round.slice_start[chunk + 1] != round.slice_start[chunk])
+                list.push_back(chunk);
+    });
+    if (parts > 1)
+        for (const std::vector<std::uint64_t>& list : lists)
+            slices.insert(slices.end(), list.begin(), list.end());
 }
 
 // The rows of one slice that other ranks read, found as the CPU kernel
@@ -450,7 +461,7 @@ private:
 RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
                          const Rules& rules, int threads, int band_value_size, KernelKind kind, int device)
     : partition_(partition), layout_(layout), set_(rules), placements_(partition.geometry(), rules),
-      rules_(partition, rules), band_(partition, layout, band_value_size),
+      rules_(partition, rules), band_(partition, layout, band_value_size, threads),
       exchange_(comm, partition, placements_, rules_), kind_(kind), threads_(threads) {
     if (band_value_size != sizeof(double) && band_value_size != sizeof(float))
         throw std::invalid_argument("a band holds float64 or float32 values");
@@ -520,7 +531,7 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
         kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
     slices_.clear();
     if (!(gpu_ && gpu_->in_flight(record.sum)))
-        list_slices(store, slices_);
+        list_slices(store, slices_, threads_);
     if (gpu_)
         return compute_on_gpu(record, store, start);
     const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
@@ -566,7 +577,7 @@ RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, d
         });
     } else if (record.sum > 0 && !gpu_->in_flight(record.sum - 1)) {
         RoundStore& below = band_.holds(record.sum - 1) ? band_[record.sum - 1] : band_.open(record.sum - 1);
-        list_slices(below, below_slices_);
+        list_slices(below, below_slices_, threads_);
         gpu_->launch(below, below_slices_);
     }
     record.gpu = gpu_->wait(record.sum);
