@@ -321,10 +321,12 @@ struct GpuRounds::Impl {
         void* host = store.values.data();
         if (host == nullptr || std::find(pinned.begin(), pinned.end(), host) != pinned.end())
             return;
-        if (cudaHostRegister(host, store.values.capacity() * sizeof(double), cudaHostRegisterDefault) == cudaSuccess)
+        if (cudaHostRegister(host, store.values.capacity() * sizeof(double), cudaHostRegisterDefault) == cudaSuccess) {
             pinned.push_back(host);
-        else
+        } else {
             cudaGetLastError();  // clears the refusal
+            report.pinned = false;
+        }
     }
 
     Launch* launch_of(int sum) {
@@ -439,11 +441,13 @@ GpuRoundRecord GpuRounds::wait(int sum) {
     }
     const std::uint64_t values = launch->store->value_count();
     record.kernel_bytes = (reads + values) * std::uint64_t(gpu.value_size);
-    record.copy_bytes = launch->layout_bytes + values * std::uint64_t(gpu.value_size);
+    record.copy_bytes = values * std::uint64_t(gpu.value_size);
+    record.upload_bytes = launch->layout_bytes;
     gpu.report.kernel_seconds += record.kernel_seconds;
     gpu.report.kernel_bytes += record.kernel_bytes;
     gpu.report.copy_seconds += record.copy_seconds;
     gpu.report.copy_bytes += record.copy_bytes;
+    gpu.report.upload_bytes += record.upload_bytes;
     gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
     launch->sum = -1;
     launch->store = nullptr;
@@ -458,6 +462,8 @@ void GpuRounds::upload_round(const RoundStore& store) {
     round.values.upload(reinterpret_cast<const char*>(store.values.data()),
                         store.value_count() * std::uint64_t(gpu.value_size), gpu.compute);
     check(cudaStreamSynchronize(gpu.compute), "uploading a resumed round");
+    gpu.report.upload_bytes +=
+        (store.slice_start.size() * sizeof(std::uint64_t)) + store.value_count() * gpu.value_size;
 }
 
 void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {
@@ -478,7 +484,7 @@ void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {
     check(cudaStreamSynchronize(gpu.compute), "uploading ghost rows");
     ghosts.rows = {ghosts.ids.data(), ghosts.values.data(), ghosts.offsets.data(), ghosts.counts.data(),
                    rows.rows,         rows.row_bytes};
-    gpu.report.copy_bytes += rows.rows * (sizeof(BoardId) + rows.row_bytes);
+    gpu.report.upload_bytes += rows.rows * (sizeof(BoardId) + rows.row_bytes);
     gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
 }
 

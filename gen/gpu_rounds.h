@@ -68,7 +68,8 @@ struct GpuRoundRecord {
     double copy_seconds = 0;         // its values' copy back to the host, by the device's clock
     std::uint64_t kernel_bytes = 0;  // the values the kernel read and wrote (each successor row read once per
                                      // placement, each state written once), as the band holds them
-    std::uint64_t copy_bytes = 0;    // slice starts and slices in, values out
+    std::uint64_t copy_bytes = 0;    // its values copied back (what copy_seconds times)
+    std::uint64_t upload_bytes = 0;  // its slice starts and list of slices sent to the device
 };
 
 // The device, and the run's totals.
@@ -80,6 +81,8 @@ struct GpuReport {
     std::uint64_t allocated = 0;       // what this run allocated on it at its peak
     double kernel_seconds = 0, copy_seconds = 0;
     std::uint64_t kernel_bytes = 0, copy_bytes = 0;
+    std::uint64_t upload_bytes = 0;  // slice starts, slices, ghost rows and resumed rounds sent to the device
+    bool pinned = true;              // every host round array page-locked (else the copies back were synchronous)
 };
 
 class GpuRounds {

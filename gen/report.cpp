@@ -164,9 +164,12 @@ Json gpu_json(const Communicator& comm, const GpuReport* report) {
     if (!report)
         return nullptr;
     double most[3] = {report->kernel_seconds, report->copy_seconds, double(report->allocated)};
-    double sums[4] = {double(report->kernel_bytes), double(report->copy_bytes), report->kernel_seconds, 1.0};
+    double sums[5] = {double(report->kernel_bytes), double(report->copy_bytes), report->kernel_seconds, 1.0,
+                      double(report->upload_bytes)};
+    int pinned = report->pinned ? 1 : 0;
     comm.all_reduce(most, 3, Reduction::Max);
-    comm.all_reduce(sums, 4, Reduction::Sum);
+    comm.all_reduce(sums, 5, Reduction::Sum);
+    pinned = comm.all_reduce(pinned, Reduction::Min);
     const double achieved = sums[2] > 0 ? sums[0] / sums[2] : 0.0;
     return {{"device", report->device},
             {"gpus", int(sums[3])},
@@ -178,7 +181,9 @@ Json gpu_json(const Communicator& comm, const GpuReport* report) {
             {"peak_bytes_per_second", report->peak_bytes_per_second},
             {"share_of_peak", report->peak_bytes_per_second > 0 ? achieved / report->peak_bytes_per_second : 0.0},
             {"copy_seconds", most[1]},
-            {"copy_bytes", std::uint64_t(sums[1])}};
+            {"copy_bytes", std::uint64_t(sums[1])},
+            {"copies_page_locked", pinned == 1},
+            {"upload_bytes", std::uint64_t(sums[4])}};
 }
 
 }  // namespace
@@ -297,12 +302,14 @@ std::string summary_text(const Json& s) {
     if (!s["gpu"].is_null()) {
         const Json& gpu = s["gpu"];
         add("  gpu                 %s x %d: kernel %.3f s, %s read and written, %.0f GB/s (%.0f%% of its %.0f GB/s "
-            "peak); copies %.3f s, %s; %s allocated\n",
+            "peak); values back %.3f s, %s%s; %s sent; %s allocated\n",
             gpu["device"].get<std::string>().c_str(), gpu["gpus"].get<int>(), gpu["kernel_seconds"].get<double>(),
             human_bytes(gpu["kernel_bytes"].get<double>()).c_str(),
             gpu["achieved_bytes_per_second"].get<double>() / 1e9, 100 * gpu["share_of_peak"].get<double>(),
             gpu["peak_bytes_per_second"].get<double>() / 1e9, gpu["copy_seconds"].get<double>(),
             human_bytes(gpu["copy_bytes"].get<double>()).c_str(),
+            gpu["copies_page_locked"].get<bool>() ? "" : " (pageable: not overlapped)",
+            human_bytes(gpu["upload_bytes"].get<double>()).c_str(),
             human_bytes(gpu["allocated_bytes_max"].get<double>()).c_str());
     } else if (s["kernel"].get<std::string>() == "portable") {
         add("  kernel              portable (the GPU path's slice work, run on the CPU threads)\n");
