@@ -159,11 +159,9 @@ struct GpuRounds::Impl {
         report.device_index = device % devices;
         check(cudaSetDevice(report.device_index), "cudaSetDevice");
         // Waiting threads sleep instead of spinning on a core the writer
-        // and the exchange need (before the context exists; a context made
-        // earlier in the process keeps its own flags).
-        const cudaError_t flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
-        if (flags != cudaSuccess && flags != cudaErrorSetOnActiveProcess)
-            check(flags, "cudaSetDeviceFlags");
+        // and the exchange need. Only a preference: a refusal (a context
+        // already active with other flags) is cleared and ignored.
+        cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
         cudaGetLastError();
         cudaDeviceProp properties{};
         check(cudaGetDeviceProperties(&properties, report.device_index), "cudaGetDeviceProperties");
