@@ -1,8 +1,6 @@
-// The host's part of the GPU path: its memory plan, always built, and the
-// stand-in GpuRounds of a build without CUDA (gpu_rounds.cu is the real one).
+// The host's part of the GPU path: its memory plan, built with or without
+// CUDA (gpu_rounds.cu is the GPU path, gpu_none.cpp a build without it).
 #include "gpu_rounds.h"
-
-#include "support/errors.h"
 
 #include <algorithm>
 
@@ -21,30 +19,5 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
     memory.scratch = std::min(GpuScratchBytes, per_thread * double(GpuMostThreads));
     return memory;
 }
-
-#ifndef STACK_CUDA
-
-bool gpu_built() { return false; }
-
-struct GpuRounds::Impl {};
-
-GpuRounds::GpuRounds(const Partition&, const RoundLayout&, const Rules&, const SliceTables&, int, int) {
-    throw InputError(
-        "--gpu: this stackgen was built without the GPU path (CMake found no CUDA compiler, or -DSTACK_CUDA=OFF): "
-        "install the CUDA toolkit and configure again, or run without --gpu");
-}
-GpuRounds::~GpuRounds() = default;
-void GpuRounds::launch(RoundStore&, const std::vector<std::uint64_t>&) {}
-bool GpuRounds::in_flight(int) const { return false; }
-GpuRoundRecord GpuRounds::wait(int) { return {}; }
-void GpuRounds::upload_round(const RoundStore&) {}
-void GpuRounds::upload_ghosts(int, const GhostRows&) {}
-PieceCounts GpuRounds::counts() const { return {}; }
-const GpuReport& GpuRounds::report() const {
-    static const GpuReport none;
-    return none;
-}
-
-#endif
 
 }  // namespace stack

@@ -13,11 +13,22 @@
 #include <stdexcept>
 #include <string>
 
+// A kernel launch, written once so that the CPU stand-in for the CUDA
+// runtime (tests/cuda_emulator) can run the same code without nvcc.
+#ifdef STACK_CUDA_EMULATOR
+#define STACK_LAUNCH(kernel, blocks, threads, stream, ...) cuda_emulated_launch(kernel, blocks, threads, __VA_ARGS__)
+#else
+#define STACK_LAUNCH(kernel, blocks, threads, stream, ...) kernel<<<blocks, threads, 0, stream>>>(__VA_ARGS__)
+#endif
+
 namespace stack {
 
 bool gpu_built() { return true; }
 
-namespace {
+// The device's pieces (a named namespace: gpu_emulated.cpp includes this
+// file, and an anonymous one would give GpuRounds::Impl members of
+// internal types there).
+namespace gpu_side {
 
 void check(cudaError_t status, const char* what) {
     if (status != cudaSuccess)
@@ -118,7 +129,9 @@ struct Launch {
     cudaEvent_t begin = nullptr, kernel_end = nullptr, copy_end = nullptr;
 };
 
-}  // namespace
+}  // namespace gpu_side
+
+using namespace gpu_side;
 
 struct GpuRounds::Impl {
     const Partition& partition;
@@ -181,7 +194,8 @@ struct GpuRounds::Impl {
         std::size_t free_bytes = 0, total_bytes = 0;
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
         if (plan.total() + GpuMarginBytes > double(free_bytes))
-            throw InputError("--gpu: the band needs " + human_bytes(plan.total()) + " of GPU memory but "
+            throw InputError("--gpu: the run needs " + human_bytes(plan.total()) + " of GPU memory (band "
+                             + human_bytes(plan.band) + ") and " + human_bytes(GpuMarginBytes) + " spare, but "
                              + report.device + " (device " + std::to_string(report.device_index) + ") has "
                              + human_bytes(double(free_bytes)) + " free: use "
                              + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "")
@@ -231,9 +245,13 @@ struct GpuRounds::Impl {
         // file is made, and not in the first round.
         RoundView probe = tables.view();
         if (value_size == int(sizeof(float)))
-            round_kernel<float><<<1, 1, 0, compute>>>(probe, nullptr, 0, scratch.data(), 1, nullptr, nullptr);
+            STACK_LAUNCH(round_kernel<float>, 1u, 1u, compute, probe, static_cast<const std::uint64_t*>(nullptr),
+                         std::uint64_t(0), scratch.data(), std::uint64_t(1), static_cast<unsigned long long*>(nullptr),
+                         static_cast<int*>(nullptr));
         else
-            round_kernel<double><<<1, 1, 0, compute>>>(probe, nullptr, 0, scratch.data(), 1, nullptr, nullptr);
+            STACK_LAUNCH(round_kernel<double>, 1u, 1u, compute, probe, static_cast<const std::uint64_t*>(nullptr),
+                         std::uint64_t(0), scratch.data(), std::uint64_t(1), static_cast<unsigned long long*>(nullptr),
+                         static_cast<int*>(nullptr));
         const cudaError_t launched = cudaGetLastError();
         const cudaError_t ran = cudaStreamSynchronize(compute);
         if (launched != cudaSuccess || ran != cudaSuccess)
@@ -387,13 +405,13 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     check(cudaEventRecord(launch->begin, gpu.compute), "cudaEventRecord");
     if (!slices.empty()) {
         if (gpu.value_size == int(sizeof(float)))
-            round_kernel<float><<<blocks, gpu.block, 0, gpu.compute>>>(view, launch->slices.data(), slices.size(),
-                                                                       gpu.scratch.data(), threads,
-                                                                       launch->counts.data(), launch->missing.data());
+            STACK_LAUNCH(round_kernel<float>, blocks, unsigned(gpu.block), gpu.compute, view, launch->slices.data(),
+                         std::uint64_t(slices.size()), gpu.scratch.data(), threads, launch->counts.data(),
+                         launch->missing.data());
         else
-            round_kernel<double><<<blocks, gpu.block, 0, gpu.compute>>>(view, launch->slices.data(), slices.size(),
-                                                                        gpu.scratch.data(), threads,
-                                                                        launch->counts.data(), launch->missing.data());
+            STACK_LAUNCH(round_kernel<double>, blocks, unsigned(gpu.block), gpu.compute, view, launch->slices.data(),
+                         std::uint64_t(slices.size()), gpu.scratch.data(), threads, launch->counts.data(),
+                         launch->missing.data());
         check(cudaGetLastError(), "launching the round kernel");
     }
     check(cudaEventRecord(launch->kernel_end, gpu.compute), "cudaEventRecord");

@@ -7,6 +7,14 @@
 #                            connections and table file, byte for byte, as the
 #                            CPU kernel at 1 rank, on 6x10 (float64) and 7x8
 #                            class 0 (float32 band and table); stackverify passes
+#   gpu.sh emulated NP DIR   the GPU path's host side on a CPU stand-in for
+#                            the CUDA runtime (stackgen_emulated --gpu) at NP
+#                            ranks: the same table files, byte for byte, as
+#                            the CPU kernel's (6x10 float64, 7x8 class 0 in a
+#                            float32 band); --json's gpu object; a run killed
+#                            in the rounds resumed with --gpu gives the same
+#                            table; a band larger than the "GPU" refused in
+#                            one line, exit 2, no file left
 #   gpu.sh refused           --gpu where there is no GPU (or no CUDA in the
 #                            build): one line naming --gpu, exit 2, no file
 #                            left; --gpu with --portable-kernel, and
@@ -51,6 +59,57 @@ PYTHON
         cmp "$cpu" "$portable" || fail "the tables differ byte for byte"
         "$stackverify" "$portable" > /dev/null || fail "stackverify rejects the portable kernel's table"
     done
+    ;;
+emulated)
+    np=$1 dir=$2
+    emulated="$BIN/tests/stackgen_emulated"
+    mkdir -p "$dir"
+    mpi() { "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$@"; }
+    for well in "6 10 float64 float64" "7 8 float32 float32 0"; do
+        read -r width height precision band residue <<< "$well"
+        args=(--width "$width" --height "$height" --precision "$precision" --band-precision "$band" --json --force)
+        [ -n "${residue:-}" ] && args+=(--residue "$residue")
+        cpu="$dir/emu_cpu_${width}x${height}.np$np.h5" gpu="$dir/emu_gpu_${width}x${height}.np$np.h5"
+        rm -f "$cpu" "$gpu"
+        "$stackgen" "${args[@]}" --output "$cpu" > "$cpu.json"
+        mpi "$emulated" "${args[@]}" --gpu --threads 2 --output "$gpu" > "$gpu.json"
+        "$python" - "$cpu.json" "$gpu.json" <<'PYTHON'
+import json, sys
+cpu, gpu = (json.load(open(path)) for path in sys.argv[1:])
+g = gpu["gpu"]
+print("%dx%d: cpu %s, emulated GPU at np %d %s; kernel bytes %d, values back %d, sent %d, page-locked %s"
+      % (cpu["width"], cpu["height"], cpu["digest"], gpu["ranks"], gpu["digest"], g["kernel_bytes"], g["copy_bytes"],
+         g["upload_bytes"], g["copies_page_locked"]))
+assert gpu["kernel"] == "gpu" and g["device"] == "CPU stand-in for a CUDA device" and g["gpus"] == gpu["ranks"]
+assert gpu["digest"] == cpu["digest"] and gpu["connections_per_piece"] == cpu["connections_per_piece"]
+size = 4 if gpu["band_precision"] == "float32" else 8
+# Every placement read once and every state written once, at the band's precision.
+assert g["kernel_bytes"] == (gpu["connections"] + gpu["stored_states"]) * size, g["kernel_bytes"]
+assert g["copy_bytes"] == gpu["stored_states"] * size, g["copy_bytes"]
+assert g["upload_bytes"] > 0 and g["copies_page_locked"] and 0 < g["allocated_bytes_max"]
+PYTHON
+        cmp "$cpu" "$gpu" || fail "the emulated GPU's table differs from the CPU kernel's"
+    done
+    # Killed in the rounds, resumed on the "GPU": the same table.
+    killed="$dir/emu_killed.np$np.h5"
+    rm -f "$killed" "$killed.partial" "$killed.lock"
+    set +e
+    STACK_FAULT="rank=0,round=30,phase=compute,action=kill" mpi -x STACK_FAULT "$emulated" --width 6 --height 10         --gpu --output "$killed" --quiet --checkpoint-seconds 0 > /dev/null 2>&1
+    set -e
+    [ -e "$killed.partial" ] || fail "no partial after the kill"
+    rm -f "$killed.lock"
+    mpi "$emulated" --width 6 --height 10 --gpu --output "$killed" --quiet --resume
+    cmp "$dir/emu_cpu_6x10.np$np.h5" "$killed" || fail "the resumed table differs"
+    echo "killed at round 30 and resumed with --gpu at np $np: the same table"
+    # A band the "GPU" cannot hold: one line, exit 2, nothing left.
+    set +e
+    STACK_EMULATED_GPU_MEMORY=1000000 "$emulated" --width 6 --height 10 --gpu --output "$dir/small.h5"         > /dev/null 2> "$dir/small.err"
+    status=$?
+    set -e
+    cat "$dir/small.err"
+    [ "$status" = 2 ] || fail "a band larger than the GPU: exit $status, not 2"
+    [ "$(wc -l < "$dir/small.err")" = 1 ] && grep -q "GPU memory" "$dir/small.err" || fail "not one line about GPU memory"
+    [ ! -e "$dir/small.h5" ] && [ ! -e "$dir/small.h5.partial" ] && [ ! -e "$dir/small.h5.lock" ] || fail "files left"
     ;;
 refused)
     dir=$(mktemp -d)
