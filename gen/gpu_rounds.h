@@ -19,9 +19,11 @@
 // (page-locked) once each, so the copies back run at the link's speed and
 // alongside the kernels.
 //
-// Built only when CMake finds nvcc (STACK_CUDA); without it every
-// constructor throws InputError, so `stackgen --gpu` says in one line that
-// this build has no GPU path. A CUDA error during a run becomes
+// gpu_rounds.cu is built when CMake finds nvcc (option STACK_CUDA);
+// without it gpu_none.cpp's constructor throws InputError, so `stackgen
+// --gpu` says in one line that this build has no GPU path. The tests build
+// gpu_rounds.cu a third way, on a CPU stand-in for the CUDA runtime
+// (tests/cuda_emulator). A CUDA error during a run becomes
 // std::runtime_error with CUDA's message (exit 3, the partial table kept).
 #pragma once
 
