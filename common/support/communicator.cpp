@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 namespace stack {
 
@@ -96,23 +97,24 @@ void Communicator::all_to_all(const void* send, const std::vector<int>& send_cou
               "MPI_Alltoallv");
 }
 
-int Communicator::ranks_on_node() const {
+namespace {
+
+// This rank's place among the ranks sharing its node: {index, count}.
+std::pair<int, int> place_on_node(MPI_Comm comm) {
     MPI_Comm node = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-    int count = 1;
+    check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+    int index = 0, count = 1;
+    MPI_Comm_rank(node, &index);
     MPI_Comm_size(node, &count);
     MPI_Comm_free(&node);
-    return count;
+    return {index, count};
 }
 
-int Communicator::rank_on_node() const {
-    MPI_Comm node = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-    int index = 0;
-    MPI_Comm_rank(node, &index);
-    MPI_Comm_free(&node);
-    return index;
-}
+}  // namespace
+
+int Communicator::ranks_on_node() const { return place_on_node(comm_).second; }
+
+int Communicator::rank_on_node() const { return place_on_node(comm_).first; }
 
 std::vector<int> offsets_of(const std::vector<int>& counts, std::uint64_t* total) {
     std::vector<int> offsets(counts.size());
