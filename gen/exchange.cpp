@@ -22,7 +22,7 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
     remote_.assign(std::size_t(set.orientation_count()) * MaxWidth, 0);
     for (int o = 0; o < set.orientation_count(); ++o)
         for (int x = 0; x + set.orientation(o).width <= width; ++x) {
-            remote_[std::size_t(o) * MaxWidth + std::size_t(x)] = rules(o, x).predecessor_owner != comm.rank();
+            remote_[std::size_t(o) * MaxWidth + std::size_t(x)] = rules(o, x).predecessor_owner != partition.rank();
             remote_column_[x] = remote_column_[x] || remote_[std::size_t(o) * MaxWidth + std::size_t(x)];
         }
     for (int x = 0; x < std::min(partition.lower_columns(), width); ++x)
@@ -36,16 +36,16 @@ void Exchange::begin_sends(const int* stored_index, int workers) {
     stored_index_ = stored_index;
     finders_.resize(std::size_t(workers));
     for (Finder& finder : finders_) {
-        finder.rows.resize(std::size_t(comm_.size()));
+        finder.rows.resize(std::size_t(partition_.ranks()));
         for (std::vector<SendRow>& rows : finder.rows)
             rows.clear();
-        finder.marked.assign(std::size_t(comm_.size()), ~std::uint64_t(0));
+        finder.marked.assign(std::size_t(partition_.ranks()), ~std::uint64_t(0));
     }
 }
 
 void Exchange::find_slice(Finder& finder, const Heights& upper_heights) const {
     finder.slice_destinations.clear();
-    if (comm_.size() == 1)
+    if (partition_.ranks() == 1)
         return;
     const int width = partition_.geometry().width();
     const PlacementTable::Differences differences = placements_.differences(upper_heights);
@@ -59,9 +59,9 @@ void Exchange::find_slice(Finder& finder, const Heights& upper_heights) const {
 
 void Exchange::find_row(Finder& finder, std::uint64_t local_row, const Heights& row_heights,
                         const PlacementTable::Differences& differences) const {
-    if (comm_.size() == 1)
+    if (partition_.ranks() == 1)
         return;
-    const int me = comm_.rank();
+    const int me = partition_.rank();
     bool encoded = false;
     BoardId id = 0;
     const auto mark = [&](int destination) {

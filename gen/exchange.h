@@ -87,6 +87,9 @@ public:
     // and find_row() for each of its rows, in id order (a worker's slices
     // ascend; run() merges the workers' rows in id order).
     // `stored_index[h0]` is the round's index_in_row (-1: not stored).
+    // Finding reads the partition's ranks, not the communicator's (the
+    // same in a run), so that the planner (traffic.h) finds a planned
+    // layout's rows for any rank without that many MPI ranks.
     void begin_sends(const int* stored_index, int workers = 1);
     Finder& finder(int worker) { return finders_[std::size_t(worker)]; }
     void find_slice(Finder& finder, const Heights& upper_heights) const;

@@ -56,6 +56,11 @@ po::options_description described_options() {
         "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")(
         "plan-gpu-memory", po::value<std::string>(),
         "with --plan and --gpu: the memory of each rank's GPU, e.g. 139G (default: not checked)")(
+        "plan-link", po::value<std::string>(),
+        "with --plan: the bits a second a node's link carries, e.g. 100G, 25G, 1G (default 100G), for the "
+        "network's time")(
+        "plan-latency-us", po::value<std::string>(),
+        "with --plan: the microseconds a message between nodes takes (default 2), for the network's time")(
         "gpu",
         "compute the rounds on a GPU, one per rank (the rank's index on its node picks it): the band lives in "
         "GPU memory, the host keeps two rounds; the same table, bit for bit (needs a build with CUDA)")(
@@ -117,8 +122,8 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
     options.gpu = variables.count("gpu") > 0;
     options.portable_kernel = variables.count("portable-kernel") > 0;
     if (!variables.count("plan"))
-        for (const char* planning :
-             {"plan-ranks", "plan-nodes", "plan-memory", "plan-disk", "plan-cores", "plan-gpu-memory"})
+        for (const char* planning : {"plan-ranks", "plan-nodes", "plan-memory", "plan-disk", "plan-cores",
+                                     "plan-gpu-memory", "plan-link", "plan-latency-us"})
             if (variables.count(planning))
                 throw stack::InputError(std::string("--") + planning + " goes with --plan");
     return options;
@@ -145,6 +150,11 @@ stack::PlanOptions parse_plan_options(const po::variables_map& variables, int la
             throw stack::InputError("--plan-gpu-memory plans a --gpu run: give --gpu too");
         plan.gpu_memory = stack::parse_bytes_option("plan-gpu-memory", text("plan-gpu-memory"));
     }
+    if (variables.count("plan-link"))
+        plan.link_bits_per_second = stack::parse_rate_option("plan-link", text("plan-link"));
+    if (variables.count("plan-latency-us"))
+        plan.latency_seconds =
+            stack::parse_real_option("plan-latency-us", text("plan-latency-us"), -1e-300, 1e6) * 1e-6;
     return plan;
 }
 

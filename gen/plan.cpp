@@ -7,7 +7,9 @@
 #include "support/cli.h"
 #include "support/errors.h"
 #include "support/parallel.h"
+#include "traffic.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace stack {
@@ -17,6 +19,31 @@ namespace {
 // A worker thread's own arrays: its kernel's best-successor rows and its
 // ring of prepared slices (well under this for every built-in set).
 constexpr double ThreadBytes = 1 << 20;
+
+// A number as short as it reads: 2, 0.5, 2.5.
+std::string number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+// Seconds to two digits at least: 1661, 14, 4.1, 0.0067.
+std::string seconds_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, seconds >= 10 ? "%.0f" : "%.2g", seconds);
+    return text;
+}
+
+// 100e9 -> "100 Gbit/s".
+std::string bit_rate(double bits) {
+    static const char* const units[] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s", "Pbit/s"};
+    int unit = 0;
+    while (bits >= 1000 && unit < 5) {
+        bits /= 1000;
+        ++unit;
+    }
+    return number(bits) + " " + units[unit];
+}
 
 }  // namespace
 
@@ -54,6 +81,50 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const double workers = double(plan.nodes) * std::min(double(ranks_per_node) * threads, double(cores));
     const double compute_seconds = core_seconds / workers;
     const double write_seconds = file_bytes / model.write_bytes_per_second / plan.nodes;
+
+    // The network (traffic.h). Both kinds of bytes move on each rank's main
+    // thread between its rounds' compute, the exchange right after a round
+    // and the redistribution right after that, so neither overlaps the
+    // compute: their time adds to it (only the writer thread's disk writes
+    // overlap the rounds). The busiest node's link carries what that node
+    // sends to other nodes at --plan-link bits a second (and, the traffic
+    // being symmetric, receives as much the other way), and each collective
+    // costs every rank one message to each other rank, --plan-latency-us
+    // apiece, one after another (an upper bound: MPI overlaps some): three
+    // collectives a round for the exchange, four a group of segments for
+    // the redistribution. Ranks of one node talk through shared memory,
+    // which the model takes as free: on one node the network costs nothing.
+    const TrafficLayout traffic_layout{plan.ranks, plan.nodes, int(value_bytes(options.band_precision)),
+                                       int(value_bytes(options.precision))};
+    const PlannedTraffic traffic = planned_traffic(partition, rules, layout, traffic_layout);
+    const bool crossing = plan.nodes > 1 && traffic.counted;
+    const double link_bytes = plan.link_bits_per_second / 8;
+    const double messages = double(plan.ranks - 1) * plan.latency_seconds;
+    const double exchange_seconds =
+        crossing ? traffic.node_exchange / link_bytes + double(traffic.exchange_collectives) * messages : 0.0;
+    const double redistribute_seconds =
+        crossing ? traffic.node_redistribute / link_bytes + double(traffic.redistribute_collectives) * messages : 0.0;
+    const double network_seconds = exchange_seconds + redistribute_seconds;
+    const auto whole = [](double bytes) { return std::uint64_t(std::llround(bytes)); };
+    Json network = nullptr;
+    if (traffic.counted)
+        network = {{"exact", traffic.exchange_exact && traffic.redistribute_exact},
+                   {"exchange_exact", traffic.exchange_exact},
+                   {"sampled_ranks", traffic.sampled_ranks},
+                   {"sampled_fraction", traffic.sampled_fraction},
+                   {"redistribute_exact", traffic.redistribute_exact},
+                   {"ranks_per_node", traffic.ranks_per_node},
+                   {"exchange_bytes", whole(traffic.exchange)},
+                   {"exchange_bytes_between_nodes", whole(traffic.exchange_between_nodes)},
+                   {"redistribute_bytes", whole(traffic.redistribute)},
+                   {"redistribute_bytes_between_nodes", whole(traffic.redistribute_between_nodes)},
+                   {"bytes_between_nodes", whole(traffic.exchange_between_nodes + traffic.redistribute_between_nodes)},
+                   {"bytes_per_node_between_nodes", whole(traffic.node_total)},
+                   {"link_bits_per_second", plan.link_bits_per_second},
+                   {"latency_seconds", plan.latency_seconds},
+                   {"exchange_seconds", exchange_seconds},
+                   {"redistribute_seconds", redistribute_seconds},
+                   {"seconds", network_seconds}};
 
     // A GPU run: the device's band, and what its kernel and copies move
     // (every placement reads its successor's value once, every state is
@@ -131,10 +202,12 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
              {{"row_ns", model.row_seconds * 1e9},
               {"state_ns", model.state_seconds * 1e9},
               {"write_bytes_per_second", model.write_bytes_per_second}}},
+            {"network", network},
             {"seconds",
              {{"compute", compute_seconds},
+              {"network", network_seconds},
               {"write", write_seconds},
-              {"estimate", std::max(compute_seconds, write_seconds)}}},
+              {"estimate", std::max(compute_seconds + network_seconds, write_seconds)}}},
             {"gpu", gpu},
             {"fits", reason.empty()},
             {"reason", reason.empty() ? Json(nullptr) : Json(reason)}};
@@ -180,14 +253,34 @@ std::string plan_text(const Json& p) {
                       p["disk_free_bytes"].is_null() ? "unknown" : bytes(p["disk_free_bytes"]).c_str());
     text += line;
     const Json& model = p["model"];
+    const Json& network = p["network"];
+    const bool nodes = p["nodes"].get<int>() > 1;
+    std::string between_rounds;
+    if (nodes && !network.is_null())
+        between_rounds = ", network " + seconds_text(p["seconds"]["network"].get<double>()) + " s between rounds";
     std::snprintf(
         line, sizeof line,
         "  time              about %.0f s: compute %.0f s on %.0f cores at full speed (%d a node; %.1f ns a row + "
-        "%.1f ns a stored state, a core), writing %.0f s overlapping it\n",
+        "%.1f ns a stored state, a core)%s, writing %.0f s overlapping it\n",
         p["seconds"]["estimate"].get<double>(), p["seconds"]["compute"].get<double>(), p["workers"].get<double>(),
         p["cores_per_node"].get<int>(), model["row_ns"].get<double>(), model["state_ns"].get<double>(),
-        p["seconds"]["write"].get<double>());
+        between_rounds.c_str(), p["seconds"]["write"].get<double>());
     text += line;
+    if (nodes && network.is_null()) {
+        text += "  network           not counted beyond " + with_commas(MostCountedRanks) + " ranks\n";
+    } else if (nodes) {
+        std::snprintf(line, sizeof line,
+                      "  network           %s between nodes (exchange %s, redistribution %s), %s a node; %s s at "
+                      "%s and %s us a message\n",
+                      bytes(network["bytes_between_nodes"]).c_str(),
+                      bytes(network["exchange_bytes_between_nodes"]).c_str(),
+                      bytes(network["redistribute_bytes_between_nodes"]).c_str(),
+                      bytes(network["bytes_per_node_between_nodes"]).c_str(),
+                      seconds_text(network["seconds"].get<double>()).c_str(),
+                      bit_rate(network["link_bits_per_second"].get<double>()).c_str(),
+                      number(network["latency_seconds"].get<double>() * 1e6).c_str());
+        text += line;
+    }
     if (!p["gpu"].is_null()) {
         const Json& gpu = p["gpu"];
         std::snprintf(line, sizeof line,

@@ -4,8 +4,10 @@
 // x threads, nodes), without allocating the band: the memory of one rank
 // by part (capacity.h's rank_memory on rank 0's partition, the largest
 // share of the cyclic dealing), the memory of a node, the disk for the
-// table, and a time from a cost model fitted on this project's own
-// measurements (results/scale-out.md, scripts/scale-out).
+// table, the bytes that cross between ranks and nodes (traffic.h) and the
+// time they take on the nodes' links, and a time from a cost model fitted
+// on this project's own measurements (results/scale-out.md,
+// scripts/scale-out).
 #pragma once
 
 #include "generate.h"
@@ -24,6 +26,8 @@ struct PlanOptions {
     std::optional<std::uint64_t> disk;         // --plan-disk: free bytes for the table (default: beside the output)
     std::optional<int> cores;                  // --plan-cores: cores a node (default: this process's)
     std::optional<std::uint64_t> gpu_memory;   // --plan-gpu-memory: bytes each rank's GPU has (with --gpu)
+    double link_bits_per_second = 100e9;       // --plan-link: what a node's link carries each way
+    double latency_seconds = 2e-6;             // --plan-latency-us: a message's
 };
 
 // The compute cost model: core-seconds = RowSeconds x rows + StateSeconds x

@@ -258,10 +258,8 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
     agree_no_failure();
     const std::uint64_t ranks = std::uint64_t(comm_.size());
     const std::uint64_t rows = layout_.rows(round.sum);
-    const std::uint64_t round_bytes = rows * std::uint64_t(round.row_length) * value_bytes(precision_);
-    const std::uint64_t groups =
-        std::max<std::uint64_t>(1, (round_bytes + ranks * SegmentBytes - 1) / (ranks * SegmentBytes));
-    const Segments segments{rows, groups * ranks};
+    const Segments segments = Segments::of(rows, std::uint64_t(round.row_length) * value_bytes(precision_), ranks);
+    const std::uint64_t groups = segments.count / ranks;
     const std::vector<Piece> runs = file_runs(round);
     pieces_.clear();
     digest_pieces_.clear();

@@ -33,6 +33,7 @@
 #include "support/communicator.h"
 #include "table/digest.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -83,6 +84,21 @@ public:
     std::uint64_t buffer_bytes() const;
     double writer_busy_seconds() const { return busy_seconds_; }
 
+    // A round cut into `count` segments of consecutive file rows: groups of
+    // `ranks` segments, as few groups as keep a segment within about
+    // SegmentBytes; segment g * ranks + r goes to rank r. The planner
+    // (traffic.h) cuts a planned run's rounds the same way.
+    struct Segments {
+        std::uint64_t rows;
+        std::uint64_t count;
+        std::uint64_t first_row(std::uint64_t segment) const { return rows * segment / count; }
+        static Segments of(std::uint64_t rows, std::uint64_t row_bytes, std::uint64_t ranks) {
+            const std::uint64_t bytes = rows * row_bytes;
+            return {rows,
+                    std::max<std::uint64_t>(1, (bytes + ranks * SegmentBytes - 1) / (ranks * SegmentBytes)) * ranks};
+        }
+    };
+
 private:
     struct Piece {
         std::uint64_t file_row;   // the row's rank in the round
@@ -103,12 +119,6 @@ private:
             const std::uintptr_t aligned = (base + DirectAlignment - 1) / DirectAlignment * DirectAlignment;
             return reinterpret_cast<char*>(aligned) + offset % DirectAlignment;
         }
-    };
-    // A round cut into `count` segments of consecutive file rows.
-    struct Segments {
-        std::uint64_t rows;
-        std::uint64_t count;
-        std::uint64_t first_row(std::uint64_t segment) const { return rows * segment / count; }
     };
     static constexpr std::uint64_t DirectAlignment = 4096;
     std::vector<Piece> file_runs(const RoundStore& round) const;

@@ -100,6 +100,39 @@ assert p['seconds']['compute'] > 0 and p['file_bytes'] == 0, p" && pass || fail 
         --band-precision float32 > "$work/plan.txt" && grep -q "band .*float32" "$work/plan.txt" && pass \
         || fail "9x20 class 0 with a float32 band does not fit a 128 GB node: $(cat "$work/plan.txt")"
     [ ! -e "$work/t.h5" ] && pass || fail "a refused run left a table"
+    # The network: the bytes a 3-rank run sends are the plan's, exactly
+    # (6x14 is small enough to be counted whole); on one node none cross.
+    mpi 3 "$stackgen" --width 6 --height 14 --no-output --json > "$work/run.json" 2> "$work/run.err" \
+        || fail "6x14 at 3 ranks failed: $(tail -1 "$work/run.err")"
+    "$stackgen" --plan --width 6 --height 14 --no-output --plan-ranks 3 --plan-nodes 3 --json > "$work/three.json" \
+        && "$stackgen" --plan --width 6 --height 14 --no-output --plan-ranks 3 --plan-nodes 1 --json > "$work/one.json" \
+        && "$python" - "$work/run.json" "$work/three.json" "$work/one.json" <<'PYTHON' && pass || fail "the plan's network"
+import json, sys
+run, three, one = (json.load(open(path)) for path in sys.argv[1:4])
+n, m = three["network"], one["network"]
+print("6x14 at 3 ranks: exchanged %d (planned %d), redistributed %d (planned %d)"
+      % (run["bytes_exchanged"], n["exchange_bytes"], run["bytes_redistributed"], n["redistribute_bytes"]))
+assert n["exact"] and n["exchange_bytes"] == run["bytes_exchanged"], n
+assert n["redistribute_bytes"] == run["bytes_redistributed"], n
+assert n["bytes_between_nodes"] == n["exchange_bytes"] + n["redistribute_bytes"] and n["seconds"] > 0, n
+assert three["seconds"]["estimate"] >= three["seconds"]["compute"] + n["seconds"] - 1e-9, three["seconds"]
+assert m["exchange_bytes"] == n["exchange_bytes"] and m["redistribute_bytes"] == n["redistribute_bytes"], m
+for key in ("exchange_bytes_between_nodes", "redistribute_bytes_between_nodes", "bytes_between_nodes",
+            "bytes_per_node_between_nodes", "seconds"):
+    assert m[key] == 0, (key, m)
+assert one["seconds"]["network"] == 0, one["seconds"]
+PYTHON
+    "$stackgen" "${plan[@]}" --plan-memory 4096G --plan-nodes 4 --plan-link 25G --plan-latency-us 1.5 > "$work/plan.txt" \
+        && grep -Eq "^  network .* between nodes \(exchange .*, redistribution .*\), .* a node; .* s at 25 Gbit/s and 1.5 us a message$" \
+            "$work/plan.txt" && grep -q "network .* s between rounds" "$work/plan.txt" && pass \
+        || fail "4 nodes: no network line: $(cat "$work/plan.txt")"
+    "$stackgen" "${plan[@]}" --plan-memory 4096G > "$work/plan.txt" && ! grep -q "network" "$work/plan.txt" && pass \
+        || fail "one node: a network line: $(cat "$work/plan.txt")"
+    for link in 0 -1 fast 10X 0G nan; do
+        expect_error 2 "plan-link must be a rate in bits a second" "$stackgen" "${plan[@]}" --plan-link "$link"
+    done
+    expect_error 2 "plan-latency-us must be" "$stackgen" "${plan[@]}" --plan-latency-us -1
+    expect_error 2 "plan-link goes with --plan" "$stackgen" --width 4 --height 8 --plan-link 10G
     finish
     ;;
 *) echo "unknown subcommand $command"; exit 2 ;;

@@ -131,6 +131,32 @@ std::uint64_t parse_bytes_option(const std::string& option, const std::string& t
     return value;
 }
 
+double parse_rate_option(const std::string& option, const std::string& text) {
+    std::string digits = text;
+    double scale = 1;
+    if (!digits.empty()) {
+        switch (digits.back()) {
+        case 'K':
+        case 'k': scale = 1e3; break;
+        case 'M':
+        case 'm': scale = 1e6; break;
+        case 'G':
+        case 'g': scale = 1e9; break;
+        case 'T':
+        case 't': scale = 1e12; break;
+        default: break;
+        }
+        if (scale > 1)
+            digits.pop_back();
+    }
+    double value = 0;
+    const char* end = digits.data() + digits.size();
+    const auto [stop, error] = std::from_chars(digits.data(), end, value);
+    if (digits.empty() || stop != end || error != std::errc() || !std::isfinite(value * scale) || !(value > 0))
+        bad_number(option, text, "a rate in bits a second such as 100G, 25G or 400M (powers of 1000), above 0");
+    return value * scale;
+}
+
 std::string with_commas(std::uint64_t value) {
     std::string digits = std::to_string(value);
     for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)

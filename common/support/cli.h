@@ -40,6 +40,9 @@ int parse_int_option(const std::string& option, const std::string& text, int min
 double parse_real_option(const std::string& option, const std::string& text, double above, double below);
 // A byte count with an optional unit: 123, 512K, 64M, 16G, 2T (powers of 1024).
 std::uint64_t parse_bytes_option(const std::string& option, const std::string& text);
+// A rate in bits a second with an optional unit: 100G, 2.5G, 400M, 1T,
+// 1e9 (powers of 1000, as links are sold); positive and finite.
+double parse_rate_option(const std::string& option, const std::string& text);
 
 std::string with_commas(std::uint64_t value);   // 1234567 -> "1,234,567"
 std::string human_bytes(double bytes);          // "1.5 GB"
