@@ -318,6 +318,20 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const double start = MPI_Wtime();
     const std::string output = output_path(options);
     const std::string partial = partial_name(output);
+    if (options.resume_if_partial) {
+        // Rank 0 looks, as guard_output does, and every rank follows it.
+        if (options.resume || options.force || options.no_output)
+            throw InputError("--resume-if-partial decides whether to resume: give it without --resume, --force "
+                             "and --no-output");
+        GenerateOptions decided = options;
+        decided.resume_if_partial = false;
+        int exists = 0;
+        comm.on_root([&] { exists = ::access(partial.c_str(), F_OK) == 0; });
+        comm.broadcast(exists);
+        decided.resume = exists != 0;
+        generate(comm, decided);
+        return;
+    }
     if (options.resume && options.precision != Precision::Float64)
         throw InputError(
             "--resume needs a float64 table: a float32 one keeps only rounded values, from which the "

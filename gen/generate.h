@@ -34,6 +34,7 @@ struct GenerateOptions {
     bool round_table = false;         // one summary line per round
     bool json = false;                // the summary as JSON
     bool resume = false;              // continue <output>.partial from its last recorded round
+    bool resume_if_partial = false;   // resume when the partial exists, else start (a requeued job)
     bool force = false;               // discard an existing <output>.partial
     bool no_output = false;           // compute every round, write no table: V(empty board) and the digest
     double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)

@@ -40,6 +40,9 @@ po::options_description described_options() {
         "resume",
         "continue <output>.partial, left by a run that stopped, from its last recorded round "
         "(any number of ranks; float64 tables); every round on disk is checked first")(
+        "resume-if-partial",
+        "--resume when <output>.partial exists, else start afresh: for a job that a scheduler may requeue "
+        "(scripts/stackgen.sbatch gives it to a requeued job)")(
         "no-output",
         "compute every round but write no table: prints V(empty board) and the values' digest "
         "(a well larger than the disk)")(
@@ -95,6 +98,7 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
                                                      : stack::ProgressMode::Default;
     options.json = variables.count("json") > 0;
     options.resume = variables.count("resume") > 0;
+    options.resume_if_partial = variables.count("resume-if-partial") > 0;
     options.force = variables.count("force") > 0;
     options.no_output = variables.count("no-output") > 0;
     options.checkpoint_seconds =
