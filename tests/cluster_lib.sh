@@ -20,6 +20,7 @@
 # cluster_subnet, and exports SLURM_CONF. Needs root, ip (iproute2), tc,
 # nsenter, the Slurm daemons and munge. Every process it starts carries
 # STACK_CLUSTER=<cluster_work> in its environment, and is found by it.
+# Safe under set -e.
 
 export PATH="$PATH:/usr/sbin:/sbin"
 cluster_work="" cluster_tag="" cluster_subnet="" cluster_hosts=0 cluster_nodes=()
@@ -41,6 +42,7 @@ cluster_ours() {
     for p in /proc/[0-9]*; do
         tr '\0' '\n' 2> /dev/null < "$p/environ" | grep -qxF "$marker" && echo "${p#/proc/}"
     done
+    return 0
 }
 cluster_ns() { echo "${cluster_tag}h$1"; }
 cluster_link() { echo "${cluster_tag}v$1"; }
@@ -167,7 +169,7 @@ cluster_run() {
 # Kills every process on host I, slurmd included, as a host lost would.
 cluster_kill_host() {
     local pid
-    for pid in $(ip netns pids "$(cluster_ns "$1")"); do kill -KILL "$pid" 2> /dev/null; done
+    for pid in $(ip netns pids "$(cluster_ns "$1")" 2> /dev/null); do kill -KILL "$pid" 2> /dev/null || true; done
 }
 
 cluster_bytes() {
@@ -183,10 +185,10 @@ cluster_cap() {
     local i link
     for i in $(seq 1 "$cluster_hosts"); do
         for link in "$(cluster_link "$i")"; do
-            tc qdisc del dev "$link" root 2> /dev/null
+            tc qdisc del dev "$link" root 2> /dev/null || true
             [ -z "$1" ] || tc qdisc add dev "$link" root tbf rate "$1" burst 256kb latency 50ms || return 1
         done
-        tc -n "$(cluster_ns "$i")" qdisc del dev eth0 root 2> /dev/null
+        tc -n "$(cluster_ns "$i")" qdisc del dev eth0 root 2> /dev/null || true
         [ -z "$1" ] || tc -n "$(cluster_ns "$i")" qdisc add dev eth0 root tbf rate "$1" burst 256kb latency 50ms \
             || return 1
     done
@@ -204,24 +206,24 @@ cluster_down() {
     [ -n "$cluster_work" ] || return 0
     if scontrol ping > /dev/null 2>&1; then
         jobs=$(squeue -h -o %i 2> /dev/null)
-        [ -z "$jobs" ] || scancel $jobs 2> /dev/null
+        [ -z "$jobs" ] || scancel $jobs 2> /dev/null || true
         for i in $(seq 1 20); do
             [ -z "$(squeue -h -o %i 2> /dev/null)" ] && break
             sleep 0.25
         done
     fi
-    for pid in $(cluster_ours); do kill -TERM "$pid" 2> /dev/null; done
+    for pid in $(cluster_ours); do kill -TERM "$pid" 2> /dev/null || true; done
     for i in $(seq 1 40); do
         [ -z "$(cluster_ours)" ] && break
         sleep 0.25
     done
-    for pid in $(cluster_ours); do kill -KILL "$pid" 2> /dev/null; done
+    for pid in $(cluster_ours); do kill -KILL "$pid" 2> /dev/null || true; done
     for i in $(seq 1 "$cluster_hosts"); do
         cluster_kill_host "$i"
-        ip netns del "$(cluster_ns "$i")" 2> /dev/null
-        ip link del "$(cluster_link "$i")" 2> /dev/null
+        ip netns del "$(cluster_ns "$i")" 2> /dev/null || true
+        ip link del "$(cluster_link "$i")" 2> /dev/null || true  # gone with its namespace's end
     done
-    ip link del "${cluster_tag}br" 2> /dev/null
+    ip link del "${cluster_tag}br" 2> /dev/null || true
     rm -rf "$cluster_work"
     cluster_work=""
 }
