@@ -27,6 +27,16 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
         }
     for (int x = 0; x < std::min(partition.lower_columns(), width); ++x)
         lower_remote_ = lower_remote_ || remote_column_[x];
+    next_round_reads_none_ = true;
+    for (int o = 0; o < set.orientation_count(); ++o) {
+        const Orientation& orientation = set.orientation(o);
+        for (int x = 0; x + orientation.width <= width; ++x) {
+            const bool changes_chunk = x + orientation.width > partition.lower_columns();
+            const int step = orientation.cells() - (x == 0 ? orientation.added[0] : 0);
+            if (changes_chunk && step < 2)
+                next_round_reads_none_ = false;
+        }
+    }
 }
 
 // The owned rows of the round that some placement on another rank reads:
@@ -88,14 +98,25 @@ void Exchange::find_row(Finder& finder, std::uint64_t local_row, const Heights& 
 }
 
 ExchangeRecord Exchange::run(const RoundStore& round) {
+    ExchangeRecord record = start(round);
+    record.seconds += finish();
+    return record;
+}
+
+ExchangeRecord Exchange::start(const RoundStore& round) {
     ExchangeRecord record;
     if (comm_.size() == 1)
         return record;
+    if (pending_)
+        throw std::logic_error("an exchange started while another is in flight");
     const double start = MPI_Wtime();
     const int ranks = comm_.size();
     const std::size_t length = round.row_length, row_bytes = length * std::size_t(round.value_size);
     const MPI_Datatype type = round.value_size == sizeof(float) ? MPI_FLOAT : MPI_DOUBLE;
-    std::vector<int> send_counts(ranks), send_offsets(ranks), receive_counts(ranks), receive_offsets(ranks);
+    std::vector<int>& send_counts = id_counts_;
+    std::vector<int>& send_offsets = id_offsets_;
+    send_counts.assign(ranks, 0);
+    send_offsets.assign(ranks, 0);
     std::vector<BoardId>& send_ids = send_ids_;
     std::vector<char>& send_values = send_values_;
     send_ids.clear();
@@ -118,9 +139,9 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
     }
     if ((send_ids.size() * length + 1) > INT_MAX)
         throw std::runtime_error("one round sends more than 2^31 values from one rank; use more ranks");
-    receive_counts = comm_.all_to_all(send_counts);
+    id_receive_counts_ = comm_.all_to_all(send_counts);
     std::uint64_t received = 0;
-    receive_offsets = offsets_of(receive_counts, &received);
+    id_receive_offsets_ = offsets_of(id_receive_counts_, &received);
     if ((received * length + 1) > INT_MAX)
         throw std::runtime_error("one round receives more than 2^31 values on one rank; use more ranks");
     Ghosts& ghosts = ghosts_[round.sum];
@@ -128,26 +149,52 @@ ExchangeRecord Exchange::run(const RoundStore& round) {
         ghosts = std::move(spare_.back());
         spare_.pop_back();
     }
-    ghosts.counts = receive_counts;
-    ghosts.offsets = receive_offsets;
+    ghosts.counts = id_receive_counts_;
+    ghosts.offsets = id_receive_offsets_;
     ghosts.row_bytes = row_bytes;
     ghosts.ids.resize(received);
     ghosts.values.resize(received * row_bytes);
-    comm_.all_to_all(send_ids.data(), send_counts, send_offsets, ghosts.ids.data(), receive_counts, receive_offsets);
+    check_mpi(MPI_Ialltoallv(send_ids.data(), send_counts.data(), send_offsets.data(), mpi_type<BoardId>(),
+                             ghosts.ids.data(), id_receive_counts_.data(), id_receive_offsets_.data(),
+                             mpi_type<BoardId>(), comm_.get(), &requests_[0]),
+              "MPI_Ialltoallv");
+    value_counts_.resize(ranks);
+    value_offsets_.resize(ranks);
+    value_receive_counts_.resize(ranks);
+    value_receive_offsets_.resize(ranks);
     for (int rank = 0; rank < ranks; ++rank) {
-        send_counts[rank] *= int(length);
-        send_offsets[rank] *= int(length);
-        receive_counts[rank] *= int(length);
-        receive_offsets[rank] *= int(length);
+        value_counts_[rank] = send_counts[rank] * int(length);
+        value_offsets_[rank] = send_offsets[rank] * int(length);
+        value_receive_counts_[rank] = id_receive_counts_[rank] * int(length);
+        value_receive_offsets_[rank] = id_receive_offsets_[rank] * int(length);
     }
-    comm_.all_to_all(send_values.data(), send_counts, send_offsets, ghosts.values.data(), receive_counts,
-                     receive_offsets, type);
+    check_mpi(
+        MPI_Ialltoallv(send_values.data(), value_counts_.data(), value_offsets_.data(), type, ghosts.values.data(),
+                       value_receive_counts_.data(), value_receive_offsets_.data(), type, comm_.get(), &requests_[1]),
+        "MPI_Ialltoallv");
+    pending_ = true;
     bytes_ += ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size();
     record.rows_sent = send_ids.size();
     record.rows_received = received;
     record.bytes_sent = send_ids.size() * sizeof(BoardId) + send_values.size();
     record.seconds = MPI_Wtime() - start;
     return record;
+}
+
+void Exchange::progress() {
+    if (!pending_)
+        return;
+    int done = 0;
+    check_mpi(MPI_Testall(2, requests_, &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+}
+
+double Exchange::finish() {
+    if (!pending_)
+        return 0.0;
+    const double start = MPI_Wtime();
+    check_mpi(MPI_Waitall(2, requests_, MPI_STATUSES_IGNORE), "MPI_Waitall");
+    pending_ = false;
+    return MPI_Wtime() - start;
 }
 
 GhostCursor Exchange::cursor(int sum, int source) const {

@@ -96,8 +96,25 @@ public:
     void find_row(Finder& finder, std::uint64_t local_row, const Heights& row_heights,
                   const PlacementTable::Differences& differences) const;
     // After the round: sends the rows found and receives the other ranks'.
-    // Collective.
+    // Collective. run() is start() then finish().
     ExchangeRecord run(const RoundStore& round);
+    // The same in two halves (issue 37), so that the rows travel while the
+    // next round computes: start() packs the rows, agrees on the counts and
+    // posts the sends and receives; progress() lets MPI move them (Open
+    // MPI's TCP transport moves a posted collective only inside MPI calls),
+    // from the thread that called start(); finish() waits for them and
+    // returns the seconds it waited. One exchange at a time. Legal only
+    // where the next round reads none of these rows (next_round_reads_none).
+    ExchangeRecord start(const RoundStore& round);
+    void progress();
+    double finish();
+    bool pending() const { return pending_; }
+    // Whether a round reads no ghost row of the round just above it: every
+    // placement that can change chunk (it adds cells to a column >= the
+    // lower columns) adds at least 2 cells to columns 1..W-1, so its
+    // successor is 2 or more rounds up. True of the tetrominoes with 2 or 3
+    // lower columns; false with 1 (an L, J or T upright in columns 0-1).
+    bool next_round_reads_none() const { return next_round_reads_none_; }
     // The ghost rows of round `sum` received from `source`; valid until
     // drop(sum).
     GhostCursor cursor(int sum, int source) const;
@@ -131,6 +148,12 @@ private:
     bool lower_remote_ = false;                   // some row-level predecessor lives elsewhere
     const int* stored_index_ = nullptr;           // of the round
     std::uint64_t bytes_ = 0;
+    bool next_round_reads_none_ = false;
+    // The exchange in flight: its requests and the counts they read.
+    bool pending_ = false;
+    MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    std::vector<int> id_counts_, id_offsets_, id_receive_counts_, id_receive_offsets_;
+    std::vector<int> value_counts_, value_offsets_, value_receive_counts_, value_receive_offsets_;
 };
 
 }  // namespace stack

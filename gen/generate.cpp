@@ -116,7 +116,8 @@ struct RoundsRun {
     double empty_board_value = 0;
     std::uint64_t digest = 0;  // table/digest.h
     KernelKind kernel = KernelKind::Cpu;
-    std::optional<GpuReport> gpu;  // this rank's GPU
+    bool exchange_overlapped = false;  // RoundRunner::begin_exchange
+    std::optional<GpuReport> gpu;      // this rank's GPU
 };
 
 // Resuming: the digest's CRCs of the rounds already on disk, read back from
@@ -247,7 +248,7 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
         inject_fault(comm.rank(), round, Phase::Compute);
         report.compute = runner.compute(round);
         inject_fault(comm.rank(), round, Phase::Exchange);
-        report.compute.exchange = runner.exchange(round);
+        report.compute.exchange = runner.begin_exchange(round);
         report.write = writer.write(runner.store(runner.round_sum(round)), round);
         report.compute.rounds_bytes = runner.rounds_bytes();
         report.compute.ghost_bytes = runner.ghost_bytes();
@@ -259,6 +260,9 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
         if (recorder)
             recorder->after_round(runner, writer, counted);
     }
+    const double last_wait = runner.finish_exchange();  // round 0's rows, which nothing reads
+    if (!run.reports.empty())
+        run.reports.back().compute.exchange.seconds += last_wait;
     run.times.rounds_seconds = MPI_Wtime() - rounds_start;
     const double wait_start = MPI_Wtime();
     writer.finish();
@@ -273,6 +277,7 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
     if (runner.gpu_report())
         run.gpu = *runner.gpu_report();
     run.kernel = runner.kind();
+    run.exchange_overlapped = runner.overlaps_exchange();
     if (comm.is_root())
         run.digest = writer.digest().digest();
     comm.broadcast(run.digest);
@@ -302,6 +307,7 @@ void print_summary(const Communicator& comm, const GenerateOptions& options, con
     summary.round_table = options.round_table;
     summary.resumed_from = resumed_from;
     summary.kernel = run.kernel;
+    summary.exchange_overlapped = run.exchange_overlapped;
     summary.gpu = run.gpu ? &*run.gpu : nullptr;
     const Json document = summary_json(comm, summary);
     if (comm.is_root()) {
@@ -321,8 +327,9 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     if (options.resume_if_partial) {
         // Rank 0 looks, as guard_output does, and every rank follows it.
         if (options.resume || options.force || options.no_output)
-            throw InputError("--resume-if-partial decides whether to resume: give it without --resume, --force "
-                             "and --no-output");
+            throw InputError(
+                "--resume-if-partial decides whether to resume: give it without --resume, --force "
+                "and --no-output");
         GenerateOptions decided = options;
         decided.resume_if_partial = false;
         int exists = 0;
@@ -373,6 +380,8 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     comm.on_every_rank([&] {
         runner.emplace(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)), kind,
                        kind == KernelKind::Gpu ? comm.rank_on_node() : 0);
+        if (options.blocking_exchange)
+            runner->block_exchange();
     });
 
     TableInfo info = table_info(geometry, layout, rules, options);

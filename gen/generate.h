@@ -34,6 +34,7 @@ struct GenerateOptions {
     bool round_table = false;         // one summary line per round
     bool json = false;                // the summary as JSON
     bool resume = false;              // continue <output>.partial from its last recorded round
+    bool blocking_exchange = false;   // no overlap of a round's exchange with the next round
     bool resume_if_partial = false;   // resume when the partial exists, else start (a requeued job)
     bool force = false;               // discard an existing <output>.partial
     bool no_output = false;           // compute every round, write no table: V(empty board) and the digest

@@ -40,6 +40,9 @@ po::options_description described_options() {
         "resume",
         "continue <output>.partial, left by a run that stopped, from its last recorded round "
         "(any number of ranks; float64 tables); every round on disk is checked first")(
+        "blocking-exchange",
+        "exchange each round's rows before the next round computes, as before they overlapped it "
+        "(for measuring the overlap; the table is the same)")(
         "resume-if-partial",
         "--resume when <output>.partial exists, else start afresh: for a job that a scheduler may requeue "
         "(scripts/stackgen.sbatch gives it to a requeued job)")(
@@ -99,6 +102,7 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
     options.json = variables.count("json") > 0;
     options.resume = variables.count("resume") > 0;
     options.resume_if_partial = variables.count("resume-if-partial") > 0;
+    options.blocking_exchange = variables.count("blocking-exchange") > 0;
     options.force = variables.count("force") > 0;
     options.no_output = variables.count("no-output") > 0;
     options.checkpoint_seconds =

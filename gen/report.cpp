@@ -212,6 +212,7 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"ranks", comm.size()},
         {"threads", in.threads},
         {"kernel", kernel_name(in.kernel)},
+        {"exchange_overlapped", in.exchange_overlapped},
         {"gpu", gpu},
         {"pieces", in.rules->set().name()},
         {"residue_classes", layout.residues().list()},
@@ -318,8 +319,9 @@ std::string summary_text(const Json& s) {
     add("  time compute        %8.3f s  (max over ranks, finding the rows others read included; %.1f ns per state "
         "per rank)\n",
         seconds("compute"), number("compute_ns_per_state_per_rank"));
-    add("  time exchange       %8.3f s  (max over ranks; packing and sending the rows others read)\n",
-        seconds("exchange"));
+    add("  time exchange       %8.3f s  (max over ranks; packing and sending the rows others read%s)\n",
+        seconds("exchange"),
+        s["exchange_overlapped"].get<bool>() ? ", and waiting for them after the next round, which they overlap" : "");
     add("  time redistribute   %8.3f s  (max over ranks; gathering each file segment for its writer)\n",
         seconds("redistribute"));
     add("  time rounds         %8.3f s  (wall)\n", seconds("rounds"));

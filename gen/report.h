@@ -70,7 +70,8 @@ struct SummaryInputs {
     bool round_table = false;      // one line per round
     std::size_t resumed_from = 0;  // rounds read back from a partial table
     KernelKind kernel = KernelKind::Cpu;
-    const GpuReport* gpu = nullptr;  // this rank's GPU (KernelKind::Gpu)
+    bool exchange_overlapped = false;  // a round's rows travel while the next computes
+    const GpuReport* gpu = nullptr;    // this rank's GPU (KernelKind::Gpu)
 };
 
 // Collective: gathers per-round timings and memory into the summary, on

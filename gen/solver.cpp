@@ -471,6 +471,7 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
                                     + std::to_string(rules.modulus()));
     if (threads < 1)
         throw std::invalid_argument("a round runner needs at least one thread");
+    overlap_ = kind != KernelKind::Gpu && comm.size() > 1 && exchange_.next_round_reads_none();
     if (kind != KernelKind::Cpu)
         tables_ = std::make_unique<SliceTables>(partition, rules, rules_, layout);
     if (kind == KernelKind::Gpu) {
@@ -538,15 +539,21 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
     const std::uint64_t blocks = (slices_.size() + grain - 1) / grain;
     std::atomic<std::uint64_t> next_block{0};
     std::vector<double> busy(std::size_t(workers), 0.0);
+    const bool moving = exchange_.pending();  // the round above's rows, posted by begin_exchange
     run_workers(workers, [&](int worker) {
         const auto begin = std::chrono::steady_clock::now();
         SliceKernel& kernel = *kernels_[std::size_t(worker)];
-        for (std::uint64_t block; (block = next_block.fetch_add(1, std::memory_order_relaxed)) < blocks;)
+        for (std::uint64_t block; (block = next_block.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
             for (std::uint64_t i = block * grain; i < std::min<std::uint64_t>(slices_.size(), (block + 1) * grain); ++i)
                 kernel.add_slice(slices_[i]);
+            if (moving && worker == 0)  // the calling thread, MPI's
+                exchange_.progress();
+        }
         kernel.end_round();
         busy[std::size_t(worker)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     });
+    if (moving)
+        waited_ += exchange_.finish();
     record.states = store.value_count();
     record.compute_seconds = MPI_Wtime() - start;
     record.worker_seconds_max = *std::max_element(busy.begin(), busy.end());
@@ -588,7 +595,23 @@ RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, d
     return record;
 }
 
+ExchangeRecord RoundRunner::begin_exchange(std::size_t round) {
+    if (!overlap_ || reloading_)
+        return exchange(round);
+    ExchangeRecord record = exchange_.start(band_[round_sum(round)]);
+    record.seconds += waited_;
+    waited_ = 0;
+    return record;
+}
+
+double RoundRunner::finish_exchange() {
+    const double waited = waited_ + exchange_.finish();
+    waited_ = 0;
+    return waited;
+}
+
 ExchangeRecord RoundRunner::exchange(std::size_t round) {
+    finish_exchange();
     const int sum = round_sum(round);
     const ExchangeRecord record = exchange_.run(band_[sum]);
     if (gpu_) {
@@ -655,11 +678,12 @@ PieceCounts solve(const Communicator& comm, const Partition& partition, const Ro
     RoundRunner runner(comm, partition, layout, rules, threads, band_value_size, kind);
     for (std::size_t round = 0; round < runner.round_count(); ++round) {
         runner.compute(round);
-        runner.exchange(round);
+        runner.begin_exchange(round);  // as generate's rounds do: overlapped where legal
         if (on_round)
             on_round(runner.store(runner.round_sum(round)));
         runner.release(round);
     }
+    runner.finish_exchange();
     return runner.connections();
 }
 

@@ -82,6 +82,16 @@ public:
     RoundRecord compute(std::size_t round);
     // Sends the round's rows that other ranks read; receives theirs.
     ExchangeRecord exchange(std::size_t round);
+    // The same, overlapped with the next round where that round reads none
+    // of these rows (Exchange::next_round_reads_none; not with a GPU): the
+    // rows are posted now and travel while the next round computes, which
+    // waits for them only at its end. Elsewhere it is exchange(). The
+    // record's seconds are those spent posting; the wait is added to the
+    // next round's (or returned by finish_exchange after the last).
+    ExchangeRecord begin_exchange(std::size_t round);
+    double finish_exchange();
+    bool overlaps_exchange() const { return overlap_; }
+    void block_exchange() { overlap_ = false; }  // --blocking-exchange
     // After the round and whatever else reads it this round (the writer):
     // drops the round that no later round reads.
     void release(std::size_t round);
@@ -113,6 +123,8 @@ private:
     PlacementRules rules_;
     Band band_;
     Exchange exchange_;
+    bool overlap_ = false;  // begin_exchange overlaps the next round
+    double waited_ = 0;     // seconds finish() waited, for the next round's record
     KernelKind kind_;
     int threads_;
     std::unique_ptr<SliceTables> tables_;                // Portable and Gpu
