@@ -82,11 +82,14 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const double compute_seconds = core_seconds / workers;
     const double write_seconds = file_bytes / model.write_bytes_per_second / plan.nodes;
 
-    // The network (traffic.h). Both kinds of bytes move on each rank's main
-    // thread between its rounds' compute, the exchange right after a round
-    // and the redistribution right after that, so neither overlaps the
-    // compute: their time adds to it (only the writer thread's disk writes
-    // overlap the rounds). The busiest node's link carries what that node
+    // The network (traffic.h). The redistribution moves on each rank's main
+    // thread between its rounds' compute; the exchange is posted after a
+    // round and travels while the next computes where the rules allow
+    // (Exchange::next_round_reads_none), but on a network-bound run the two
+    // share the links and the overlap hides at most the compute (2-17% of
+    // the rounds on the test cluster, results/cluster.md). So the model adds
+    // the network's whole time to compute, an upper bound (only the writer
+    // thread's disk writes are taken to overlap the rounds). The busiest node's link carries what that node
     // sends to other nodes at --plan-link bits a second (and, the traffic
     // being symmetric, receives as much the other way), and each collective
     // costs every rank one message to each other rank, --plan-latency-us

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # scripts/stackgen.sbatch under a real Slurm: a private one-node cluster,
 # the one-host case of tests/cluster_lib.sh (munged, slurmctld, and one
 # slurmd on a host that is a network namespace of this machine; every file
