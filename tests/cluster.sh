@@ -16,24 +16,9 @@
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/cluster_lib.sh"
-reason=$(cluster_skip_reason)
-[ -z "$reason" ] || { echo "SKIP: $reason"; exit 77; }
-table_diff="$BIN/tests/table_diff"
-job_script="$tests_dir/../scripts/stackgen.sbatch"
+cluster_test_begin
 width=${CLUSTER_WIDTH:-6} height=${CLUSTER_HEIGHT:-14}
 
-cleanup() {
-    local status=$?
-    trap - EXIT INT TERM
-    [ "$status" -eq 0 ] && [ -z "${CLUSTER_LOGS:-}" ] || cluster_logs
-    cluster_down
-    [ -z "$(ip netns list | grep "^${cluster_tag}h")" ] || { echo "FAIL: namespaces left behind"; status=1; }
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 143' INT TERM
-die() { echo "FAIL: $*"; exit 1; }
 
 started=$SECONDS
 cluster_up 3 2 || die "the test cluster did not come up"
@@ -47,7 +32,7 @@ export STACK_BIND=none  # the hosts share this machine's cores
 # The reference: one host, three ranks.
 mpi 3 "$stackgen" --width "$width" --height "$height" --output "$work/one.h5" --quiet || die "the one-host run failed"
 
-state() { scontrol show job -o "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2-; }
+state() { cluster_job_state "$@"; }
 # wait_job JOB SECONDS: until it has ended (or SECONDS pass); prints its state.
 wait_job() {
     local i

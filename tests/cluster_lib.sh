@@ -16,6 +16,13 @@
 #   cluster_down            stops every process it started, removes the
 #                           namespaces, links and files (an EXIT trap calls it)
 #   cluster_skip_reason     why this machine cannot build one (empty: it can)
+#   cluster_test_begin      for a ctest script (after lib.sh): exits 77 with
+#                           the reason when no cluster can be built, else sets
+#                           an EXIT trap that prints the daemons' logs on
+#                           failure (or with CLUSTER_LOGS set), takes the
+#                           cluster down, fails on namespaces left behind and
+#                           removes $work; defines die, table_diff, job_script
+#   cluster_job_state JOB FIELD   a field of Slurm's record of the job
 # It sets cluster_work (its files), cluster_nodes (Slurm's node names),
 # cluster_subnet, and exports SLURM_CONF. Needs root, ip (iproute2), tc,
 # nsenter, the Slurm daemons and munge. Every process it starts carries
@@ -226,4 +233,30 @@ cluster_down() {
     ip link del "${cluster_tag}br" 2> /dev/null || true
     rm -rf "$cluster_work"
     cluster_work=""
+}
+
+cluster_job_state() { scontrol show job -o "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2-; }
+
+cluster_test_end() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [ -n "$cluster_work" ] && { [ "$status" -ne 0 ] || [ -n "${CLUSTER_LOGS:-}" ]; }; then
+        cluster_logs
+    fi
+    local tag=$cluster_tag
+    cluster_down
+    [ -z "$tag" ] || [ -z "$(ip netns list | grep "^${tag}h")" ] || { echo "FAIL: namespaces left behind"; status=1; }
+    rm -rf "$work"
+    exit "$status"
+}
+
+cluster_test_begin() {
+    local reason
+    reason=$(cluster_skip_reason)
+    [ -z "$reason" ] || { echo "SKIP: $reason"; exit 77; }
+    trap cluster_test_end EXIT
+    trap 'exit 143' INT TERM
+    die() { echo "FAIL: $*"; exit 1; }
+    table_diff="$BIN/tests/table_diff"
+    job_script="$tests_dir/../scripts/stackgen.sbatch"
 }

@@ -16,24 +16,9 @@
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/cluster_lib.sh"
-reason=$(cluster_skip_reason)
-[ -z "$reason" ] || { echo "SKIP: $reason"; exit 77; }
-table_diff="$BIN/tests/table_diff"
-job_script="$tests_dir/../scripts/stackgen.sbatch"
+cluster_test_begin
 width=6 height=10
 mkdir -p "$work/prefix/bin"
-
-cleanup() {
-    local status=$?
-    trap - EXIT INT TERM
-    [ "$status" -eq 0 ] || cluster_logs
-    cluster_down
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 143' INT TERM
-die() { echo "FAIL: $*"; exit 1; }
 
 # Cores for the jobs: physical ones this process may use, at most 2.
 cores=$(lscpu -p=Core,Socket 2> /dev/null | grep -v '^#' | sort -u | wc -l)
@@ -63,7 +48,7 @@ mpirun_job=$(submit mpirun "PATH=$BIN/gen:$PATH" --) || die "sbatch failed"  # t
 srun_job=$(submit srun STACK_LAUNCHER=srun "STACK_PREFIX=$work/prefix" -- --ntasks-per-node=2 --cpus-per-task=1) \
     || die "sbatch failed"
 
-state() { scontrol show job -o "$1" | tr ' ' '\n' | grep "^$2=" | cut -d= -f2-; }
+state() { cluster_job_state "$@"; }
 check() {  # check NAME JOB RANKS THREADS
     local name=$1 job=$2 ranks=$3 threads=$4 i job_state=""
     for i in $(seq 1 240); do
