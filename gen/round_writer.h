@@ -24,7 +24,9 @@
 // folding them into the table's digest (table/digest.h). Converting and
 // checksumming a segment is split over the rank's worker threads.
 // Without a file (stackgen --no-output) it does all of that but the
-// writing and the blocks' checksums: the digest still comes out. And it tells how far the file is on disk: a
+// writing and the blocks' checksums: the digest still comes out. A single
+// rank without a file skips the segments too and checksums its runs where
+// they lie in the store, each worker thread an equal share (digest_runs). And it tells how far the file is on disk: a
 // marker follows each round's segments through the writer thread, so
 // written_through() is the last round all of whose bytes this rank wrote.
 #pragma once
@@ -38,6 +40,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -127,14 +130,16 @@ private:
                                               std::uint64_t& row_in_run) const;
     void send_pieces(const RoundStore& round, const std::vector<std::vector<Piece>>& pieces, WriteRecord& record);
     Job assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high, const std::vector<Piece>& own);
+    void digest_runs(const RoundStore& round, const std::vector<Piece>& runs);
     void gather_checksums(int sum);
-    void checksum_segment(const char* data, std::uint64_t position, std::uint64_t count);
+    void checksum_segment(const char* data, std::uint64_t position, std::uint64_t count,
+                          const std::function<void(std::uint64_t, std::uint64_t)>& fill);
     void write_job(Job& job);
     void queue(Job job);
     void agree_no_failure();
     std::vector<char> spare_bytes();  // a buffer a finished write gave back
     void run_writer();
-    void convert(const RoundStore& round, std::uint64_t row, std::uint64_t count, char* out) const;
+    void convert(const RoundStore& round, std::uint64_t row, std::uint64_t skip, std::uint64_t count, char* out) const;
 
     const Communicator& comm_;
     const Partition& partition_;

@@ -49,6 +49,21 @@ identity)
     grep -q "output  *none" "$work/none.txt" && pass || fail "--no-output: the summary names an output"
     [ -z "$(ls "$work" | grep -v -e '^[0-9]x[0-9]\.' -e '^none\.' -e '^out$' -e '^err$')" ] && pass \
         || fail "--no-output left files: $(ls "$work")"
+    # One rank without a file digests its rows where they lie, each thread
+    # an equal share (no segments): the digest of 2 ranks, which send and
+    # assemble segments, straight from a float64 band and converted from a
+    # float32 one. A 7x10 class-0 well, whose rounds are large enough to be
+    # shared between the threads.
+    digest_shape=(--width 7 --height 10 --residue 0 --pieces "$set_name" --no-output)
+    for band in float64 float32; do
+        mpi 2 "$stackgen" "${digest_shape[@]}" --threads 1 --band-precision "$band" > "$work/none_2x1_$band.txt" 2>&1 \
+            || fail "--no-output 7x10 at 2 x 1 ($band band) failed"
+        mpi 1 "$stackgen" "${digest_shape[@]}" --threads 2 --band-precision "$band" > "$work/none_1x2_$band.txt" 2>&1 \
+            || fail "--no-output 7x10 at 1 x 2 ($band band) failed"
+        one=$(digest_of "$work/none_1x2_$band.txt") two=$(digest_of "$work/none_2x1_$band.txt")
+        [ -n "$one" ] && [ "$one" = "$two" ] && pass \
+            || fail "--no-output 7x10, a $band band: 1 x 2 gives digest $one, 2 x 1 gives $two"
+    done
     # A float32 band: the same bytes for every layout too (its own values).
     for layout in 1x1 2x2; do
         mpi "${layout%x*}" "$stackgen" "${shape[@]}" --threads "${layout#*x}" --band-precision float32 --precision float32 \
