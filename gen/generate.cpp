@@ -402,7 +402,7 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
                               + "; stackgen --resume continues)");
     }
     run.times.total_seconds = MPI_Wtime() - start;
-    if (!options.quiet)
+    if (!options.quiet || options.json)  // --quiet silences the text summary, never what --json asks for
         print_summary(comm, options, partition, layout, rules, run, output, checkpoint ? checkpoint->first_round() : 0);
 }
 

@@ -84,7 +84,7 @@ po::options_description described_options() {
         "seed000-printed 4 (height, lines, holes, bumpiness, magnitudes); dellacherie, el-tetris 6 (signed: "
         "landing height, eroded cells, row and column transitions, holes, wells); seed001 4 (its priorities: "
         "full rows, height, longest row, unreachable)")(
-        "yes", "run a --preview projected to take over a minute a move")("quiet", "no progress lines on stderr");
+        "yes", "run a --preview projected to take over a minute a move")("quiet", "no progress lines on stderr (results and --json still print)");
     described.add(tetris);
     po::options_description bot(
         "The Tetris Bot Protocol bot (--bot tbp; it takes --policy, --preview, --depth, --hold, "

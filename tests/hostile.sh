@@ -281,6 +281,10 @@ progress)
     [ "$always" -ge "$progress" ] && [ "$always" -gt 3 ] && pass || fail "--progress: $always lines (default $progress)"
     mpi 2 "$stackgen" --width 6 --height 12 --output "$work/quiet.h5" --quiet > "$work/out" 2> "$work/err3"
     [ ! -s "$work/err3" ] && [ ! -s "$work/out" ] && pass || fail "--quiet printed something"
+    # --quiet silences progress and the text summary, never what --json asks for.
+    mpi 2 "$stackgen" --width 6 --height 12 --no-output --quiet --json > "$work/out" 2> "$work/err4"
+    [ ! -s "$work/err4" ] && "$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["digest"].startswith("crc64:")' "$work/out" \
+        && pass || fail "--quiet --json: no JSON summary ($(head -c 100 "$work/out")) or stderr ($(head -c 100 "$work/err4"))"
     expect_error 2 "give --quiet or --progress, not both" mpi 2 "$stackgen" --width 6 --height 12 --output "$work/x.h5" --quiet --progress
     echo "progress lines: $progress by default, $always with --progress, 0 with --quiet"
     finish
