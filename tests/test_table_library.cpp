@@ -83,6 +83,17 @@ TEST_F(TableLibrary, BestPlacementIsTheTablePolicysChoiceOnEveryBoard) {
     EXPECT_GT(none, 0u);  // the full boards
 }
 
+TEST_F(TableLibrary, TakesABoardWrittenAsABracedList) {
+    const stack::Table table = stack::Table::open(table_path());
+    EXPECT_EQ(table.value({0, 0, 0, 0}), table.value(std::vector<int>{0, 0, 0, 0}));
+    EXPECT_EQ(table.value({1, 0, 2, 0}), table.value(std::vector<int>{1, 0, 2, 0}));
+    EXPECT_TRUE(table.holds({0, 0, 0, 0}));
+    EXPECT_EQ(table.placements({0, 0, 0, 0}, 'I').size(), table.placements(std::vector<int>{0, 0, 0, 0}, 'I').size());
+    EXPECT_EQ(table.best_placement({0, 0, 0, 0}, 'I')->heights,
+              table.best_placement(std::vector<int>{0, 0, 0, 0}, 'I')->heights);
+    EXPECT_THROW(table.value({0, 0, 0}), stack::TableError);
+}
+
 TEST_F(TableLibrary, PlacementsAreListedBestFirst) {
     const stack::Table table = stack::Table::open(table_path());
     const std::vector<int> board{0, 2, 1, 1};

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -100,8 +101,19 @@ public:
     std::optional<Placement> best_placement(std::span<const int> heights, char piece) const;
     // Every placement of the piece, best first (the same order).
     std::vector<Placement> placements(std::span<const int> heights, char piece) const;
+    // The same, for a board written as a braced list: value({0, 0, 0, 0})
+    // (a braced list becomes a std::span only from C++26 on).
+    bool holds(std::initializer_list<int> heights) const { return holds(as_span(heights)); }
+    double value(std::initializer_list<int> heights) const { return value(as_span(heights)); }
+    std::optional<Placement> best_placement(std::initializer_list<int> heights, char piece) const {
+        return best_placement(as_span(heights), piece);
+    }
+    std::vector<Placement> placements(std::initializer_list<int> heights, char piece) const {
+        return placements(as_span(heights), piece);
+    }
 
 private:
+    static std::span<const int> as_span(std::initializer_list<int> heights) { return {heights.begin(), heights.size()}; }
     struct State;
     explicit Table(std::unique_ptr<State> state);
     std::unique_ptr<State> state_;
