@@ -203,6 +203,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    stack::ignore_broken_pipe();
     stack::MpiSession mpi(&argc, &argv);
     return stack::finish_output("stackgen", run(argc, argv));
 }

@@ -330,4 +330,7 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return stack::finish_output("stackplay", run(argc, argv)); }
+int main(int argc, char** argv) {
+    stack::ignore_broken_pipe();
+    return stack::finish_output("stackplay", run(argc, argv));
+}

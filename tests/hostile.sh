@@ -290,9 +290,9 @@ progress)
     finish
     ;;
 full)
-    # to_full PATTERN COMMAND...: stdout to /dev/full; exit 3 and a last
+    # to_device_full COMMAND...: stdout to /dev/full; exit 3 and a last
     # stderr line matching (stackgen's progress lines come before it).
-    to_full() {
+    to_device_full() {
         "$@" > /dev/full 2> "$work/err"
         local code=$? last
         last=$(tail -n 1 "$work/err")
@@ -302,8 +302,31 @@ full)
             fail "$* > /dev/full -> exit $code, last stderr line: $last"
         fi
     }
+    # to_closed_pipe COMMAND...: stdout to a pipe whose reading end is
+    # already closed (`... | head -c 0` without the race); the same exit 3
+    # and last line, not a silent death by SIGPIPE (exit 141).
+    to_closed_pipe() {
+        local result code last
+        result=$("$python" - "$@" <<'PYTHON'
+import os, subprocess, sys
+read_end, write_end = os.pipe()
+os.close(read_end)
+done = subprocess.run(sys.argv[1:], stdout=write_end, stderr=subprocess.PIPE)
+lines = done.stderr.decode(errors="replace").strip().splitlines()
+print(done.returncode, lines[-1] if lines else "")
+PYTHON
+)
+        code=${result%% *} last=${result#* }
+        if [ "$code" = 3 ] && printf '%s\n' "$last" | grep -Eq "cannot write the output: Broken pipe"; then
+            pass
+        else
+            fail "$* | (closed) -> exit $code, last stderr line: $last"
+        fi
+    }
+    to_full() { to_device_full "$@"; to_closed_pipe "$@"; }
     mpi 1 "$stackgen" --width 4 --height 8 --output "$work/t.h5" --quiet || exit 1
-    to_full "$stackgen" --width 4 --height 8 --output "$work/json.h5" --json
+    to_device_full "$stackgen" --width 4 --height 8 --output "$work/json.h5" --json
+    to_closed_pipe "$stackgen" --width 4 --height 8 --output "$work/json2.h5" --json
     to_full "$stackgen" --width 4 --height 8 --no-output
     to_full "$stackgen" --plan --width 9 --height 20 --residue 0 --plan-memory 1024G --no-output
     to_full "$stackverify" "$work/t.h5"

@@ -2,6 +2,7 @@
 
 #include "support/errors.h"
 
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -212,6 +214,8 @@ std::uint64_t available_memory_bytes() {
 
 const char* project_version() { return STACK_VERSION; }
 
+void ignore_broken_pipe() { std::signal(SIGPIPE, SIG_IGN); }
+
 int finish_output(const char* tool, int code) {
     std::cout.flush();
     errno = 0;
@@ -219,8 +223,16 @@ int finish_output(const char* tool, int code) {
     const int reason = errno;
     if ((flushed && !std::ferror(stdout) && std::cout.good()) || (code != ExitSuccess && code != ExitCheckFailed))
         return code;
+    // An earlier write failed and left only the stream's error flag: a pipe
+    // whose reader has gone reports POLLERR, so name that case.
+    pollfd out{STDOUT_FILENO, POLLOUT, 0};
+    struct stat status {};
+    const bool closed_pipe = reason == 0 && ::fstat(STDOUT_FILENO, &status) == 0 && S_ISFIFO(status.st_mode)
+                             && ::poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0;
     std::fprintf(stderr, "%s: error: cannot write the output: %s\n", tool,
-                 reason != 0 ? std::strerror(reason) : "a write to standard output failed");
+                 reason != 0   ? std::strerror(reason)
+                 : closed_pipe ? std::strerror(EPIPE)
+                               : "a write to standard output failed");
     return ExitFailure;
 }
 

@@ -23,6 +23,11 @@ bool print_help_or_version(const std::string& tool, const boost::program_options
 // and returns ExitFailure; otherwise returns `code`. A tool that already
 // failed keeps its own code and message.
 int finish_output(const char* tool, int code);
+// Writes to a closed pipe then fail with EPIPE, which finish_output reports
+// in one line with exit 3 (`stackgen ... | head -c 0`), instead of the
+// process dying silently of SIGPIPE (exit 141). Each tool's main calls it
+// first.
+void ignore_broken_pipe();
 
 void parse_command_line(int argc, char** argv, const boost::program_options::options_description& options,
                         boost::program_options::variables_map& variables,

@@ -41,6 +41,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    stack::ignore_broken_pipe();
     stack::MpiSession mpi(&argc, &argv);
     return stack::finish_output("stackverify", run(argc, argv));
 }
