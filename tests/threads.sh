@@ -102,6 +102,7 @@ assert p['seconds']['compute'] > 0 and p['file_bytes'] == 0, p" && pass || fail 
         --plan-ranks 16 --plan-nodes 16 --plan-memory 4096G --plan-disk 64G --output "$work/t.h5"
     expect_error 2 "plan-nodes 17 is more nodes than the 16 ranks" "$stackgen" "${plan[@]}" --plan-nodes 17
     expect_error 2 "plan-ranks" "$stackgen" "${plan[@]}" --plan-ranks 0
+    expect_error 2 "threads must be a whole number in \[0, 1024\], not '-0'" "$stackgen" --width 4 --height 8 --threads -0
     expect_error 2 "plan-ranks goes with --plan" "$stackgen" --width 4 --height 8 --plan-ranks 4
     expect_error 2 "threads" "$stackgen" --width 4 --height 8 --threads -1
     expect_error 2 "threads" "$stackgen" --width 4 --height 8 --threads 1025

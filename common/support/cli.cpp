@@ -84,7 +84,9 @@ int parse_int_option(const std::string& option, const std::string& text, int min
     const char* end = text.data() + text.size();
     const auto [stop, error] = std::from_chars(text.data(), end, value);
     const std::string expected = "a whole number in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]";
-    if (text.empty() || stop != end || error != std::errc() || value < minimum || value > maximum)
+    // "-0" is not a whole number in [0, N]: no sign where none can be meant.
+    const bool signed_zero = minimum >= 0 && !text.empty() && text[0] == '-';
+    if (text.empty() || stop != end || error != std::errc() || value < minimum || value > maximum || signed_zero)
         bad_number(option, text, expected);
     return static_cast<int>(value);
 }
