@@ -161,7 +161,8 @@ stack::tetris::TetrisOptions parse_tetris_options(const po::variables_map& varia
     options.height = stack::parse_int_option("height", text("height"), 2, stack::tetris::MostHeight);
     options.pieces = text("pieces");
     options.policy = given(variables, "policy") ? text("policy") : "dellacherie";
-    options.preview = stack::parse_int_option("preview", text("preview"), 0, stack::tetris::MostPreview);
+    if (given(variables, "preview"))  // unset: a decision searches every piece it is told
+        options.preview = stack::parse_int_option("preview", text("preview"), 0, stack::tetris::MostPreview);
     if (variables.count("depth"))
         options.depth = stack::parse_int_option("depth", text("depth"), 1, 2);
     const std::string moves = text("moves"), draw = text("draw"), rule = text("game-over");

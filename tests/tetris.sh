@@ -182,6 +182,11 @@ plan)
         [ -s "$work/played" ] && diff "$work/planned" "$work/played" > /dev/null && pass \
             || fail "the game $hold did not play the plan: planned $(tr '\n' ';' < "$work/planned"), played $(tr '\n' ';' < "$work/played")"
     done
+    # --preview 0 is heard: the piece in hand alone, whatever --next tells.
+    tetris --policy lee --board "$work/slot.txt" --piece T --next IOS --preview 0 --json > "$work/alone.json" \
+        || fail "decide --preview 0"
+    [ "$(json_field "$work/alone.json" "d['pieces_searched']")" = 1 ] && pass \
+        || fail "--preview 0 searched $(json_field "$work/alone.json" "d['pieces_searched']") pieces"
     ;;
 show)
     tetris --show --max-pieces 5 --seed 2 > "$work/out" || fail "show failed"

@@ -128,7 +128,7 @@ PolicyConfig policy_config(const TetrisOptions& options) {
     // says otherwise; holding with an empty hold plays the next piece, so
     // with hold the next piece is always shown.
     const int told = options.next ? int(options.next->size()) : 0;
-    int preview = options.board_file && options.piece && options.preview == 0 ? told : options.preview;
+    int preview = options.preview ? *options.preview : options.board_file && options.piece ? told : 0;
     if (options.hold)
         preview = std::max(preview, 1);
     PolicyConfig config = parse_tetris_policy(options.policy, preview, options.depth);

@@ -38,8 +38,8 @@ struct TetrisOptions {
     int width = 10, height = 20;
     std::string pieces = "tetrominoes";
     std::string policy = "dellacherie";
-    int preview = 0;
-    int depth = 0;  // expectimax
+    std::optional<int> preview;  // --preview; unset: 0, or in a decision every piece it is told
+    int depth = 0;               // expectimax
     MoveSet moves = MoveSet::HardDrop;
     Draw draw = Draw::Independent;
     std::optional<std::string> piece_file;  // seed 000's format
