@@ -329,7 +329,8 @@ Json command_line_decision(const std::string& rows, const std::string& piece, co
     if (hold)
         options.held = held;
     options.policy = policy;
-    options.preview = preview;
+    if (preview > 0)  // as main.cpp: --preview given
+        options.preview = preview;
     options.moves = moves == "bfs" ? tetris::MoveSet::BreadthFirst : tetris::MoveSet::HardDrop;
     const tetris::TetrisBoard board = tetris::TetrisBoard::from_text(text + "\n", options.width, options.height);
     const PieceSet set = PieceSet::builtin("tetrominoes");
