@@ -167,9 +167,8 @@ for path in (all_classes, odd, old, pentominoes, mixed, legacy):
         # values() holding only five blocks at once: the ids in groups of blocks.
         budget, stack_table.READ_BUDGET = stack_table.READ_BUDGET, 5 * CHECKSUM_VALUES * 8
         try:
-            some = np.concatenate([rng.integers(0, table.states + 50, 30000), [table.states - 1]]).astype(np.uint64)
-            assert same(table.values(some), np.where(some < table.states, whole[np.minimum(some, table.states - 1)],
-                                                     np.nan)), "%s: values() in groups of blocks" % path
+            some = np.concatenate([rng.integers(0, table.states, 30000), [table.states - 1]]).astype(np.uint64)
+            assert same(table.values(some), whole[some]), "%s: values() in groups of blocks" % path
         finally:
             stack_table.READ_BUDGET = budget
         print("%s: to_numpy, values and iter_blocks (1, 3, %d blocks a step) agree with C++ on all %d ids" % (
@@ -248,6 +247,24 @@ with StackTable(all_classes) as table:
         assert np.array_equal(table.values(ids), np.array(values)), board
         checked += len(ids)
     assert table.values_of([[0, 0, 0, 0, 0]])[0] == table.values([0])[0]
+    assert table.values_of([0, 0, 0, 0, 0])[0] == table.values([0])[0]  # one board, flat
+    # Boards that are not of this well are refused, never read as another board.
+    top = table.height
+    refused("a height above the well", lambda: table.values_of([[top + 1, 0, 0, 0, 0]]), "outside the well")
+    refused("a negative height", lambda: table.board_id([-1, 0, 0, 0, 0]), "outside the well")
+    refused("a board of another width", lambda: table.board_id([0, 0, 0, 0]), "has 5 heights")
+    refused("a flat list of two boards", lambda: table.board_id([0] * 10), "has 5 heights")
+    refused("a fractional height", lambda: table.board_id([0.5, 0, 0, 0, 0]), "whole numbers")
+    refused("the id past the last", lambda: table.values([table.states]), "ids run from 0 to %d" % (table.states - 1))
+    refused("a negative id", lambda: table.values([-1]), "ids run from 0")
+    refused("an id past 2^64", lambda: table.values([1 << 64]), "ids run from 0")
+    refused("a fractional id", lambda: table.values([0.5]), "not a whole number")
+    refused("heights of the id past the last", lambda: table.heights([table.states]), "ids run from 0")
+    refused("positions of a negative id", lambda: table.positions(np.array([-3])), "ids run from 0")
+    assert not table.holds([table.states])[0], "holds() past the last id"
+    assert table.values(np.array([], dtype=np.int64)).size == 0
+    assert table.values(np.array([0.0]))[0] == table.values([0])[0]
+    print("boards outside the well: refused")
 
 # A file that is not a table.
 plain = os.path.join(work, "plain.h5")

@@ -3,6 +3,7 @@
     from stack_table import StackTable
     table = StackTable("stack_6x20.h5")
     table.values([0, 1, 12345])           # float64 array, NaN where the table does not hold the board
+                                          # (an id or board not of the well: a TableError)
     table.values_of([[0, 0, 0, 0, 0, 0]])  # the same by column heights
     table.holds(ids), table.heights(ids), table.board_id(heights)
     for ids, values in table.iter_blocks():  # the whole table in file order, block by block
@@ -405,13 +406,63 @@ class StackTable:
         sizes = count[columns] * self.row_length[np.arange(max_sum + 1) % classes].astype(np.uint64)
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint64)
 
+    def _checked_ids(self, ids, past_end=False):
+        """ids as a flat uint64 array. A TableError, as the C++ library
+        gives, for one that is no board of this well: negative, not a whole
+        number, or (unless past_end) from states on, which would otherwise
+        wrap around or read as another board or NaN."""
+        given = np.asarray(ids)
+        if given.size == 0:
+            return np.zeros(0, dtype=np.uint64)
+        flat = given.reshape(-1)
+        if flat.dtype.kind == "f":
+            whole = np.isfinite(flat) & (flat == np.floor(flat))
+            if not whole.all():
+                raise TableError("board id %r of %s is not a whole number" % (float(flat[~whole][0]), self.path))
+        elif flat.dtype.kind == "O":  # Python integers past int64 / uint64
+            try:
+                numbers = [int(i) for i in flat]
+            except (TypeError, ValueError) as error:
+                raise TableError("a board id of %s is not a whole number: %s" % (self.path, error)) from None
+            low, high = min(numbers), max(numbers)
+            if low < 0 or (not past_end and high >= self.states) or high >= 1 << 64:
+                bad = low if low < 0 else high
+                raise TableError("board id %d is no board of %s: ids run from 0 to %d" % (bad, self.path, self.states - 1))
+            return np.array(numbers, dtype=np.uint64)
+        elif flat.dtype.kind not in "iub":
+            raise TableError("board ids of %s must be whole numbers, not %s" % (self.path, flat.dtype))
+        if flat.dtype.kind in "if" and flat.min() < 0:
+            raise TableError("board id %d is no board of %s: ids run from 0 to %d"
+                             % (int(flat.min()), self.path, self.states - 1))
+        flat = flat.astype(np.uint64)
+        if not past_end and self.states < 1 << 64 and flat.max() >= np.uint64(self.states):
+            raise TableError("board id %d is no board of %s: ids run from 0 to %d"
+                             % (int(flat.max()), self.path, self.states - 1))
+        return flat
+
     def heights(self, ids):
         """Column heights of board ids: an (n, W) array."""
-        ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
+        ids = self._checked_ids(ids)
         return self._heights_of(ids.view(np.int64) if ids.size == 0 or ids.max() < np.uint64(1 << 63) else ids)
 
     def board_id(self, heights):
-        heights = np.asarray(heights, dtype=np.uint64).reshape(-1, self.width)
+        """Board ids of boards given by their column heights: one board (W
+        heights) or an (n, W) array. A TableError for a board of another
+        width or a height outside 0..H, as the C++ library gives."""
+        given = np.asarray(heights)
+        if given.ndim == 1:
+            given = given.reshape(1, -1)
+        if given.ndim != 2 or given.shape[1] != self.width:
+            raise TableError("a board of %s has %d heights, one a column; got shape %s"
+                             % (self.path, self.width, tuple(np.asarray(heights).shape)))
+        if given.size and given.dtype.kind not in "iu":
+            if given.dtype.kind != "f" or not np.all(np.isfinite(given) & (given == np.floor(given))):
+                raise TableError("the heights of a board of %s must be whole numbers" % self.path)
+        if given.size and (given.min() < 0 or given.max() > self.height):
+            bad = given.min() if given.min() < 0 else given.max()
+            raise TableError("height %d is outside the well of %s: heights run from 0 to %d"
+                             % (int(bad), self.path, self.height))
+        heights = given.astype(np.uint64)
         ids = np.zeros(heights.shape[0], dtype=np.uint64)
         for column in reversed(range(self.width)):
             ids = ids * np.uint64(self.base) + heights[:, column]
@@ -633,19 +684,20 @@ class StackTable:
 
     def holds(self, ids):
         """Whether the table holds each board id (False past the last id)."""
-        return self._virtual_positions(np.asarray(ids, dtype=np.uint64).reshape(-1)) >= 0
+        return self._virtual_positions(self._checked_ids(ids, past_end=True)) >= 0
 
     def positions(self, ids):
         """Where each board's value lies in /values (the board must be held)."""
-        ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
+        ids = self._checked_ids(ids)
         if self.format_version == 1:
             return ids.astype(np.int64)
         row_sum, place, _ = self._by_columns(ids)
         return self._offsets64[row_sum] + place
 
     def values(self, ids):
-        """Values of board ids as float64, NaN where the table does not hold the board."""
-        ids = np.asarray(ids, dtype=np.uint64).reshape(-1)
+        """Values of board ids as float64, NaN where the table does not hold
+        the board; a TableError for an id that is no board of the well."""
+        ids = self._checked_ids(ids)
         need = np.zeros(self.block_count, dtype=bool)
         virtual = self._virtual_positions(ids, need)
         result = np.empty(ids.size, dtype=np.float64)
@@ -890,6 +942,10 @@ def main(arguments=None):
                 raise TableError("board ids run from 0 to %d in %s" % (table.states - 1, table.path))
             if check:
                 table.check_all()
+                stored = int(table.dataset.shape[0])
+                print("%s: checked: all %d stored values read, %s" % (
+                    table.path, stored, "every block of them against its checksum (%d blocks)" % table.block_count
+                    if table.format_version >= 2 else "each a number of pieces (format 1 keeps no checksums)"))
             if len(arguments) == 1:
                 print("%s: %dx%d, %s, format %d, %s, classes %s (mod %d)"
                       % (table.path, table.width, table.height, table.piece_set, table.format_version,
