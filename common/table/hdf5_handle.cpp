@@ -1,25 +1,50 @@
 #include "table/hdf5_handle.h"
 
+#include <cstdio>
+
 namespace stack {
 
 void silence_hdf5_error_printing() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 namespace {
-// H5Ewalk2 visits the stack innermost first; keep the first description.
-herr_t keep_first_description(unsigned position, const H5E_error2_t* error, void* data) {
-    auto* message = static_cast<std::string*>(data);
-    if (position == 0 && error->desc)
-        *message = error->desc;
+// The stack's outermost description (what the API call failed at, first in
+// a downward walk) and its innermost one (the cause, last).
+struct Descriptions {
+    std::string outer, inner;
+};
+herr_t keep_descriptions(unsigned position, const H5E_error2_t* error, void* data) {
+    auto* found = static_cast<Descriptions*>(data);
+    if (error->desc) {
+        if (position == 0)
+            found->outer = error->desc;
+        found->inner = error->desc;
+    }
     return 0;
+}
+
+// HDF5's cause in plain words where it has a common one: a truncated file
+// says "truncated file: eof = 20000, sblock->base_addr = 0, stored_eof =
+// 60988".
+std::string plain_cause(const std::string& inner) {
+    unsigned long long eof = 0, base = 0, stored = 0;
+    if (std::sscanf(inner.c_str(), "truncated file: eof = %llu, sblock->base_addr = %llu, stored_eof = %llu", &eof,
+                    &base, &stored)
+        == 3)
+        return "the file is truncated: it has " + std::to_string(eof) + " bytes of the " + std::to_string(stored)
+               + " it was written with";
+    return inner;
 }
 }  // namespace
 
 hid_t check_hdf5(hid_t status, const std::string& what) {
     if (status >= 0)
         return status;
-    std::string message = "unknown HDF5 error";
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, keep_first_description, &message);
+    Descriptions found;
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, keep_descriptions, &found);
     H5Eclear2(H5E_DEFAULT);
+    std::string message = found.outer.empty() ? "unknown HDF5 error" : found.outer;
+    if (!found.inner.empty() && found.inner != found.outer)
+        message += " (" + plain_cause(found.inner) + ")";
     throw Hdf5Error(what + ": " + message);
 }
 
