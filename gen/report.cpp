@@ -48,6 +48,11 @@ std::vector<std::uint64_t> states_per_round(const RoundLayout& layout) {
 
 namespace {
 
+// A value as a table of `precision` stores it.
+double stored_value(double value, Precision precision) {
+    return precision == Precision::Float32 ? double(static_cast<float>(value)) : value;
+}
+
 double most(const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); }
 double total(const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); }
 double balance(const std::vector<double>& values) {
@@ -227,7 +232,14 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"band_rounds", Band::most_rounds(*in.rules)},
         {"rounds_computed", in.rounds->size()},
         {"resumed_from_round", in.resumed_from},
-        {"empty_board_value", in.empty_board_computed ? Json(in.empty_board_value) : Json(nullptr)},
+        // What the table holds (rounded to float32 in a float32 table), and
+        // the value as computed where that differs.
+        {"empty_board_value", in.empty_board_computed ? Json(stored_value(in.empty_board_value, in.precision))
+                                                      : Json(nullptr)},
+        {"empty_board_value_computed",
+         in.empty_board_computed && stored_value(in.empty_board_value, in.precision) != in.empty_board_value
+             ? Json(in.empty_board_value)
+             : Json(nullptr)},
         {"digest", digest_text(in.digest)},
         {"seconds",
          {{"setup", in.times.setup_seconds},
@@ -296,8 +308,11 @@ std::string summary_text(const Json& s) {
     text += "\n";
     if (s["empty_board_value"].is_null())
         add("  V(empty board)      not computed (class 0 not among the residue classes)\n");
-    else
+    else if (s["empty_board_value_computed"].is_null())
         add("  V(empty board)      %.15f\n", number("empty_board_value"));
+    else  // a float32 table: its value, to float32's digits, and the float64 one computed
+        add("  V(empty board)      %.9g  (as the float32 table holds it; computed %.15f)\n",
+            number("empty_board_value"), number("empty_board_value_computed"));
     add("  digest              %s  (CRC-64/XZ of the values in the table's order; the same for any ranks x threads)\n",
         s["digest"].get<std::string>().c_str());
     if (!s["gpu"].is_null()) {

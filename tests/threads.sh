@@ -70,6 +70,20 @@ identity)
             --output "$work/band32_$layout.h5" --quiet || fail "--band-precision float32 at $layout failed"
     done
     cmp -s "$work/band32_1x1.h5" "$work/band32_2x2.h5" && pass || fail "a float32 band: 2 x 2 differs from 1 x 1"
+    # A float32 table's summary gives V(empty) as the table holds it (the
+    # computed float64 value beside it), not the float64 value alone.
+    mpi 1 "$stackgen" "${shape[@]}" --precision float32 --output "$work/f32.h5" --json > "$work/f32.json" 2> /dev/null \
+        || fail "--precision float32 --json failed"
+    "$python" - "$reader" "$work/f32.h5" "$work/f32.json" <<'PYTHON' && pass || fail "a float32 table's V(empty) in --json"
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("stack_table", sys.argv[1])
+stack_table = importlib.util.module_from_spec(spec); spec.loader.exec_module(stack_table)
+summary = json.load(open(sys.argv[3]))
+with stack_table.StackTable(sys.argv[2]) as table:
+    held = float(table.values([0])[0])
+assert summary["empty_board_value"] == held, (summary["empty_board_value"], held)
+assert summary["empty_board_value_computed"] is not None and abs(summary["empty_board_value_computed"] - held) < 1e-6
+PYTHON
     "$python" - "$work/band32_1x1.h5" "$work/1x1.h5" <<'PYTHON' && pass || fail "a float32 band's values are not within 1e-5 of float64's"
 import sys, h5py, numpy as np
 low, high = (h5py.File(path, "r")["values"][...].astype(np.float64) for path in sys.argv[1:3])
