@@ -9,6 +9,7 @@
 #include "solver.h"
 #include "support/cli.h"
 #include "support/errors.h"
+#include "support/interrupt.h"
 #include "support/parallel.h"
 #include "table/digest.h"
 
@@ -163,8 +164,11 @@ public:
           recorded_(long(checkpoint.first_round()) - 1), last_(MPI_Wtime()) {}
 
     // After each round; counted[r] is this rank's connections through round r.
-    void after_round(RoundRunner& runner, RoundWriter& writer, const std::vector<PieceCounts>& counted) {
-        long state[2] = {writer.written_through(), comm_.is_root() && MPI_Wtime() - last_ >= seconds_ ? 0 : 1};
+    // `now`: record whatever is on disk everywhere, due or not (a stop).
+    void after_round(RoundRunner& runner, RoundWriter& writer, const std::vector<PieceCounts>& counted,
+                     bool now = false) {
+        long state[2] = {writer.written_through(),
+                         now || (comm_.is_root() && MPI_Wtime() - last_ >= seconds_) ? 0 : 1};
         comm_.all_reduce(state, 2, Reduction::Min);
         const long everywhere = state[0];
         if (everywhere <= recorded_ || state[1] != 0)
@@ -182,6 +186,7 @@ public:
         recorded_ = everywhere;
         last_ = MPI_Wtime();
     }
+    long recorded() const { return recorded_; }
 
 private:
     const Communicator& comm_;
@@ -211,6 +216,25 @@ void finish_table(const Communicator& comm, const RoundLayout& layout, const Rul
             checkpoint->record_digest(digest);
             checkpoint->record(info, writer.checksums().checksums(), 0, layout.checksum_blocks());
         });
+}
+
+// A SIGINT or SIGTERM reached some rank during `round`: every rank agreed
+// on it after the round, so all stop here together. The rounds written so
+// far are recorded in the partial table (when there is one), and the
+// Interrupted error says how far the run got and how to go on; unwinding
+// releases the output's lock.
+[[noreturn]] void stop_interrupted(RoundRunner& runner, RoundWriter& writer, Recorder* recorder,
+                                   const std::vector<PieceCounts>& counted, std::size_t round,
+                                   const std::string& partial) {
+    runner.finish_exchange();
+    writer.finish();
+    const std::string where = "interrupted after round " + std::to_string(round + 1) + " of "
+                              + std::to_string(runner.round_count());
+    if (!recorder)
+        throw Interrupted(where + "; nothing was kept (--no-output)");
+    recorder->after_round(runner, writer, counted, true);
+    throw Interrupted(where + "; " + std::to_string(recorder->recorded() + 1) + " rounds are on disk in " + partial
+                      + ": stackgen --resume continues");
 }
 
 // The rounds, from the checkpoint's first on: compute, exchange, write,
@@ -243,6 +267,7 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
     run.times.setup_seconds = MPI_Wtime() - start;
     const double rounds_start = MPI_Wtime();
     std::vector<PieceCounts> counted(runner.round_count());  // [round] -> this rank's connections through it
+    const InterruptScope interrupt_scope;  // Ctrl-C or SIGTERM: stop after the round, keeping it
     for (std::size_t round = first_round; round < runner.round_count(); ++round) {
         RoundReport report;
         inject_fault(comm.rank(), round, Phase::Compute);
@@ -259,6 +284,8 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
         run.reports.push_back(report);
         if (recorder)
             recorder->after_round(runner, writer, counted);
+        if (comm.all_reduce(long(interrupted()), Reduction::Max) != 0)
+            stop_interrupted(runner, writer, recorder ? &*recorder : nullptr, counted, round, partial);
     }
     const double last_wait = runner.finish_exchange();  // round 0's rows, which nothing reads
     if (!run.reports.empty())

@@ -6,6 +6,7 @@
 #include "rules/pieces.h"
 #include "support/cli.h"
 #include "support/errors.h"
+#include "support/interrupt.h"
 
 #include <cstdio>
 #include <iostream>
@@ -189,6 +190,10 @@ int run(int argc, char** argv) {
         if (rank == 0)
             std::fprintf(stderr, "stackgen: error: %s\n", error.what());
         return stack::ExitFailure;
+    } catch (const stack::Interrupted& error) {  // every rank, after the same round
+        if (rank == 0)
+            std::fprintf(stderr, "stackgen: %s\n", error.what());
+        return stack::ExitInterrupted;
     } catch (const stack::PhaseError& error) {
         // Raised on this rank alone, naming it: the others may be waiting in
         // a collective, so only an abort ends the job.

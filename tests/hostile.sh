@@ -49,6 +49,39 @@ resume_run() {
 }
 
 case "$command" in
+interrupt)
+    # SIGTERM (or Ctrl-C) during the rounds: the ranks agree on it after the
+    # round, record what is on disk, release the lock, say how to go on in
+    # one line, and exit 130 (mpirun: non-zero); --resume then gives the
+    # uninterrupted table. The signal reaches rank 0 while it is paused at
+    # round 20 and takes effect as it goes on.
+    reference
+    paused_run "$work/t.h5" 20 || exit 1
+    kill -TERM "$stopped"
+    kill -CONT "$stopped"
+    wait "$run_pid"; code=$?
+    last=$(tail -n 1 "$work/paused.err")
+    [ "$code" -ne 0 ] && printf '%s\n' "$last" | grep -Eq "^stackgen: interrupted after round 21 of 61; 21 rounds are on disk in .*t\.h5\.partial: stackgen --resume continues$" \
+        && pass || fail "SIGTERM at np 2: exit $code, last line: $last"
+    [ -f "$work/t.h5.partial" ] && [ ! -e "$work/t.h5.lock" ] && [ ! -e "$work/t.h5" ] && pass \
+        || fail "after SIGTERM: $(ls "$work")"
+    mpi 2 "$stackgen" --width 6 --height 12 --output "$work/t.h5" --quiet --resume && cmp -s "$work/t.h5" "$work/reference.h5" \
+        && pass || fail "--resume after SIGTERM did not give the uninterrupted table"
+    # One process alone: exit 130, and with --no-output nothing is kept.
+    STACK_FAULT="rank=0,round=20,phase=compute,action=pause" "$stackgen" --width 6 --height 12 --no-output \
+        > "$work/alone.out" 2> "$work/alone.err" &
+    alone=$!
+    for _ in $(seq 600); do
+        [ "$(awk '{print $3}' "/proc/$alone/stat" 2> /dev/null)" = T ] && break
+        sleep 0.1
+    done
+    kill -TERM "$alone"; kill -CONT "$alone"
+    wait "$alone"; code=$?
+    last=$(tail -n 1 "$work/alone.err")
+    [ "$code" -eq 130 ] && [ "$last" = "stackgen: interrupted after round 21 of 61; nothing was kept (--no-output)" ] \
+        && pass || fail "SIGTERM alone: exit $code, last line: $last"
+    finish
+    ;;
 writers)
     reference
     paused_run "$work/t.h5" 20 || exit 1

@@ -42,6 +42,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A run stopped by Ctrl-C or SIGTERM, on every rank at once (the ranks
+// agreed on it): what() says what was kept and how to go on. The tool exits
+// ExitInterrupted (support/interrupt.h).
+class Interrupted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Exit codes shared by the tools.
 enum ExitCode : int { ExitSuccess = 0, ExitCheckFailed = 1, ExitBadInput = 2, ExitFailure = 3 };
 

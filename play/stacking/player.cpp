@@ -1,6 +1,6 @@
 #include "stacking/player.h"
 
-#include "interrupt.h"
+#include "support/interrupt.h"
 #include "support/parallel.h"
 #include "stacking/statistics.h"
 

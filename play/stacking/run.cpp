@@ -4,7 +4,7 @@
 #include "support/cli.h"
 #include "stacking/distribution.h"
 #include "support/errors.h"
-#include "interrupt.h"
+#include "support/interrupt.h"
 #include "support/json.h"
 #include "stacking/player.h"
 #include "stacking/statistics.h"

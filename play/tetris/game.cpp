@@ -1,7 +1,7 @@
 #include "support/parallel.h"
 #include "tetris/game.h"
 
-#include "interrupt.h"
+#include "support/interrupt.h"
 
 #include "game_random.h"
 #include "srs/moves.h"

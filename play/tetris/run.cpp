@@ -5,7 +5,7 @@
 #include "rules/rules.h"
 #include "support/cli.h"
 #include "support/errors.h"
-#include "interrupt.h"
+#include "support/interrupt.h"
 #include "support/json.h"
 #include "support/parallel.h"
 #include "tetris/decision.h"

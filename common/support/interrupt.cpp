@@ -1,4 +1,4 @@
-#include "interrupt.h"
+#include "support/interrupt.h"
 
 #include <atomic>
 #include <csignal>
