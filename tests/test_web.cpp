@@ -126,7 +126,7 @@ TEST(WebApi, MovesMarkATSpin) {
 // last moves): `spins` lists every way the generator marked, `spin` the best.
 TEST(WebApi, MovesListEveryWayASpotIsReached) {
     const Api api(std::nullopt);
-    const std::vector<std::string> rows = {".....#", "......", "###.#.", "#.##..", "###...", "..#.##", "######"};
+    const std::vector<std::string> rows = {".....#", "......", "###.#.", "#.##..", "###...", "..#.##", "#####."};
     std::string text;
     moves::SrsBoard board(6, 7);
     for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -165,6 +165,8 @@ TEST(WebApi, BadMovesRequestsAreRefused) {
         {{"board", "..../..."}},                           // ragged
         {{"board", "....//...."}},                         // an empty row
         {{"board", "..x."}},                               // a bad cell
+        {{"board", "####"}},                               // its only row full
+        {{"board", "..../####"}},                          // a full row under an empty one
         {{"board", std::string("..\xff.")}},               // not text
         {{"board", good}, {"piece", "X"}},                 // no such piece
         {{"board", good}, {"piece", "t"}},                 // letters are upper case
@@ -522,7 +524,8 @@ TEST(WebServer, HostMustNameThisServer) {
          {"localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1:8080", "[::1]:8080", "[::1]", "192.168.1.20:80"})
         EXPECT_TRUE(host_allowed(host, none)) << host;
     for (const char* host :
-         {"evil.example", "evil.example:8080", "localhost.evil.example", "", "[::1", "127.0.0.1.nip.io"})
+         {"evil.example", "evil.example:8080", "localhost.evil.example", "", "[::1", "127.0.0.1.nip.io",
+          "[::1]evil.example", "[::1]:80x", "[::1]:", "127.0.0.1:", "127.0.0.1:8o80", "localhost:1234567"})
         EXPECT_FALSE(host_allowed(host, none)) << host;
     EXPECT_TRUE(host_allowed("Viewer.LAN:8080", allowed));
     EXPECT_FALSE(host_allowed("viewer.lan.evil.example", allowed));

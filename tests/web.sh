@@ -137,6 +137,11 @@ print(s.recv(100).split(b' ')[1].decode())" > "$work/raw" 2>&1
     raw 'GET /api/table HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\n' 413
     raw 'POST /api/table HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000000\r\n\r\n' 405
     raw 'GET /api/table HTTP/1.0\r\n\r\n' 200
+    # A raw '#' in the target, and a Host with more than a name and a port.
+    raw 'GET /api/moves?board=.#..&piece=T HTTP/1.1\r\nHost: localhost\r\n\r\n' 400
+    raw 'GET /api/table#x HTTP/1.1\r\nHost: localhost\r\n\r\n' 400
+    raw 'GET /api/table HTTP/1.1\r\nHost: [::1]evil.example\r\n\r\n' 403
+    raw 'GET /api/table HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n' 200
     # The answers are the command line's: the table's value and the board's placements.
     curl -s "$url/api/board?heights=1,0,0,0" > "$work/board.json"
     "$stackplay" --table "$table" --explain --board 1,0,0,0 --json > "$work/explain.json"

@@ -99,10 +99,16 @@ moves::SrsBoard parse_board(const std::string& text) {
     const std::vector<std::string> rows = split_rows(text, 4, " (SRS spawns in a well at least 4 wide)");
     const std::size_t width = rows.front().size();
     moves::SrsBoard board(int(width), int(rows.size()));
-    for (std::size_t r = 0; r < rows.size(); ++r)
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        // A full row would have been cleared: no game shows one, and the
+        // placements found on it would be drawn outside the board.
+        if (rows[r].find('.') == std::string::npos)
+            throw BadRequest("row " + std::to_string(rows.size() - 1 - r)
+                             + " (from the bottom, 0) is full: a full row is cleared, so no board holds one");
         for (std::size_t x = 0; x < width; ++x)
             if (rows[r][x] == '#')
                 board.fill(int(x), int(rows.size() - 1 - r));
+    }
     return board;
 }
 

@@ -78,15 +78,24 @@ Parameters parse_query(std::string_view query) {
 bool host_allowed(std::string_view host, const std::vector<std::string>& allowed) {
     if (host.empty())
         return false;
+    // The whole Host: a name or address, then nothing or ":PORT" (digits).
     std::string name;
+    std::string_view rest;
     if (host.front() == '[') {  // an IPv6 literal, [::1]:8080
         const std::size_t close = host.find(']');
         if (close == std::string_view::npos)
             return false;
         name = host.substr(1, close - 1);
+        rest = host.substr(close + 1);
     } else {
-        name = host.substr(0, host.rfind(':'));
+        const std::size_t colon = std::min(host.rfind(':'), host.size());
+        name = host.substr(0, colon);
+        rest = host.substr(colon);
     }
+    if (!rest.empty()
+        && (rest.front() != ':' || rest.size() < 2 || rest.size() > 6
+            || !std::all_of(rest.begin() + 1, rest.end(), [](unsigned char c) { return std::isdigit(c); })))
+        return false;
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
     boost::system::error_code error;
     asio::ip::make_address(name, error);
@@ -376,6 +385,11 @@ private:
         if (target.size() > std::size_t(MostTargetBytes))
             return answer(error_response(http::status::uri_too_long,
                                          "the URI is over " + std::to_string(MostTargetBytes) + " bytes"),
+                          false);
+        if (target.find('#') != std::string_view::npos)
+            return answer(error_response(http::status::bad_request,
+                                         "a '#' has no place in a request target (a fragment stays in the browser; "
+                                         "write %23 for the character)"),
                           false);
         const std::size_t mark = std::min(target.find('?'), target.size());
         const std::string_view path = target.substr(0, mark);
