@@ -39,6 +39,10 @@ bad)
     expect_error 2 "^stackplay: error: the board is 10x18, the well 10x20$" tetris --board "$work/short.txt" --piece T
     expect_error 2 "^stackplay: error: board row 1 has 'x' \(only '#' filled and '\.' empty\)$" \
         tetris --board "$work/letters.txt" --piece T
+    # A row drawn in block characters is named by its character, not miscounted by its bytes.
+    sed '$ s/#/█/g' "$work/good.txt" > "$work/blocks.txt"
+    expect_error 2 "^stackplay: error: board row 20 has U\+2588 '.xe2.x96.x88' \(only '#' filled and '\.' empty\)$" \
+        tetris --board "$work/blocks.txt" --piece T
     expect_error 2 "^stackplay: error: board file FILE is not a readable regular file$" \
         tetris --board "$work/missing.txt" --piece T
     expect_error 2 "^stackplay: error: the board has no rows$" tetris --board "$work/empty.txt" --piece T

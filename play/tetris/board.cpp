@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cstdio>
 #include <sstream>
 
 namespace stack::tetris {
@@ -101,15 +102,30 @@ TetrisBoard TetrisBoard::from_text(const std::string& text, int width, int heigh
     }
     if (lines.empty())
         throw InputError("the board has no rows");
+    // The cells first: a row drawn with another character ('█', three
+    // bytes of UTF-8) is named by it, not miscounted by its bytes.
     for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::size_t bad = lines[i].find_first_not_of("#.");
+        if (bad == std::string::npos)
+            continue;
+        const unsigned char lead = static_cast<unsigned char>(lines[i][bad]);
+        const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        const std::string_view character = std::string_view(lines[i]).substr(bad, length);
+        std::string named = "'" + printable(character) + "'";
+        if (length > 1 && character.size() == length) {  // UTF-8: name its code point too
+            unsigned point = lead & (0x7F >> length);
+            for (std::size_t k = 1; k < length; ++k)
+                point = point << 6 | (static_cast<unsigned char>(character[k]) & 0x3F);
+            char code[16];
+            std::snprintf(code, sizeof code, "U+%04X ", point);
+            named = code + named;
+        }
+        throw InputError("board row " + std::to_string(i + 1) + " has " + named + " (only '#' filled and '.' empty)");
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i)
         if (lines[i].size() != lines[0].size())
             throw InputError("board row " + std::to_string(i + 1) + " has " + std::to_string(lines[i].size())
                              + " cells, row 1 has " + std::to_string(lines[0].size()));
-        const std::size_t bad = lines[i].find_first_not_of("#.");
-        if (bad != std::string::npos)
-            throw InputError("board row " + std::to_string(i + 1) + " has '"
-                             + printable(std::string_view(&lines[i][bad], 1)) + "' (only '#' filled and '.' empty)");
-    }
     if (int(lines[0].size()) != width || int(lines.size()) != height)
         throw InputError("the board is " + std::to_string(lines[0].size()) + "x" + std::to_string(lines.size())
                          + ", the well " + std::to_string(width) + "x" + std::to_string(height));
