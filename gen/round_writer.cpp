@@ -60,6 +60,13 @@ RoundWriter::~RoundWriter() {
         ::close(direct_descriptor_);
 }
 
+// The worker threads for `items` items (values, chunks) of work: one per
+// 65536 items, at least 1 and at most the writer's threads, so that a small
+// round does not pay for starting threads.
+int RoundWriter::worker_parts(std::uint64_t items) const {
+    return int(std::clamp<std::uint64_t>(items / 65536, 1, std::uint64_t(threads_)));
+}
+
 // `count` values from value `skip` of row `row` of the band (the rows run
 // on in memory) into the file's precision: a copy when the band holds that
 // precision, else rounded to nearest (or widened exactly).
@@ -88,7 +95,7 @@ void RoundWriter::convert(const RoundStore& round, std::uint64_t row, std::uint6
 // threads: a 9x20 class-0 round has 85.8 million of them.
 std::vector<RoundWriter::Piece> RoundWriter::file_runs(const RoundStore& round) const {
     const std::uint64_t chunks = partition_.owned_chunks();
-    const int parts = int(std::clamp<std::uint64_t>(chunks / 65536, 1, std::uint64_t(threads_)));
+    const int parts = worker_parts(chunks);
     std::vector<std::vector<Piece>> found(static_cast<std::size_t>(parts));
     const auto add = [](std::vector<Piece>& runs, const Piece& run) {
         if (!runs.empty() && runs.back().file_row + runs.back().rows == run.file_row
@@ -268,7 +275,7 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
 void RoundWriter::checksum_segment(const char* data, std::uint64_t position, std::uint64_t count,
                                    const std::function<void(std::uint64_t, std::uint64_t)>& fill) {
     const std::size_t size = value_bytes(precision_);
-    const int parts = int(std::clamp<std::uint64_t>(count / 65536, 1, std::uint64_t(threads_)));
+    const int parts = worker_parts(count);
     const std::size_t count_of_parts = static_cast<std::size_t>(parts);
     std::vector<std::vector<ChecksumPiece>> blocks(count_of_parts);
     std::vector<std::uint64_t> crcs(count_of_parts), lengths(count_of_parts);
@@ -305,7 +312,7 @@ void RoundWriter::digest_runs(const RoundStore& round, const std::vector<Piece>&
     for (std::size_t r = 0; r < runs.size(); ++r)
         first_value[r + 1] = first_value[r] + runs[r].rows * length;
     const std::uint64_t total = first_value.back();
-    const int parts = int(std::clamp<std::uint64_t>(total / 65536, 1, std::uint64_t(threads_)));
+    const int parts = worker_parts(total);
     std::vector<std::vector<DigestPiece>> found(static_cast<std::size_t>(parts));
     run_workers(parts, [&](int part) {
         constexpr std::uint64_t Block = 65536;  // values converted at a time

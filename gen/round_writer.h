@@ -124,6 +124,7 @@ private:
         }
     };
     static constexpr std::uint64_t DirectAlignment = 4096;
+    int worker_parts(std::uint64_t items) const;
     std::vector<Piece> file_runs(const RoundStore& round) const;
     std::vector<std::vector<Piece>> cut_group(const Segments& segments, std::uint64_t group,
                                               const std::vector<Piece>& runs, std::size_t& next,
