@@ -167,8 +167,7 @@ public:
     // `now`: record whatever is on disk everywhere, due or not (a stop).
     void after_round(RoundRunner& runner, RoundWriter& writer, const std::vector<PieceCounts>& counted,
                      bool now = false) {
-        long state[2] = {writer.written_through(),
-                         now || (comm_.is_root() && MPI_Wtime() - last_ >= seconds_) ? 0 : 1};
+        long state[2] = {writer.written_through(), now || (comm_.is_root() && MPI_Wtime() - last_ >= seconds_) ? 0 : 1};
         comm_.all_reduce(state, 2, Reduction::Min);
         const long everywhere = state[0];
         if (everywhere <= recorded_ || state[1] != 0)
@@ -228,8 +227,8 @@ void finish_table(const Communicator& comm, const RoundLayout& layout, const Rul
                                    const std::string& partial) {
     runner.finish_exchange();
     writer.finish();
-    const std::string where = "interrupted after round " + std::to_string(round + 1) + " of "
-                              + std::to_string(runner.round_count());
+    const std::string where =
+        "interrupted after round " + std::to_string(round + 1) + " of " + std::to_string(runner.round_count());
     if (!recorder)
         throw Interrupted(where + "; nothing was kept (--no-output)");
     recorder->after_round(runner, writer, counted, true);
@@ -267,7 +266,7 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
     run.times.setup_seconds = MPI_Wtime() - start;
     const double rounds_start = MPI_Wtime();
     std::vector<PieceCounts> counted(runner.round_count());  // [round] -> this rank's connections through it
-    const InterruptScope interrupt_scope;  // Ctrl-C or SIGTERM: stop after the round, keeping it
+    const InterruptScope interrupt_scope;                    // Ctrl-C or SIGTERM: stop after the round, keeping it
     for (std::size_t round = first_round; round < runner.round_count(); ++round) {
         RoundReport report;
         inject_fault(comm.rank(), round, Phase::Compute);

@@ -234,8 +234,8 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"resumed_from_round", in.resumed_from},
         // What the table holds (rounded to float32 in a float32 table), and
         // the value as computed where that differs.
-        {"empty_board_value", in.empty_board_computed ? Json(stored_value(in.empty_board_value, in.precision))
-                                                      : Json(nullptr)},
+        {"empty_board_value",
+         in.empty_board_computed ? Json(stored_value(in.empty_board_value, in.precision)) : Json(nullptr)},
         {"empty_board_value_computed",
          in.empty_board_computed && stored_value(in.empty_board_value, in.precision) != in.empty_board_value
              ? Json(in.empty_board_value)

@@ -224,8 +224,8 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
     // Where each piece lands, in values from the segment's start, in order.
     struct Source {
         std::uint64_t at, count;
-        const Piece* own;       // this rank's rows (converted), or
-        const char* received;   // rows received (copied)
+        const Piece* own;      // this rank's rows (converted), or
+        const char* received;  // rows received (copied)
     };
     std::vector<Source> sources;
     sources.reserve(own.size() + headers_received_.size() / 2);
@@ -320,7 +320,8 @@ void RoundWriter::digest_runs(const RoundStore& round, const std::vector<Piece>&
         const std::uint64_t begin = total * std::uint64_t(part) / std::uint64_t(parts);
         const std::uint64_t end = total * std::uint64_t(part + 1) / std::uint64_t(parts);
         std::vector<DigestPiece>& pieces = found[std::size_t(part)];
-        std::size_t r = std::size_t(std::upper_bound(first_value.begin(), first_value.end(), begin) - first_value.begin()) - 1;
+        std::size_t r =
+            std::size_t(std::upper_bound(first_value.begin(), first_value.end(), begin) - first_value.begin()) - 1;
         for (std::uint64_t value = begin; value < end; ++r) {
             const std::uint64_t skip = value - first_value[r];
             const std::uint64_t take = std::min(end, first_value[r + 1]) - value;

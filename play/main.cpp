@@ -83,8 +83,9 @@ po::options_description described_options() {
         "the policy's feature weights, comma-separated, as the seeds print them: lee, expectimax, "
         "seed000-printed 4 (height, lines, holes, bumpiness, magnitudes); dellacherie, el-tetris 6 (signed: "
         "landing height, eroded cells, row and column transitions, holes, wells); seed001 4 (its priorities: "
-        "full rows, height, longest row, unreachable)")(
-        "yes", "run a --preview projected to take over a minute a move")("quiet", "no progress lines on stderr (results and --json still print)");
+        "full rows, height, longest row, unreachable)")("yes",
+                                                        "run a --preview projected to take over a minute a move")(
+        "quiet", "no progress lines on stderr (results and --json still print)");
     described.add(tetris);
     po::options_description bot(
         "The Tetris Bot Protocol bot (--bot tbp; it takes --policy, --preview, --depth, --hold, "

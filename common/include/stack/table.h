@@ -113,7 +113,9 @@ public:
     }
 
 private:
-    static std::span<const int> as_span(std::initializer_list<int> heights) { return {heights.begin(), heights.size()}; }
+    static std::span<const int> as_span(std::initializer_list<int> heights) {
+        return {heights.begin(), heights.size()};
+    }
     struct State;
     explicit Table(std::unique_ptr<State> state);
     std::unique_ptr<State> state_;
