@@ -40,10 +40,15 @@ RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, in
 }
 
 Band::Band(const Partition& partition, const RoundLayout& layout, int value_size, int threads)
-    : partition_(partition), layout_(layout), rounds_(partition.rounds()), value_size_(value_size), threads_(threads) {
+    : partition_(partition), layout_(layout), rounds_(partition.rounds()),
+      largest_round_values_(largest_round_values(partition, layout)), value_size_(value_size), threads_(threads) {}
+
+std::uint64_t Band::largest_round_values(const Partition& partition, const RoundLayout& layout) {
     const std::vector<std::uint64_t> rows = partition.owned_rows_per_round();
+    std::uint64_t largest = 0;
     for (int sum = 0; sum < partition.rounds(); ++sum)
-        largest_round_values_ = std::max(largest_round_values_, rows[sum] * std::uint64_t(layout.row_length(sum)));
+        largest = std::max(largest, rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum)));
+    return largest;
 }
 
 RoundStore& Band::open(int sum) {

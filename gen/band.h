@@ -77,6 +77,8 @@ public:
     static int most_rounds(const Rules& rules) { return rules.most_cells() + 1; }
     // Values in this rank's largest round (from the partition alone).
     std::uint64_t largest_round_values() const { return largest_round_values_; }
+    // The same without building a band (a counting partition will do).
+    static std::uint64_t largest_round_values(const Partition& partition, const RoundLayout& layout);
 
     // Lays out round `sum` (it must not be held yet).
     RoundStore& open(int sum);

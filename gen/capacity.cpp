@@ -79,21 +79,31 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 // of the (W-1)H+1 rounds, of which a rank holds at least 1/P, K+1 times
 // over (the band); the chunks a rank owns at least floor(chunks / P), each
 // with an upper sum and five slice starts; the rounds' counting tables.
-void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
-                             const ResidueSet& residues, Precision precision, Precision band_precision,
-                             const std::string& output, bool resuming, bool gpu) {
+CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
+                                     int ranks_count, Precision precision, Precision band_precision, bool gpu) {
     const Wide most_rounds = Wide(host_rounds(rules, gpu));
-    const Wide ranks = Wide(comm.size());
+    const Wide ranks = Wide(ranks_count);
     const Wide stored = RoundLayout::fewest_stored_states(geometry, residues);
     const Wide rounds = Wide((geometry.width() - 1) * geometry.height() + 1);
-    const int lower = Partition::default_lower_columns(geometry, comm.size());
+    const int lower = Partition::default_lower_columns(geometry, ranks_count);
     const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
     const Wide band = most_rounds * value_bytes(band_precision) * (stored / rounds / ranks);
     const Wide slices = chunks * (sizeof(std::uint32_t) + most_rounds * sizeof(std::uint64_t));
     const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
+    CapacityBounds bounds;
+    bounds.rank_bytes = double(band + slices + tables);
+    bounds.file_bytes = double(stored * value_bytes(precision));
+    return bounds;
+}
+
+void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
+                             const ResidueSet& residues, Precision precision, Precision band_precision,
+                             const std::string& output, bool resuming, bool gpu) {
+    const CapacityBounds bounds =
+        capacity_lower_bounds(geometry, rules, residues, comm.size(), precision, band_precision, gpu);
     Needs needs;
-    needs.rank_bytes = double(band + slices + tables);
-    needs.file_bytes = double(stored * value_bytes(precision));
+    needs.rank_bytes = bounds.rank_bytes;
+    needs.file_bytes = bounds.file_bytes;
     refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ");
 }
 
@@ -101,9 +111,8 @@ int host_rounds(const Rules& rules, bool gpu) { return gpu ? 2 : Band::most_roun
 
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
                        Precision band_precision, bool gpu) {
-    const Band band_plan(partition, layout);
     RankMemory memory;
-    const double round_bytes = double(band_plan.largest_round_values()) * double(value_bytes(band_precision))
+    const double round_bytes = double(Band::largest_round_values(partition, layout)) * double(value_bytes(band_precision))
                                + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t);
     memory.band = double(host_rounds(rules, gpu)) * round_bytes;
     // The ghosts of K rounds, a share of the whole band's size, GPU or not.

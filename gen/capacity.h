@@ -22,6 +22,16 @@
 
 namespace stack {
 
+// The lower bounds, from the shape alone in 128-bit arithmetic, for a run
+// on `ranks` ranks: the memory each rank must hold at least, and the
+// table file's size at least (doubles: they may pass 2^64).
+struct CapacityBounds {
+    double rank_bytes = 0;
+    double file_bytes = 0;
+};
+CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
+                                     int ranks, Precision precision, Precision band_precision, bool gpu);
+
 // Throws InputError on every rank when the lower bounds exceed the memory
 // available on a node or the free disk beside `output` (not checked when
 // resuming, the file existing, nor for an empty `output`: no file).

@@ -35,21 +35,46 @@ std::string output_path(const GenerateOptions& options) {
     return options.output ? *options.output : default_table_name(options.width, options.height, options.pieces);
 }
 
+void check_options(const GenerateOptions& options) {
+    if (options.resume_if_partial && (options.resume || options.force || options.no_output))
+        throw InputError(
+            "--resume-if-partial decides whether to resume: give it without --resume, --force "
+            "and --no-output");
+    if (options.resume && options.force)
+        throw InputError("give --resume or --force, not both");
+    if (options.resume && options.precision != Precision::Float64)
+        throw InputError(
+            "--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
+            "rounds still needed cannot be rebuilt bit for bit");
+    if (options.band_precision == Precision::Float32 && options.precision == Precision::Float64 && !options.no_output)
+        throw InputError(
+            "--band-precision float32 rounds every value to float32: give --precision float32 (or "
+            "--no-output)");
+    if (options.no_output && (options.output || options.resume || options.force))
+        throw InputError("--no-output writes no table: give it without --output, --resume and --force");
+    if (options.gpu && options.portable_kernel)
+        throw InputError("give --gpu or --portable-kernel, not both");
+}
+
+void check_output_state(const GenerateOptions& options, const std::string& output, bool resume) {
+    check_output_path(output);
+    const std::string partial = partial_name(output);
+    const bool exists = ::access(partial.c_str(), F_OK) == 0;
+    if (resume && !exists)
+        throw InputError("nothing to resume: '" + partial + "' does not exist");
+    if (!resume && exists && !options.force)
+        throw InputError("'" + partial + "': a resumable partial exists: use --resume, or --force to discard it");
+}
+
 namespace {
 
 // Rank 0, before anything is computed: the output's path, the lock, and a
-// partial in the way (output.h).
+// partial in the way (output.h). The path is checked before the lock is
+// taken, and the partial again once it is held.
 void guard_output(const GenerateOptions& options, const std::string& output, std::optional<OutputLock>& lock) {
-    if (options.resume && options.force)
-        throw InputError("give --resume or --force, not both");
     check_output_path(output);
     lock.emplace(output);
-    const std::string partial = partial_name(output);
-    const bool exists = ::access(partial.c_str(), F_OK) == 0;
-    if (options.resume && !exists)
-        throw InputError("nothing to resume: '" + partial + "' does not exist");
-    if (!options.resume && exists && !options.force)
-        throw InputError("'" + partial + "': a resumable partial exists: use --resume, or --force to discard it");
+    check_output_state(options, output, options.resume);
 }
 
 TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const Rules& rules,
@@ -350,12 +375,9 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const double start = MPI_Wtime();
     const std::string output = output_path(options);
     const std::string partial = partial_name(output);
+    check_options(options);
     if (options.resume_if_partial) {
         // Rank 0 looks, as guard_output does, and every rank follows it.
-        if (options.resume || options.force || options.no_output)
-            throw InputError(
-                "--resume-if-partial decides whether to resume: give it without --resume, --force "
-                "and --no-output");
         GenerateOptions decided = options;
         decided.resume_if_partial = false;
         int exists = 0;
@@ -365,18 +387,6 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
         generate(comm, decided);
         return;
     }
-    if (options.resume && options.precision != Precision::Float64)
-        throw InputError(
-            "--resume needs a float64 table: a float32 one keeps only rounded values, from which the "
-            "rounds still needed cannot be rebuilt bit for bit");
-    if (options.band_precision == Precision::Float32 && options.precision == Precision::Float64 && !options.no_output)
-        throw InputError(
-            "--band-precision float32 rounds every value to float32: give --precision float32 (or "
-            "--no-output)");
-    if (options.no_output && (options.output || options.resume || options.force))
-        throw InputError("--no-output writes no table: give it without --output, --resume and --force");
-    if (options.gpu && options.portable_kernel)
-        throw InputError("give --gpu or --portable-kernel, not both");
     const Geometry geometry(options.width, options.height);
     const Rules rules(options.pieces);
     rules.check_fits(geometry);

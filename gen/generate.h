@@ -46,6 +46,15 @@ struct GenerateOptions {
 // The table the options name: --output, else stack_<W>x<H>[_<SET>].h5.
 std::string output_path(const GenerateOptions& options);
 
+// The checks of the options among themselves, nothing read: the run's and
+// its plan's (stackgen --plan refuses what the run would). Throws
+// InputError.
+void check_options(const GenerateOptions& options);
+// The checks of the output on disk, nothing locked or written: its path
+// (output.h), and a partial there against --resume and --force. Throws
+// InputError. `resume`: the decided --resume (--resume-if-partial decides).
+void check_output_state(const GenerateOptions& options, const std::string& output, bool resume);
+
 // Throws InputError (raised identically on every rank) when the request
 // cannot be met: a bad shape or output, a run already writing the output, a
 // partial in the way, a table larger than the memory of the ranks on a node

@@ -8,10 +8,9 @@ namespace stack {
 
 GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules, int value_size,
                      double host_ghost_bytes) {
-    const Band band(partition, layout);
     GpuMemory memory;
     memory.band = double(Band::most_rounds(rules))
-                  * (double(band.largest_round_values()) * double(value_size)
+                  * (double(Band::largest_round_values(partition, layout)) * double(value_size)
                      + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
     memory.ghosts = host_ghost_bytes;
     memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + 2 * sizeof(std::uint64_t));

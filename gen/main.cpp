@@ -58,7 +58,7 @@ po::options_description described_options() {
         "plan-memory", po::value<std::string>(),
         "with --plan: the memory of a node, e.g. 128G (default: what this node has available)")(
         "plan-cores", po::value<std::string>(),
-        "with --plan: the cores of a node, for the time (default: the cores this process may run on)")(
+        "with --plan: the cores of a node, for the time and for --threads 0 (default: this node's cores)")(
         "plan-disk", po::value<std::string>(),
         "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")(
         "plan-gpu-memory", po::value<std::string>(),
@@ -148,16 +148,21 @@ stack::PlanOptions parse_plan_options(const po::variables_map& variables, int la
     if (plan.nodes > plan.ranks)
         throw stack::InputError("--plan-nodes " + std::to_string(plan.nodes) + " is more nodes than the "
                                 + std::to_string(plan.ranks) + " ranks planned: every node needs a rank");
-    if (variables.count("plan-memory"))
+    if (variables.count("plan-memory")) {
         plan.node_memory = stack::parse_bytes_option("plan-memory", text("plan-memory"));
+        plan.node_memory_text = text("plan-memory");
+    }
     if (variables.count("plan-cores"))
         plan.cores = stack::parse_int_option("plan-cores", text("plan-cores"), 1, 1 << 20);
-    if (variables.count("plan-disk"))
+    if (variables.count("plan-disk")) {
         plan.disk = stack::parse_bytes_option("plan-disk", text("plan-disk"));
+        plan.disk_text = text("plan-disk");
+    }
     if (variables.count("plan-gpu-memory")) {
         if (!variables.count("gpu"))
             throw stack::InputError("--plan-gpu-memory plans a --gpu run: give --gpu too");
         plan.gpu_memory = stack::parse_bytes_option("plan-gpu-memory", text("plan-gpu-memory"));
+        plan.gpu_memory_text = text("plan-gpu-memory");
     }
     if (variables.count("plan-link"))
         plan.link_bits_per_second = stack::parse_rate_option("plan-link", text("plan-link"));

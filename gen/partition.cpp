@@ -16,7 +16,20 @@ int Partition::default_lower_columns(const Geometry& geometry, int ranks) {
     return geometry.width() < 2 ? geometry.width() : 2;
 }
 
+namespace {
+
+// Steps the count of a counting partition's chunks may take (a digit value
+// tried at one state of the table, or a digit of a chunk listed): some
+// tens of milliseconds. The table is tried first: its steps are the
+// cheaper.
+constexpr double CountingSteps = 2e7;
+
+}  // namespace
+
 Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_columns)
+    : Partition(geometry, ranks, rank, lower_columns, false) {}
+
+Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_columns, bool counts_only)
     : geometry_(geometry), ranks_(ranks), rank_(rank),
       lower_columns_(lower_columns > 0 ? std::min(lower_columns, geometry.width())
                                        : default_lower_columns(geometry, ranks)),
@@ -27,17 +40,85 @@ Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_co
     chunk_size_ = geometry.place_value(lower_columns_);
     chunk_count_ = geometry.states() / chunk_size_;
     owned_chunks_ = std::uint64_t(rank) < chunk_count_ ? (chunk_count_ - rank + ranks - 1) / ranks : 0;
+    counts_only_ = counts_only;
+    if (counts_only)
+        return;
     upper_sums_.resize(owned_chunks_);
     for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local)
         upper_sums_[chunk_local] = static_cast<std::uint32_t>(geometry.height_sum(chunk_first(chunk_local)));
 }
 
-// The chunks counted by upper sum first, then spread over the lower sums:
-// one pass over the chunks (stackgen --plan builds a 9x20 partition).
+Partition Partition::counting(const Geometry& geometry, int ranks, int rank) {
+    return Partition(geometry, ranks, rank, 0, true);
+}
+
+namespace {
+
+// The two exact ways to count a counting partition's chunks by upper sum,
+// and what each costs in digit steps. A chunk is a number k < (H+1)^U, U
+// the upper columns, its upper sum the sum of its base-(H+1) digits, and
+// rank r owns the k = r mod P. Listing them costs U steps a chunk owned;
+// a table over (digit sum, k mod P), filled digit by digit from the most
+// significant, costs U x P x (UH+1) x (H+1), whatever the chunks' number.
+double listing_steps(std::uint64_t owned, int digits) { return double(owned) * digits; }
+double table_steps(int digits, int height, int ranks) {
+    return double(digits) * double(ranks) * double(digits * height + 1) * double(height + 1);
+}
+
+}  // namespace
+
+bool Partition::rows_counted_exactly() const {
+    const int digits = geometry_.width() - lower_columns_;
+    return !counts_only_ || listing_steps(owned_chunks_, digits) <= CountingSteps
+           || table_steps(digits, geometry_.height(), ranks_) <= CountingSteps;
+}
+
+std::vector<std::uint64_t> Partition::owned_chunks_by_upper_sum() const {
+    std::vector<std::uint64_t> chunks(std::size_t(rounds()), 0);
+    if (!counts_only_) {
+        for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local)
+            ++chunks[upper_sums_[chunk_local]];
+        return chunks;
+    }
+    const int digits = geometry_.width() - lower_columns_, height = geometry_.height();
+    const std::uint64_t base = geometry_.base(), ranks = std::uint64_t(ranks_);
+    if (table_steps(digits, height, ranks_) > CountingSteps && listing_steps(owned_chunks_, digits) <= CountingSteps) {
+        for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local)
+            ++chunks[std::size_t(geometry_.height_sum(chunk_first(chunk_local)))];
+        return chunks;
+    }
+    if (table_steps(digits, height, ranks_) <= CountingSteps) {
+        // ways[s * P + m]: prefixes of digit sum s and value m mod P.
+        const int sums = digits * height + 1;
+        std::vector<std::uint64_t> ways(std::size_t(sums) * ranks, 0), next(ways.size());
+        ways[0] = 1;
+        for (int digit = 0; digit < digits; ++digit) {
+            std::fill(next.begin(), next.end(), 0);
+            for (int sum = 0; sum <= digit * height; ++sum)
+                for (std::uint64_t residue = 0; residue < ranks; ++residue) {
+                    const std::uint64_t count = ways[std::size_t(sum) * ranks + residue];
+                    if (count == 0)
+                        continue;
+                    for (std::uint64_t value = 0; value < base; ++value)
+                        next[std::size_t(sum + int(value)) * ranks + (residue * base + value) % ranks] += count;
+                }
+            ways.swap(next);
+        }
+        for (int sum = 0; sum < sums; ++sum)
+            chunks[std::size_t(sum)] = ways[std::size_t(sum) * ranks + std::uint64_t(rank_)];
+        return chunks;
+    }
+    // Too many to count: each sum's chunks dealt evenly.
+    const CompositionCodec upper(digits, height);
+    for (int sum = 0; sum <= upper.max_sum(); ++sum)
+        chunks[std::size_t(sum)] = (upper.count(sum) + ranks - 1) / ranks;
+    return chunks;
+}
+
+// The chunks counted by upper sum first, then spread over the lower sums.
 std::vector<std::uint64_t> Partition::owned_rows_per_round() const {
-    std::vector<std::uint64_t> chunks_by_upper_sum(rounds(), 0), rows(rounds(), 0);
-    for (std::uint64_t chunk_local = 0; chunk_local < owned_chunks_; ++chunk_local)
-        ++chunks_by_upper_sum[upper_sums_[chunk_local]];
+    const std::vector<std::uint64_t> chunks_by_upper_sum = owned_chunks_by_upper_sum();
+    std::vector<std::uint64_t> rows(std::size_t(rounds()), 0);
     for (int upper = 0; upper < rounds(); ++upper)
         if (chunks_by_upper_sum[upper] != 0)
             for (int lower_sum = 0; lower_sum <= lower_.max_sum() && upper + lower_sum < rounds(); ++lower_sum)

@@ -39,6 +39,12 @@ public:
     // std::invalid_argument.
     static constexpr int MaxLowerColumns = 3;
     Partition(const Geometry& geometry, int ranks, int rank, int lower_columns = 0);
+    // A partition for counting alone (stackgen --plan, traffic.h): the same
+    // chunks, but no list of their upper sums, so it costs nothing whatever
+    // the well. upper_sum, upper_sums and slice_rows must not be called on
+    // it; owned_rows_per_round counts without the list.
+    static Partition counting(const Geometry& geometry, int ranks, int rank);
+    bool counts_only() const { return counts_only_; }
     static int default_lower_columns(const Geometry& geometry, int ranks);
 
     const Geometry& geometry() const { return geometry_; }
@@ -77,10 +83,20 @@ public:
     template <class Visit>
     void for_each_row_of_slice(Heights& heights, int lower_sum, Visit&& visit) const;
 
-    // Rows this rank holds in each round: [sum] -> rows.
+    // Rows of a slice whose lower columns sum to `lower_sum`.
+    std::uint64_t lower_rows(int lower_sum) const { return lower_.count(lower_sum); }
+    // Rows this rank holds in each round: [sum] -> rows. Exact, except for
+    // a counting partition too large to count (see rows_counted_exactly).
     std::vector<std::uint64_t> owned_rows_per_round() const;
+    // The chunks this rank owns by upper sum: [sum] -> chunks.
+    std::vector<std::uint64_t> owned_chunks_by_upper_sum() const;
+    // Whether owned_chunks_by_upper_sum counts exactly: false only for a
+    // counting partition whose digits are too many to count in well under
+    // a second, which takes each sum's share of the chunks 1/ranks instead.
+    bool rows_counted_exactly() const;
 
 private:
+    Partition(const Geometry& geometry, int ranks, int rank, int lower_columns, bool counts_only);
     Geometry geometry_;
     int ranks_;
     int rank_;
@@ -90,6 +106,7 @@ private:
     std::uint64_t owned_chunks_;
     CompositionCodec lower_;                 // columns 1..L-1
     std::vector<std::uint32_t> upper_sums_;  // [owned chunk] -> height sum of columns L..W-1
+    bool counts_only_ = false;
 };
 
 template <class Visit>

@@ -4,10 +4,13 @@
 #include "capacity.h"
 #include "checkpoint.h"
 #include "gpu_rounds.h"
+#include "output.h"
 #include "support/cli.h"
 #include "support/errors.h"
 #include "support/parallel.h"
 #include "traffic.h"
+
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -45,6 +48,32 @@ std::string bit_rate(double bits) {
     return number(bits) + " " + units[unit];
 }
 
+// A byte count in the unit the user typed its limit in (--plan-memory 128G:
+// 140.2G, G being 2^30 as parse_bytes_option reads it), else human_bytes.
+std::string bytes_as_typed(double bytes, const std::string& typed) {
+    int shift = 0;
+    if (!typed.empty())
+        switch (typed.back()) {
+        case 'K':
+        case 'k': shift = 10; break;
+        case 'M':
+        case 'm': shift = 20; break;
+        case 'G':
+        case 'g': shift = 30; break;
+        case 'T':
+        case 't': shift = 40; break;
+        default: break;
+        }
+    if (typed.empty())
+        return human_bytes(bytes);
+    if (shift == 0)
+        return with_commas(std::uint64_t(std::llround(bytes))) + " bytes";
+    char text[32];
+    const double value = std::ldexp(bytes, -shift);
+    std::snprintf(text, sizeof text, value >= 100 ? "%.0f%c" : "%.3g%c", value, typed.back());
+    return text;
+}
+
 }  // namespace
 
 // Fitted by scripts/scale-out on 1 x 1 runs of this code on the 2-core
@@ -53,23 +82,101 @@ std::string bit_rate(double bits) {
 // on 7x20 class 0 there (results/scale-out.md gives the runs and the fit).
 CostModel measured_cost_model() { return {90.3e-9, 8.3e-9, 1.5e9}; }
 
+namespace {
+
+// What the model was fitted on, and how the walls of whole runs compared
+// with it there: the fit is within 15% of the compute of 1 x 1 runs, but a
+// run's wall adds start-up (0.6 s) and the table's checks, and a second
+// thread on a 2-core machine is not a whole core: walls of 1 x 1 and 1 x 2
+// runs of 6x20 and 7x16 class 0 were 1.27 to 2.62 times the plan, and
+// issue 38 saw 1.5 to 2.5 (results/scale-out.md, "The plan against whole
+// runs"). The plan prints its time as that range.
+constexpr const char* ModelFittedOn =
+    "1 rank x 1 thread runs of 6x20 to 9x10 on this project's 2-core machine (results/scale-out.md)";
+constexpr double ModelWallsLow = 1.2, ModelWallsHigh = 2.6;
+
+}  // namespace
+
+// The plan runs the run's own checks first: the options among themselves
+// and the output on disk (generate.h), then the shape's lower bounds
+// (capacity.h), which refuse a well far too large from formulas alone, as
+// the run does. Only then is anything counted, and from a counting
+// partition (partition.h) that lists nothing: any well answers at once.
 Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::string& reason) {
+    check_options(options);
     const Geometry geometry(options.width, options.height);
     const Rules rules(options.pieces);
     rules.check_fits(geometry);
     const ResidueSet residues = options.residues ? *options.residues : ResidueSet::all(rules.modulus());
-    const RoundLayout layout(geometry, residues);
-    const Partition partition(geometry, plan.ranks, 0);
-    const RankMemory memory = rank_memory(partition, layout, rules, options.band_precision, options.gpu);
-    const int threads = resolve_threads(options.threads);
-    const double thread_bytes = ThreadBytes * threads;
-    const double rank_bytes = memory.total() + thread_bytes;
-    const int ranks_per_node = (plan.ranks + plan.nodes - 1) / plan.nodes;
-    const double node_bytes = rank_bytes * ranks_per_node;
-    const double available = plan.node_memory ? double(*plan.node_memory) : double(available_memory_bytes());
-    const double file_bytes = options.no_output ? 0.0 : double(table_file_bytes(layout, options.precision));
+    if (residues.modulus() != rules.modulus())
+        throw InputError("the residue classes are taken mod " + std::to_string(rules.modulus()) + " for "
+                         + rules.set().name());
     const std::string output = output_path(options);
+    if (!options.no_output)
+        check_output_state(options, output,
+                           options.resume || (options.resume_if_partial
+                                              && ::access(partial_name(output).c_str(), F_OK) == 0));
+    const int ranks_per_node = (plan.ranks + plan.nodes - 1) / plan.nodes;
+    // The planned node's cores, and --threads 0 resolved on them: a rank
+    // bound to its share of the node, as README "Ranks and threads" binds.
+    const int cores = plan.cores ? *plan.cores : node_cores();
+    const int threads = options.threads > 0 ? options.threads : std::max(1, cores / ranks_per_node);
+    const double thread_bytes = ThreadBytes * threads;
+    const double available = plan.node_memory ? double(*plan.node_memory) : double(available_memory_bytes());
     const double disk = options.no_output ? -1.0 : plan.disk ? double(*plan.disk) : free_disk_bytes(output);
+    const auto memory_text = [&](double bytes) { return bytes_as_typed(bytes, plan.node_memory_text); };
+    const auto disk_text = [&](double bytes) { return bytes_as_typed(bytes, plan.disk_text); };
+    Json head = {{"width", geometry.width()},
+                 {"height", geometry.height()},
+                 {"pieces", rules.set().name()},
+                 {"residue_classes", residues.list()},
+                 {"residue_modulus", residues.modulus()},
+                 {"precision", precision_name(options.precision)},
+                 {"band_precision", precision_name(options.band_precision)},
+                 {"ranks", plan.ranks},
+                 {"threads", threads},
+                 {"nodes", plan.nodes},
+                 {"cores_per_node", cores},
+                 {"this_node",
+                  {{"cores", !plan.cores.has_value()},
+                   {"memory", !plan.node_memory.has_value()},
+                   {"disk", !options.no_output && !plan.disk.has_value()}}},
+                 {"node_memory_typed", plan.node_memory_text.empty() ? Json(nullptr) : Json(plan.node_memory_text)},
+                 {"disk_typed", plan.disk_text.empty() ? Json(nullptr) : Json(plan.disk_text)},
+                 {"states", geometry.states()},
+                 {"node_available_bytes", available},
+                 {"output", options.no_output ? Json(nullptr) : Json(output)},
+                 {"disk_free_bytes", disk >= 0 ? Json(disk) : Json(nullptr)}};
+
+    // The run's first check, from the shape alone.
+    const CapacityBounds bounds = capacity_lower_bounds(geometry, rules, residues, plan.ranks, options.precision,
+                                                        options.band_precision, options.gpu);
+    const double least_node = bounds.rank_bytes * ranks_per_node;
+    const bool memory_short = available > 0 && least_node > available;
+    const bool disk_short = disk >= 0 && bounds.file_bytes > disk;
+    if (memory_short || disk_short) {
+        reason = memory_short ? "a node needs at least " + memory_text(least_node) + " ("
+                                    + std::to_string(ranks_per_node)
+                                    + (ranks_per_node == 1 ? " rank x " : " ranks x ") + memory_text(bounds.rank_bytes)
+                                    + ") but has " + memory_text(available)
+                                    + ": use more nodes, fewer residue classes, or a smaller well"
+                              : "the table needs at least " + disk_text(bounds.file_bytes) + " of disk but "
+                                    + disk_text(disk) + " is free for " + output
+                                    + ": use --no-output, or free some disk";
+        head["lower_bounds"] = {{"rank_bytes", bounds.rank_bytes},
+                                {"node_bytes", least_node},
+                                {"file_bytes", options.no_output ? 0.0 : bounds.file_bytes}};
+        head["fits"] = false;
+        head["reason"] = reason;
+        return head;
+    }
+
+    const RoundLayout layout(geometry, residues);
+    const Partition partition = Partition::counting(geometry, plan.ranks, 0);
+    const RankMemory memory = rank_memory(partition, layout, rules, options.band_precision, options.gpu);
+    const double rank_bytes = memory.total() + thread_bytes;
+    const double node_bytes = rank_bytes * ranks_per_node;
+    const double file_bytes = options.no_output ? 0.0 : double(table_file_bytes(layout, options.precision));
 
     std::uint64_t rows = 0;
     for (int sum = 0; sum < layout.rounds(); ++sum)
@@ -77,7 +184,6 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const CostModel model = measured_cost_model();
     const double core_seconds = model.row_seconds * double(rows) + model.state_seconds * double(layout.stored_states());
     // Threads beyond a node's cores wait for one.
-    const int cores = plan.cores ? *plan.cores : bound_cores();
     const double workers = double(plan.nodes) * std::min(double(ranks_per_node) * threads, double(cores));
     const double compute_seconds = core_seconds / workers;
     const double write_seconds = file_bytes / model.write_bytes_per_second / plan.nodes;
@@ -149,6 +255,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                  {"scratch", device.scratch},
                  {"total", device.total()}}},
                {"memory_bytes", plan.gpu_memory ? Json(*plan.gpu_memory) : Json(nullptr)},
+               {"memory_typed", plan.gpu_memory_text.empty() ? Json(nullptr) : Json(plan.gpu_memory_text)},
                {"kernel_bytes", kernel_bytes},
                {"copy_bytes", copy_bytes},
                {"kernel_seconds_at_1TBps", kernel_bytes / plan.ranks / 1e12},
@@ -156,7 +263,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
         if (plan.gpu_memory && device.total() + GpuMarginBytes > double(*plan.gpu_memory))
             gpu_reason = "each rank's GPU needs " + human_bytes(device.total()) + " (band " + human_bytes(device.band)
                          + ") and " + human_bytes(GpuMarginBytes) + " to spare but has "
-                         + human_bytes(double(*plan.gpu_memory)) + ": use "
+                         + bytes_as_typed(double(*plan.gpu_memory), plan.gpu_memory_text) + ": use "
                          + std::string(value_size == int(sizeof(double)) ? "--band-precision float32, " : "")
                          + "more ranks (GPUs), fewer residue classes, or a smaller well";
     }
@@ -165,62 +272,61 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     if (!gpu_reason.empty())
         reason = gpu_reason;
     else if (available > 0 && node_bytes > available)
-        reason = "a node needs " + human_bytes(node_bytes) + " (" + std::to_string(ranks_per_node)
-                 + (ranks_per_node == 1 ? " rank x " : " ranks x ") + human_bytes(rank_bytes) + ") but has "
-                 + human_bytes(available) + ": use more nodes, fewer residue classes, or a smaller well";
+        reason = "a node needs " + memory_text(node_bytes) + " (" + std::to_string(ranks_per_node)
+                 + (ranks_per_node == 1 ? " rank x " : " ranks x ") + memory_text(rank_bytes) + ") but has "
+                 + memory_text(available) + ": use more nodes, fewer residue classes, or a smaller well";
     else if (disk >= 0 && file_bytes > disk)
-        reason = "the table needs " + human_bytes(file_bytes) + " of disk but " + human_bytes(disk) + " is free for "
+        reason = "the table needs " + disk_text(file_bytes) + " of disk but " + disk_text(disk) + " is free for "
                  + output + ": use --no-output, or free some disk";
-    return {{"width", geometry.width()},
-            {"height", geometry.height()},
-            {"pieces", rules.set().name()},
-            {"residue_classes", residues.list()},
-            {"residue_modulus", residues.modulus()},
-            {"precision", precision_name(options.precision)},
-            {"band_precision", precision_name(options.band_precision)},
-            {"ranks", plan.ranks},
-            {"threads", threads},
-            {"nodes", plan.nodes},
-            {"cores_per_node", cores},
-            {"workers", workers},
-            {"states", geometry.states()},
-            {"stored_states", layout.stored_states()},
-            {"rows", rows},
-            {"rounds", layout.rounds()},
-            {"band_rounds", host_rounds(rules, options.gpu)},
-            {"rank_bytes",
-             {{"band", memory.band},
-              {"ghosts", memory.ghosts},
-              {"writer", memory.writer},
-              {"process", memory.process},
-              {"chunks", memory.chunks},
-              {"threads", thread_bytes},
-              {"total", rank_bytes}}},
-            {"node_bytes", node_bytes},
-            {"node_available_bytes", available},
-            {"file_bytes", file_bytes},
-            {"output", options.no_output ? Json(nullptr) : Json(output)},
-            {"disk_free_bytes", disk >= 0 ? Json(disk) : Json(nullptr)},
-            {"model",
-             {{"row_ns", model.row_seconds * 1e9},
-              {"state_ns", model.state_seconds * 1e9},
-              {"write_bytes_per_second", model.write_bytes_per_second}}},
-            {"network", network},
-            {"seconds",
-             {{"compute", compute_seconds},
-              {"network", network_seconds},
-              {"write", write_seconds},
-              {"estimate", std::max(compute_seconds + network_seconds, write_seconds)}}},
-            {"gpu", gpu},
-            {"fits", reason.empty()},
-            {"reason", reason.empty() ? Json(nullptr) : Json(reason)}};
+    const double estimate = std::max(compute_seconds + network_seconds, write_seconds);
+    Json body = {{"workers", workers},
+                 {"stored_states", layout.stored_states()},
+                 {"rows", rows},
+                 {"rounds", layout.rounds()},
+                 {"band_rounds", host_rounds(rules, options.gpu)},
+                 {"rank_counts_exact", partition.rows_counted_exactly()},
+                 {"rank_bytes",
+                  {{"band", memory.band},
+                   {"ghosts", memory.ghosts},
+                   {"writer", memory.writer},
+                   {"process", memory.process},
+                   {"chunks", memory.chunks},
+                   {"threads", thread_bytes},
+                   {"total", rank_bytes}}},
+                 {"node_bytes", node_bytes},
+                 {"file_bytes", file_bytes},
+                 {"model",
+                  {{"row_ns", model.row_seconds * 1e9},
+                   {"state_ns", model.state_seconds * 1e9},
+                   {"write_bytes_per_second", model.write_bytes_per_second},
+                   {"fitted_on", ModelFittedOn},
+                   {"walls_over_model", {ModelWallsLow, ModelWallsHigh}}}},
+                 {"network", network},
+                 {"seconds",
+                  {{"compute", compute_seconds},
+                   {"network", network_seconds},
+                   {"write", write_seconds},
+                   {"estimate", estimate},
+                   {"range", {estimate * ModelWallsLow, estimate * ModelWallsHigh}}}},
+                 {"gpu", gpu},
+                 {"fits", reason.empty()},
+                 {"reason", reason.empty() ? Json(nullptr) : Json(reason)}};
+    for (auto& [key, value] : body.items())
+        head[key] = value;
+    return head;
 }
 
 std::string plan_text(const Json& p) {
     std::string text;
     char line[512];
     const auto bytes = [](const Json& value) { return human_bytes(value.get<double>()); };
-    const Json& rank = p["rank_bytes"];
+    // Memory and disk in the unit the limit was typed in, when typed.
+    const auto typed = [&](const char* key) {
+        return p[key].is_null() ? std::string() : p[key].get<std::string>();
+    };
+    const auto memory = [&](const Json& value) { return bytes_as_typed(value.get<double>(), typed("node_memory_typed")); };
+    const auto disk = [&](const Json& value) { return bytes_as_typed(value.get<double>(), typed("disk_typed")); };
+    const auto box = [&](const char* part) { return p["this_node"][part].get<bool>() ? " on this node" : ""; };
     std::string classes;
     for (const Json& residue : p["residue_classes"])
         classes += (classes.empty() ? "" : ",") + std::to_string(residue.get<int>());
@@ -230,6 +336,26 @@ std::string plan_text(const Json& p) {
                   p["threads"].get<int>() == 1 ? "" : "s", p["nodes"].get<int>(),
                   p["nodes"].get<int>() == 1 ? "" : "s");
     text += line;
+    if (p.contains("lower_bounds")) {
+        // Refused from the shape alone, before anything was counted.
+        const Json& least = p["lower_bounds"];
+        std::snprintf(line, sizeof line, "  states            %s (height sum mod %d in {%s})\n",
+                      with_commas(p["states"].get<std::uint64_t>()).c_str(), p["residue_modulus"].get<int>(),
+                      classes.c_str());
+        text += line;
+        std::snprintf(line, sizeof line, "  memory per node   at least %s (%s a rank) of %s available%s\n",
+                      memory(least["node_bytes"]).c_str(), memory(least["rank_bytes"]).c_str(),
+                      memory(p["node_available_bytes"]).c_str(), box("memory"));
+        text += line;
+        if (!p["output"].is_null()) {
+            std::snprintf(line, sizeof line, "  disk              at least %s for %s, %s free%s\n",
+                          disk(least["file_bytes"]).c_str(), p["output"].get<std::string>().c_str(),
+                          p["disk_free_bytes"].is_null() ? "unknown" : disk(p["disk_free_bytes"]).c_str(), box("disk"));
+            text += line;
+        }
+        return text + "  fits              no: " + p["reason"].get<std::string>() + "\n";
+    }
+    const Json& rank = p["rank_bytes"];
     std::snprintf(line, sizeof line,
                   "  states            %s stored (height sum mod %d in {%s}) of %s, in %s rows, %d rounds\n",
                   with_commas(p["stored_states"].get<std::uint64_t>()).c_str(), p["residue_modulus"].get<int>(),
@@ -239,21 +365,21 @@ std::string plan_text(const Json& p) {
     std::snprintf(line, sizeof line,
                   "  memory per rank   %s: band %s (%d rounds, %s), ghosts %s, writer %s, chunk lists %s, process %s, "
                   "threads %s\n",
-                  bytes(rank["total"]).c_str(), bytes(rank["band"]).c_str(), p["band_rounds"].get<int>(),
-                  p["band_precision"].get<std::string>().c_str(), bytes(rank["ghosts"]).c_str(),
-                  bytes(rank["writer"]).c_str(), bytes(rank["chunks"]).c_str(), bytes(rank["process"]).c_str(),
-                  bytes(rank["threads"]).c_str());
+                  memory(rank["total"]).c_str(), memory(rank["band"]).c_str(), p["band_rounds"].get<int>(),
+                  p["band_precision"].get<std::string>().c_str(), memory(rank["ghosts"]).c_str(),
+                  memory(rank["writer"]).c_str(), memory(rank["chunks"]).c_str(), memory(rank["process"]).c_str(),
+                  memory(rank["threads"]).c_str());
     text += line;
-    std::snprintf(line, sizeof line, "  memory per node   %s of %s available\n", bytes(p["node_bytes"]).c_str(),
-                  bytes(p["node_available_bytes"]).c_str());
+    std::snprintf(line, sizeof line, "  memory per node   %s of %s available%s\n", memory(p["node_bytes"]).c_str(),
+                  memory(p["node_available_bytes"]).c_str(), box("memory"));
     text += line;
     if (p["output"].is_null())
         std::snprintf(line, sizeof line, "  disk              none (--no-output)\n");
     else
-        std::snprintf(line, sizeof line, "  disk              %s for %s (%s table), %s free\n",
-                      bytes(p["file_bytes"]).c_str(), p["output"].get<std::string>().c_str(),
+        std::snprintf(line, sizeof line, "  disk              %s for %s (%s table), %s free%s\n",
+                      disk(p["file_bytes"]).c_str(), p["output"].get<std::string>().c_str(),
                       p["precision"].get<std::string>().c_str(),
-                      p["disk_free_bytes"].is_null() ? "unknown" : bytes(p["disk_free_bytes"]).c_str());
+                      p["disk_free_bytes"].is_null() ? "unknown" : disk(p["disk_free_bytes"]).c_str(), box("disk"));
     text += line;
     const Json& model = p["model"];
     const Json& network = p["network"];
@@ -263,11 +389,21 @@ std::string plan_text(const Json& p) {
         between_rounds = ", network " + seconds_text(p["seconds"]["network"].get<double>()) + " s between rounds";
     std::snprintf(
         line, sizeof line,
-        "  time              about %.0f s: compute %.0f s on %.0f cores at full speed (%d a node; %.1f ns a row + "
-        "%.1f ns a stored state, a core)%s, writing %.0f s overlapping it\n",
-        p["seconds"]["estimate"].get<double>(), p["seconds"]["compute"].get<double>(), p["workers"].get<double>(),
-        p["cores_per_node"].get<int>(), model["row_ns"].get<double>(), model["state_ns"].get<double>(),
-        between_rounds.c_str(), p["seconds"]["write"].get<double>());
+        "  time              %s to %s s, the model's %s s x %s to %s: compute %s s on %.0f cores at full speed (%d a "
+        "node%s; %.1f ns a row + %.1f ns a stored state, a core)%s, writing %s s overlapping it\n",
+        seconds_text(p["seconds"]["range"][0].get<double>()).c_str(),
+        seconds_text(p["seconds"]["range"][1].get<double>()).c_str(),
+        seconds_text(p["seconds"]["estimate"].get<double>()).c_str(),
+        number(model["walls_over_model"][0].get<double>()).c_str(),
+        number(model["walls_over_model"][1].get<double>()).c_str(),
+        seconds_text(p["seconds"]["compute"].get<double>()).c_str(), p["workers"].get<double>(),
+        p["cores_per_node"].get<int>(), p["this_node"]["cores"].get<bool>() ? ", this node's" : "", model["row_ns"].get<double>(), model["state_ns"].get<double>(),
+        between_rounds.c_str(), seconds_text(p["seconds"]["write"].get<double>()).c_str());
+    text += line;
+    std::snprintf(line, sizeof line,
+                  "  time model        fitted on %s, where whole runs took %s to %s times its time\n",
+                  model["fitted_on"].get<std::string>().c_str(), number(model["walls_over_model"][0].get<double>()).c_str(),
+                  number(model["walls_over_model"][1].get<double>()).c_str());
     text += line;
     if (nodes && network.is_null()) {
         text += "  network           not counted beyond " + with_commas(MostCountedRanks) + " ranks\n";
@@ -292,7 +428,7 @@ std::string plan_text(const Json& p) {
                       bytes(gpu["bytes"]["ghosts"]).c_str(), bytes(gpu["bytes"]["chunks"]).c_str(),
                       bytes(gpu["bytes"]["scratch"]).c_str(),
                       gpu["memory_bytes"].is_null() ? "not checked (give --plan-gpu-memory)"
-                                                    : ("the GPU has " + bytes(gpu["memory_bytes"])).c_str());
+                                                    : ("the GPU has " + bytes_as_typed(gpu["memory_bytes"].get<double>(), gpu["memory_typed"].is_null() ? std::string() : gpu["memory_typed"].get<std::string>())).c_str());
         text += line;
         std::snprintf(line, sizeof line,
                       "  GPU traffic       the kernel reads and writes %s (%.1f s a GPU at 1 TB/s achieved); %s "

@@ -24,8 +24,10 @@ struct PlanOptions {
     int nodes = 1;                             // --plan-nodes: the ranks spread evenly over them
     std::optional<std::uint64_t> node_memory;  // --plan-memory: bytes a node has (default: this node's available)
     std::optional<std::uint64_t> disk;         // --plan-disk: free bytes for the table (default: beside the output)
-    std::optional<int> cores;                  // --plan-cores: cores a node (default: this process's)
+    std::optional<int> cores;                  // --plan-cores: cores a node (default: this node's)
     std::optional<std::uint64_t> gpu_memory;   // --plan-gpu-memory: bytes each rank's GPU has (with --gpu)
+    // The byte counts as typed (128G), printed so rather than converted.
+    std::string node_memory_text, disk_text, gpu_memory_text;
     double link_bits_per_second = 100e9;       // --plan-link: what a node's link carries each way
     double latency_seconds = 2e-6;             // --plan-latency-us: a message's
 };

@@ -18,14 +18,14 @@ namespace {
 // Rows the exchange's finder walks at most, over all ranks counted (about a
 // second), and the ranks counted one by one at most (each costs the
 // finder's arrays of one entry a rank, a few times over).
-constexpr double WalkedRows = 4e6;
+constexpr double WalkedRows = 1e6;
 constexpr int MostExactRanks = 4096;
 constexpr int SampledRanks = 4;
-// Owned chunks of the ranks sampled at most: each rank but rank 0 costs a
-// partition of its own (rank 0's is the plan's).
+// Owned chunks of the ranks sampled at most: each rank's are counted by
+// upper sum (Partition::owned_rows_per_round).
 constexpr double WalkedChunks = 3e7;
 // Slices the redistribution's exact count walks at most.
-constexpr double WalkedSlices = 16e6;
+constexpr double WalkedSlices = 4e6;
 
 struct RankSends {
     std::vector<double> bytes;  // [destination] over the run, from the rows walked
@@ -61,9 +61,11 @@ RankSends exchange_sends(const Communicator& self, const Partition& partition, c
     sends.bytes.assign(std::size_t(partition.ranks()), 0.0);
     if (destinations.empty())
         return sends;
+    // The chunks walked by upper sum, found from their ids: the partition
+    // may be a counting one (no list of upper sums).
     std::vector<std::vector<std::uint64_t>> by_upper_sum(std::size_t(partition.rounds()));
     for (std::uint64_t chunk = 0; chunk < partition.owned_chunks(); chunk += step)
-        by_upper_sum[partition.upper_sum(chunk)].push_back(chunk);
+        by_upper_sum[std::size_t(geometry.height_sum(partition.chunk_first(chunk)))].push_back(chunk);
     const int lower_most = std::max(partition.lower_columns() - 1, 0) * geometry.height();
     const int modulus = layout.residues().modulus();
     std::uint64_t walked = 0;
@@ -73,7 +75,7 @@ RankSends exchange_sends(const Communicator& self, const Partition& partition, c
         for (int sum = residue; sum < partition.rounds(); sum += modulus) {
             for (int upper = std::max(sum - lower_most, 0); upper <= sum; ++upper)
                 for (const std::uint64_t chunk : by_upper_sum[std::size_t(upper)]) {
-                    if (partition.slice_rows(chunk, sum) == 0)
+                    if (partition.lower_rows(sum - upper) == 0)
                         continue;
                     Heights heights = geometry.decode(partition.chunk_first(chunk));
                     exchange.find_slice(finder, heights);
@@ -137,7 +139,7 @@ void count_exchange(const Geometry& geometry, const Rules& rules, const RoundLay
         const int rank = int(std::uint64_t(i) * spread / std::uint64_t(sampled));
         std::optional<Partition> own;
         if (rank != 0)
-            own.emplace(geometry, ranks, rank);
+            own.emplace(Partition::counting(geometry, ranks, rank));
         const Partition& partition = rank == 0 ? first : *own;
         const RankSends sends = exchange_sends(self, partition, layout, placements, planned.band_value_size, step);
         double owned = 0;

@@ -326,6 +326,31 @@ TEST(Partition, RefusesMoreLowerColumnsThanItsSliceWalkHandles) {
     EXPECT_THROW(Partition(geometry, 2, 0, -1), std::invalid_argument);
 }
 
+// A counting partition (stackgen --plan's) lists no upper sums, yet counts
+// every rank's chunks and rows exactly as the real partition does, by its
+// table of digit sums or by listing the chunks, whichever it picks.
+TEST(Partition, CountingPartitionCountsAsTheRealOne) {
+    const struct {
+        int width, height, ranks;
+    } cases[] = {{1, 5, 1}, {2, 3, 2}, {4, 6, 1}, {5, 4, 3}, {6, 5, 7}, {7, 4, 64}, {6, 6, 5000}, {8, 8, 100000}};
+    for (const auto& c : cases) {
+        const Geometry geometry(c.width, c.height);
+        for (const int rank : {0, 1, c.ranks / 2, c.ranks - 1}) {
+            if (rank >= c.ranks)
+                continue;
+            const Partition real(geometry, c.ranks, rank);
+            const Partition counting = Partition::counting(geometry, c.ranks, rank);
+            ASSERT_TRUE(counting.counts_only());
+            EXPECT_TRUE(counting.rows_counted_exactly());
+            EXPECT_EQ(counting.lower_columns(), real.lower_columns());
+            EXPECT_EQ(counting.owned_chunks(), real.owned_chunks());
+            EXPECT_EQ(counting.owned_chunks_by_upper_sum(), real.owned_chunks_by_upper_sum())
+                << c.width << "x" << c.height << " rank " << rank << " of " << c.ranks;
+            EXPECT_EQ(counting.owned_rows_per_round(), real.owned_rows_per_round());
+        }
+    }
+}
+
 // stackgen's whole path: tables written at every rank count are the same
 // bytes, hold the naive baseline's bits (float32: rounded to nearest), and
 // leave nothing behind.

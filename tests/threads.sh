@@ -163,6 +163,51 @@ PYTHON
     done
     expect_error 2 "plan-latency-us must be" "$stackgen" "${plan[@]}" --plan-latency-us -1
     expect_error 2 "plan-link goes with --plan" "$stackgen" --width 4 --height 8 --plan-link 10G
+    # Any well answers from formulas: the ones that ended in std::bad_alloc
+    # or ate the machine are refused by the run's own lower bounds, in
+    # little memory (the peak of each process, read by Python's resource).
+    for shape in "11 20" "12 16" "10 30" "14 20" "16 13" "10 24" "3 1000000"; do
+        set -- $shape
+        expect_error 2 "does not fit: .* needs at least" "$stackgen" --plan --width "$1" --height "$2" --plan-memory 128G
+    done
+    "$python" - "$stackgen" <<'PYTHON' && pass || fail "a plan of a huge well used too much memory"
+import resource, subprocess, sys
+for arguments in (["--width", "11", "--height", "20"], ["--width", "10", "--height", "24"],
+                  ["--width", "11", "--height", "20", "--plan-memory", "1000T", "--no-output"],
+                  ["--width", "11", "--height", "20", "--plan-memory", "1000T", "--plan-ranks", "4096",
+                   "--plan-nodes", "64", "--no-output"]):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    done = subprocess.run([sys.argv[1], "--plan"] + arguments, capture_output=True, text=True)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(" ".join(arguments), "-> exit", done.returncode, "peak", peak, "KB")
+    assert done.returncode in (0, 2) and "bad_alloc" not in done.stderr, done.stderr
+    assert peak < 100 * 1024, (arguments, peak)
+PYTHON
+    # The plan runs the run's checks of the options and the output.
+    expect_error 2 "band-precision float32 rounds every value to float32" "$stackgen" --plan --width 4 --height 8 \
+        --band-precision float32
+    expect_error 2 "nothing to resume" "$stackgen" --plan --width 4 --height 8 --resume --output "$work/none.h5"
+    expect_error 2 "is a character device" "$stackgen" --plan --width 4 --height 8 --output /dev/null
+    expect_error 2 "no-output writes no table" "$stackgen" --plan --width 4 --height 8 --no-output --output "$work/t.h5"
+    # --threads 0 resolves on the planned node's cores, and the limits print
+    # in the unit typed.
+    "$stackgen" --plan --width 6 --height 10 --threads 0 --plan-cores 32 --plan-memory 128G --json \
+        | "$python" -c "
+import json, sys
+p = json.load(sys.stdin)
+assert p['threads'] == 32 and p['cores_per_node'] == 32 and not p['this_node']['cores'], p
+assert p['this_node']['memory'] is False and p['node_memory_typed'] == '128G', p" && pass \
+        || fail "--threads 0 --plan-cores 32 does not plan 32 threads"
+    "$stackgen" --plan --width 6 --height 10 --threads 0 --plan-cores 32 --plan-ranks 4 --json \
+        | "$python" -c "
+import json, sys
+p = json.load(sys.stdin)
+assert p['threads'] == 8, p" && pass || fail "--threads 0 on 4 ranks of a 32-core node is not 8 threads a rank"
+    "$stackgen" --plan --width 6 --height 10 --plan-memory 128G > "$work/plan.txt" \
+        && grep -q "memory per node .* of 128G available$" "$work/plan.txt" \
+        && grep -q "time model *fitted on" "$work/plan.txt" && pass || fail "--plan-memory 128G: $(cat "$work/plan.txt")"
+    expect_error 2 "needs at least [0-9]*G .1 rank x [0-9]*G. but has 128G" "$stackgen" --plan --width 11 --height 20 \
+        --plan-memory 128G --no-output
     finish
     ;;
 *) echo "unknown subcommand $command"; exit 2 ;;

@@ -81,6 +81,9 @@ void parallel_ranges(int threads, std::uint64_t count, Work&& work) {
 // binding gave this rank; the hardware threads when the mask cannot be
 // read), at least 1.
 int bound_cores();
+// The cores of this node, whatever this process is bound to (the online
+// processors), at least 1: what a plan takes a node to have.
+int node_cores();
 // A --threads option: itself when positive, 0 (or less) meaning
 // bound_cores().
 int resolve_threads(int requested);
