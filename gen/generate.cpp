@@ -121,16 +121,36 @@ void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::str
     ::close(descriptor);
 }
 
-// Open MPI binds a rank to one core by default (at 2 ranks or fewer):
-// threads asked for beyond the cores a rank may run on share them. Rank 0
-// says so once, on stderr, with the way out.
+// Threads that will wait for a core, and advice that works where it is
+// given. Rank 0's node decides, and rank 0 says it once, on stderr:
+//   - the ranks on the node ask for more threads than it has cores: no
+//     binding helps, so the advice is the threads a rank can have there
+//     (ranks that share the cores, mpirun -n 4 --threads 2 on 2 cores,
+//     included; one thread a rank on more ranks than cores is the user's
+//     own --oversubscribe, and is not warned about);
+//   - else rank 0 is bound to fewer cores than its threads (Open MPI binds
+//     a rank to one core at 2 ranks or fewer): the binding that gives each
+//     rank its threads' cores, which fits the node, as README "Ranks and
+//     threads" launches.
 void warn_if_oversubscribed(const Communicator& comm, const GenerateOptions& options, int threads) {
-    const int cores = bound_cores();
-    if (comm.is_root() && !options.quiet && threads > cores)
+    const int on_node = comm.ranks_on_node();
+    if (!comm.is_root() || options.quiet)
+        return;
+    const int cores = node_cores(), bound = bound_cores();
+    const char* const plural = on_node == 1 ? "" : "s";
+    if (threads > 1 && std::int64_t(threads) * on_node > cores) {
+        const int fits = std::max(1, cores / on_node);
+        std::fprintf(stderr,
+                     "stackgen: warning: %d rank%s x %d threads on rank 0's node, but it has %d core%s: threads "
+                     "will wait for a core; use --threads %d%s\n",
+                     on_node, plural, threads, cores, cores == 1 ? "" : "s", fits,
+                     on_node > 1 ? " or fewer ranks a node" : "");
+    } else if (threads > bound) {
         std::fprintf(stderr,
                      "stackgen: warning: %d threads per rank, but rank 0 may run on %d core%s: bind each rank to "
-                     "its cores (mpirun --map-by slot:PE=%d --bind-to core, or --bind-to none)\n",
-                     threads, cores, cores == 1 ? "" : "s", threads);
+                     "its cores (mpirun --map-by slot:PE=%d --bind-to core)\n",
+                     threads, bound, bound == 1 ? "" : "s", threads);
+    }
 }
 
 // What the round loop hands to the summary.

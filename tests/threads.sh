@@ -163,6 +163,26 @@ PYTHON
     done
     expect_error 2 "plan-latency-us must be" "$stackgen" "${plan[@]}" --plan-latency-us -1
     expect_error 2 "plan-link goes with --plan" "$stackgen" --width 4 --height 8 --plan-link 10G
+    # Threads that would wait for a core are warned about, and the advice
+    # works where it is given: run again as advised, no warning. (The
+    # binding advice is checked where a second core exists.)
+    cores=$(getconf _NPROCESSORS_ONLN)
+    mpi 2 "$stackgen" --width 4 --height 6 --no-output --progress --threads "$cores" > /dev/null 2> "$work/err"
+    advice=$(grep -o "use --threads [0-9]*" "$work/err" | grep -o "[0-9]*$")
+    [ "$advice" = "$(( cores / 2 > 1 ? cores / 2 : 1 ))" ] && grep -q "2 ranks x $cores threads on rank 0's node" "$work/err" \
+        && pass || fail "2 ranks x $cores threads on $cores cores: no advice: $(grep warning "$work/err")"
+    mpi 2 "$stackgen" --width 4 --height 6 --no-output --progress --threads "${advice:-1}" > /dev/null 2> "$work/err" \
+        && ! grep -q warning "$work/err" && pass || fail "the advised --threads ${advice:-1} is warned about: $(cat "$work/err")"
+    "$stackgen" --width 4 --height 6 --no-output --progress --threads 1024 > /dev/null 2> "$work/err"
+    grep -q "use --threads $cores$" "$work/err" && ! grep -q "PE=1024" "$work/err" && pass \
+        || fail "--threads 1024 alone: $(grep warning "$work/err")"
+    if [ "$cores" -ge 2 ]; then
+        mpi 1 --bind-to core "$stackgen" --width 4 --height 6 --no-output --progress --threads 2 > /dev/null 2> "$work/err"
+        binding=$(grep -o "mpirun [^)]*" "$work/err" | cut -d' ' -f2-)
+        [ -n "$binding" ] && mpi 1 $binding "$stackgen" --width 4 --height 6 --no-output --progress --threads 2 \
+            > /dev/null 2> "$work/err" && ! grep -q warning "$work/err" && pass \
+            || fail "the advised binding '$binding' does not give rank 0 two cores: $(cat "$work/err")"
+    fi
     # Any well answers from formulas: the ones that ended in std::bad_alloc
     # or ate the machine are refused by the run's own lower bounds, in
     # little memory (the peak of each process, read by Python's resource).
