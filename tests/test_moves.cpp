@@ -624,6 +624,71 @@ TEST(Moves, BatchInputsAndTracesAgreeWithTheSingleSearches) {
     EXPECT_GT(checked, 10000);
 }
 
+// Every spin listed for a placement comes with inputs that perform it:
+// replayed as a game plays them, they lock those cells with that spin, and
+// no spin is listed that no inputs perform (issue 38: a 'mini' was shown
+// with inputs that lock with none). T on random boards with overhangs.
+TEST(Moves, EachSpinListedHasInputsThatPerformIt) {
+    std::mt19937_64 random(38);
+    long spins = 0, ways = 0;
+    for (int trial = 0; trial < 150; ++trial) {
+        const SrsBoard board = random_board(random, 10, 20, trial % 3 == 0 ? 0.0 : 0.35);
+        for (const bool rotate_180 : {false, true}) {
+            MoveOptions options;
+            options.rotate_180 = rotate_180;
+            const auto placements = generate(board, PieceT, Algorithm::BreadthFirst, options);
+            const auto inputs = spin_inputs(board, PieceT, placements, options);
+            ASSERT_EQ(inputs.size(), placements.size());
+            for (std::size_t i = 0; i < placements.size(); ++i)
+                for (const std::uint8_t spin : {ReachedPlain, ReachedMini, ReachedFull}) {
+                    const std::string& way = inputs_for_spin(inputs[i], spin);
+                    EXPECT_EQ(!way.empty(), (placements[i].reached & spin) != 0)
+                        << "trial " << trial << " spin " << int(spin) << " reached " << int(placements[i].reached);
+                    if (way.empty())
+                        continue;
+                    const auto played = replay(board, PieceT, way, options);
+                    ASSERT_TRUE(played.has_value()) << way;
+                    EXPECT_EQ(played->cells, placements[i].cells) << way;
+                    EXPECT_EQ(played->spin, spin) << way << " trial " << trial;
+                    ++ways;
+                    spins += spin != ReachedPlain;
+                }
+        }
+    }
+    EXPECT_GT(spins, 100);
+    EXPECT_GT(ways, 5000);
+}
+
+// The board issue 38 found: the T at x 1, y 0, rotation 3 (L) is a mini
+// only by a turn into place; its shortest inputs (llwH) lock with none.
+TEST(Moves, TheMiniFoundByAUserHasInputsThatSpin) {
+    SrsBoard board(10, 20);
+    for (int x = 0; x < 10; ++x)
+        if (x != 2)
+            board.fill(x, 0);
+    board.fill(3, 2);
+    board.fill(4, 2);
+    const auto placements = generate(board, PieceT, Algorithm::BreadthFirst);
+    const auto inputs = spin_inputs(board, PieceT, placements);
+    bool found = false;
+    for (std::size_t i = 0; i < placements.size(); ++i) {
+        if (!(placements[i].location == Location{1, 0, 3}))
+            continue;
+        found = true;
+        ASSERT_TRUE(placements[i].reached & ReachedMini);
+        const auto shortest = replay(board, PieceT, shortest_inputs(board, PieceT, placements[i].cells).value());
+        ASSERT_TRUE(shortest.has_value());
+        EXPECT_EQ(shortest->spin, ReachedPlain);  // what was shown beside 'mini'
+        const std::string& mini = inputs_for_spin(inputs[i], ReachedMini);
+        const auto played = replay(board, PieceT, mini);
+        ASSERT_TRUE(played.has_value()) << mini;
+        EXPECT_EQ(played->spin, ReachedMini) << mini;
+        EXPECT_EQ(played->cells, placements[i].cells);
+    }
+    EXPECT_TRUE(found);
+    EXPECT_THROW(replay(board, PieceT, "lxH"), std::invalid_argument);
+}
+
 // The Tetris Bot Protocol's spawn on a 10x40 board: spawn row 19, the
 // piece's centre at (4, 19), so the boxes' corners at (3, 18), the I's at
 // (3, 17) and the O's at (4, 19); by default the spawn is above the board.

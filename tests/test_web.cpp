@@ -148,6 +148,17 @@ TEST(WebApi, MovesListEveryWayASpotIsReached) {
         const std::string best = has("full") ? "full" : has("mini") ? "mini" : "none";
         EXPECT_EQ(answer["placements"][i]["spin"], best) << i;
         both += has("mini") && has("full");
+        // The inputs shown perform the spin shown, and each way's inputs
+        // perform that way (issue 38).
+        const auto spin_of = [&](const std::string& inputs) {
+            const auto played = moves::replay(board, PieceT, inputs);
+            EXPECT_TRUE(played && played->cells == placements[i].cells) << inputs;
+            return played ? tetris::spin_name(played->spin) : "?";
+        };
+        EXPECT_EQ(spin_of(answer["placements"][i]["inputs"].get<std::string>()), best) << i;
+        for (const auto& [name, inputs] : answer["placements"][i]["spin_inputs"].items())
+            EXPECT_EQ(spin_of(inputs.get<std::string>()), name) << i;
+        EXPECT_EQ(answer["placements"][i]["spin_inputs"].size(), spins.size()) << i;
     }
     EXPECT_GE(both, 1) << "the board was chosen for a spot that is both";
 }

@@ -636,14 +636,22 @@ std::vector<SrsPlacement> generate(const SrsBoard& board, Piece piece, Algorithm
 
 namespace {
 
+// The spin kinds as indexes: none (plain), mini, full.
+constexpr std::array<std::uint8_t, 3> SpinKinds = {ReachedPlain, ReachedMini, ReachedFull};
+int kind_index(std::uint8_t reached) { return reached == ReachedFull ? 2 : reached == ReachedMini ? 1 : 0; }
+bool is_turn(Move move) { return move == Clockwise || move == CounterClockwise || move == Half; }
+
 // Breadth first over single inputs (each move, and D: soft drop held to
-// the bottom), each location then hard dropped: landed(cells, inputs) is
-// called for every location in order of input count, with the cells its
-// hard drop lands on and a function building its inputs; the first call
-// for some cells is a shortest sequence to them. Stops when landed returns
-// true.
-template <typename Landed>
-void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& options, Landed landed) {
+// the bottom), from spawn. Every way to lock is reported to
+// locked(cells, kind, inputs), kind the SpinBits bit the lock earns and
+// inputs a function building them: the hard drop from each location (a
+// spin when it drops no row and the location was reached by a turn that
+// earned one), and each move into a location that rests, a turn earning
+// its spin (reached before or not: a location keeps only its first way
+// in). Inputs end with H; drops straight before it are left out. Reports
+// come in no particular order of length: the caller keeps the shortest.
+template <typename Locked>
+void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& options, Locked locked) {
     const std::optional<Location> spawn = spawn_location(board, piece, options);
     if (!spawn)
         return;
@@ -651,6 +659,7 @@ void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& option
     const Map map = space.map();
     std::vector<Index> parent(space.size(), -1);
     std::vector<char> how(space.size(), 0);
+    std::vector<std::uint8_t> arrived(space.size(), ReachedPlain);  // the spin a location's way in earns if it rests
     std::vector<Index> queue = {index_of(*spawn)};
     parent[std::size_t(queue.front())] = queue.front();
     for (std::size_t head = 0; head < queue.size(); ++head) {
@@ -658,59 +667,136 @@ void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& option
         Index landing = current;
         while (map.fits(landing - RowStep))
             landing -= RowStep;
-        const auto inputs = [&] {
-            std::string inputs = "H";
-            for (Index at = current; parent[std::size_t(at)] != at; at = parent[std::size_t(at)])
-                inputs.insert(inputs.begin(), how[std::size_t(at)]);
-            // Drops straight before the hard drop are not needed.
-            while (inputs.size() > 1 && (inputs[inputs.size() - 2] == 'd' || inputs[inputs.size() - 2] == 'D'))
-                inputs.erase(inputs.size() - 2, 1);
-            return inputs;
+        const auto inputs = [&](char last) {
+            return [&, last] {
+                std::string inputs = "H";
+                if (last)
+                    inputs.insert(inputs.begin(), last);
+                for (Index at = current; parent[std::size_t(at)] != at; at = parent[std::size_t(at)])
+                    inputs.insert(inputs.begin(), how[std::size_t(at)]);
+                while (inputs.size() > 1 && (inputs[inputs.size() - 2] == 'd' || inputs[inputs.size() - 2] == 'D'))
+                    inputs.erase(inputs.size() - 2, 1);
+                return inputs;
+            };
         };
-        if (landed(map.cells(landing), inputs))
-            return;
-        auto step = [&](Index to, char letter) {
+        locked(map.cells(landing), landing == current ? arrived[std::size_t(current)] : std::uint8_t(ReachedPlain),
+               inputs(0));
+        auto step = [&](Index to, char letter, std::uint8_t arrival) {
             if (parent[std::size_t(to)] >= 0)
                 return;
             parent[std::size_t(to)] = current;
             how[std::size_t(to)] = letter;
+            arrived[std::size_t(to)] = arrival;
             queue.push_back(to);
         };
         for (int move = 0; move < MoveCount; ++move)
-            if (const auto moved = map.apply(current, Move(move), options.rotate_180))
-                step(moved->at, MoveLetters[move]);
+            if (const auto moved = map.apply(current, Move(move), options.rotate_180)) {
+                const std::uint8_t arrival = is_turn(Move(move)) ? map.arrival(*moved, Move(move)) : ReachedPlain;
+                if (!map.fits(moved->at - RowStep))
+                    locked(map.cells(moved->at), arrival, inputs(MoveLetters[move]));
+                step(moved->at, MoveLetters[move], arrival);
+            }
         if (landing != current)
-            step(landing, 'D');  // soft drop held to the bottom: one input, tried last
+            step(landing, 'D', ReachedPlain);  // soft drop held to the bottom: one input, tried last
     }
+}
+
+// The shortest inputs of every way to lock each wanted set of cells:
+// [i][kind index] (none, mini, full), empty where that way does not exist.
+std::vector<SpinInputs> inputs_of(const SrsBoard& board, Piece piece, const std::vector<Cells>& targets,
+                                  const MoveOptions& options) {
+    std::vector<SpinInputs> found(targets.size());
+    std::map<Cells, std::size_t> wanted;
+    for (std::size_t i = 0; i < targets.size(); ++i)
+        wanted.emplace(targets[i], i);
+    search_inputs(board, piece, options, [&](const Cells& cells, std::uint8_t kind, const auto& inputs) {
+        const auto entry = wanted.find(cells);
+        if (entry == wanted.end())
+            return;
+        std::string& best = found[entry->second][std::size_t(kind_index(kind))];
+        std::string candidate = inputs();
+        if (best.empty() || candidate.size() < best.size())
+            best = std::move(candidate);
+    });
+    return found;
+}
+
+// The shortest of a placement's ways, plain first on a tie.
+std::string shortest_of(const SpinInputs& ways) {
+    const std::string* best = nullptr;
+    for (const std::string& way : ways)
+        if (!way.empty() && (!best || way.size() < best->size()))
+            best = &way;
+    return best ? *best : std::string();
 }
 
 }  // namespace
 
 std::optional<std::string> shortest_inputs(const SrsBoard& board, Piece piece, const Cells& target,
                                            const MoveOptions& options) {
-    std::optional<std::string> found;
-    search_inputs(board, piece, options, [&](const Cells& cells, const auto& inputs) {
-        if (cells == target)
-            found = inputs();
-        return found.has_value();
-    });
-    return found;
+    const std::string found = shortest_of(inputs_of(board, piece, {target}, options).front());
+    return found.empty() ? std::nullopt : std::optional<std::string>(found);
 }
 
 std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece,
                                          const std::vector<SrsPlacement>& placements, const MoveOptions& options) {
-    std::vector<std::string> found(placements.size());
-    std::map<Cells, std::size_t> wanted;
-    for (std::size_t i = 0; i < placements.size(); ++i)
-        wanted.emplace(placements[i].cells, i);
-    search_inputs(board, piece, options, [&](const Cells& cells, const auto& inputs) {
-        if (const auto entry = wanted.find(cells); entry != wanted.end()) {
-            found[entry->second] = inputs();
-            wanted.erase(entry);
-        }
-        return wanted.empty();
-    });
+    std::vector<std::string> found;
+    for (const SpinInputs& ways : spin_inputs(board, piece, placements, options))
+        found.push_back(shortest_of(ways));
     return found;
+}
+
+std::vector<SpinInputs> spin_inputs(const SrsBoard& board, Piece piece, const std::vector<SrsPlacement>& placements,
+                                    const MoveOptions& options) {
+    std::vector<Cells> targets;
+    for (const SrsPlacement& placement : placements)
+        targets.push_back(placement.cells);
+    return inputs_of(board, piece, targets, options);
+}
+
+std::uint8_t best_spin(const SpinInputs& ways) {
+    return !ways[2].empty() ? ReachedFull : !ways[1].empty() ? ReachedMini : !ways[0].empty() ? ReachedPlain : 0;
+}
+
+const std::string& inputs_for_spin(const SpinInputs& ways, std::uint8_t spin) {
+    return ways[std::size_t(kind_index(spin))];
+}
+
+// The inputs played as a game plays them: a blocked move does nothing (and
+// is not the last move), D drops to the bottom, H drops and locks, and the
+// lock is a spin when the last move was a turn that earned one and H
+// dropped no row.
+std::optional<Replayed> replay(const SrsBoard& board, Piece piece, const std::string& inputs,
+                               const MoveOptions& options) {
+    const std::optional<Location> spawn = spawn_location(board, piece, options);
+    if (!spawn)
+        return std::nullopt;
+    const Space space(board, piece, options);
+    const Map map = space.map();
+    Index at = index_of(*spawn);
+    std::uint8_t last = ReachedPlain;  // the spin the last move earns if the piece locks where it is
+    for (const char letter : inputs) {
+        if (letter == 'H' || letter == 'D') {
+            Index landing = at;
+            while (map.fits(landing - RowStep))
+                landing -= RowStep;
+            if (landing != at)
+                last = ReachedPlain;
+            at = landing;
+            if (letter == 'H')
+                return Replayed{map.cells(at), last};
+            continue;
+        }
+        const char* found = std::find(std::begin(MoveLetters), std::end(MoveLetters), letter);
+        if (found == std::end(MoveLetters))
+            throw std::invalid_argument(std::string("replay: no input '") + letter + "'");
+        const Move move = Move(found - std::begin(MoveLetters));
+        if (const auto moved = map.apply(at, move, options.rotate_180)) {
+            last = is_turn(move) ? map.arrival(*moved, move) : ReachedPlain;
+            at = moved->at;
+        }
+    }
+    return std::nullopt;  // never locked
 }
 
 Cells table_placement_cells(const Orientation& orientation, int column, const int* heights) {

@@ -126,6 +126,30 @@ std::optional<std::string> shortest_inputs(const SrsBoard& board, Piece piece, c
 std::vector<std::string> shortest_inputs(const SrsBoard& board, Piece piece,
                                          const std::vector<SrsPlacement>& placements, const MoveOptions& options = {});
 
+// Every way to lock each placement, by spin: [i] -> the shortest inputs
+// that lock placements[i] with no spin, as a T-spin mini, and as a full
+// T-spin ([0], [1], [2]); empty where that way does not exist. A spin's
+// inputs end with the turn that earns it and an H that drops no row, so
+// that they perform the spin they are listed for (replay says so).
+using SpinInputs = std::array<std::string, 3>;
+std::vector<SpinInputs> spin_inputs(const SrsBoard& board, Piece piece, const std::vector<SrsPlacement>& placements,
+                                    const MoveOptions& options = {});
+// The best spin some inputs perform (ReachedFull, ReachedMini, ReachedPlain;
+// 0 when none do), and those inputs.
+std::uint8_t best_spin(const SpinInputs& ways);
+const std::string& inputs_for_spin(const SpinInputs& ways, std::uint8_t spin);
+
+// Inputs played from spawn as a game plays them: the cells the piece locks
+// in at the first H, and the spin the lock earns (a SpinBits bit); nothing
+// when the spawn is blocked or no H comes. Throws std::invalid_argument on
+// a letter that is not an input.
+struct Replayed {
+    Cells cells;
+    std::uint8_t spin;
+};
+std::optional<Replayed> replay(const SrsBoard& board, Piece piece, const std::string& inputs,
+                               const MoveOptions& options = {});
+
 // The cells a table placement (orientation, leftmost column) fills on a
 // contour: column + k gains rows heights[column + k] .. + added[k] - 1. Any
 // set's orientation; the SRS functions take the tetrominoes' (their piece

@@ -107,9 +107,12 @@ std::optional<SrsFacts> srs_facts(const ShapeSet& shapes, const TetrisBoard& boa
     moves::MoveOptions options;
     options.spawn_row = spawn_row;
     for (const moves::SrsPlacement& found : srs_placements(board, shape.piece, spawn_row))
-        if (found.cells == cells)
-            return SrsFacts{found.location, found.reached,
-                            moves::shortest_inputs(srs_board(board), piece, cells, options).value_or(std::string())};
+        if (found.cells == cells) {
+            // The best spin, and inputs that perform it.
+            const moves::SpinInputs ways = moves::spin_inputs(srs_board(board), piece, {found}, options).front();
+            const std::uint8_t best = moves::best_spin(ways);
+            return SrsFacts{found.location, best, moves::inputs_for_spin(ways, best)};
+        }
     return std::nullopt;
 }
 

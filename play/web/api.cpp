@@ -297,6 +297,10 @@ void write_location(JsonWriter& json, const moves::Location& at) {
 
 }  // namespace
 
+// The spins by name, as the page and the decision JSON call them.
+constexpr std::array<std::pair<std::uint8_t, const char*>, 3> SpinNames = {
+    {{moves::ReachedPlain, "none"}, {moves::ReachedMini, "mini"}, {moves::ReachedFull, "full"}}};
+
 // The placements with the search's events, as JSON text. Events are [kind,
 // x, y, rotation] with the kind an index into event_kinds, which keeps a
 // 10x20 answer (about 2,000 events) near 20 KB.
@@ -316,7 +320,7 @@ std::string Api::moves(const Parameters& parameters) const {
     std::vector<moves::SearchEvent> events;
     const std::vector<moves::SrsPlacement> placements =
         moves::generate(board, piece, algorithm, options, with_events ? &events : nullptr);
-    const std::vector<std::string> inputs = moves::shortest_inputs(board, piece, placements, options);
+    const std::vector<moves::SpinInputs> inputs = moves::spin_inputs(board, piece, placements, options);
     const std::optional<moves::Location> spawn = moves::spawn_location(board, piece, options);
 
     JsonWriter json;
@@ -336,8 +340,8 @@ std::string Api::moves(const Parameters& parameters) const {
     int minis = 0, fulls = 0;
     for (std::size_t i = 0; i < placements.size(); ++i) {
         const moves::SrsPlacement& placement = placements[i];
-        minis += (placement.reached & moves::ReachedMini) && !(placement.reached & moves::ReachedFull);
-        fulls += (placement.reached & moves::ReachedFull) != 0;
+        minis += moves::best_spin(inputs[i]) == moves::ReachedMini;
+        fulls += moves::best_spin(inputs[i]) == moves::ReachedFull;
         json.raw(i ? ",{" : "{");
         write_location(json, placement.location);
         json.raw(",").key("cells").raw("[");
@@ -347,17 +351,25 @@ std::string Api::moves(const Parameters& parameters) const {
                 .raw(",")
                 .number(placement.cells[k].second)
                 .raw("]");
-        json.raw("],").key("spin").text(tetris::spin_name(placement.reached)).raw(",").key("spins").raw("[");
         // Every way the search reached it: a spot can be both a mini and a
-        // full T-spin (by different last moves); `spin` is the best.
+        // full T-spin (by different last moves); `spin` is the best, and
+        // `inputs` perform it. `spin_inputs` gives each way's inputs.
+        const std::uint8_t best = moves::best_spin(inputs[i]);
+        json.raw("],").key("spin").text(tetris::spin_name(best)).raw(",").key("spins").raw("[");
         const char* separator = "";
-        for (const auto& [bit, name] : {std::pair{moves::ReachedPlain, "none"}, std::pair{moves::ReachedMini, "mini"},
-                                        std::pair{moves::ReachedFull, "full"}})
-            if (placement.reached & bit) {
+        for (const auto& [bit, name] : SpinNames)
+            if (!moves::inputs_for_spin(inputs[i], bit).empty()) {
                 json.raw(separator).text(name);
                 separator = ",";
             }
-        json.raw("],").key("inputs").text(inputs[i]).raw("}");
+        json.raw("],").key("inputs").text(moves::inputs_for_spin(inputs[i], best)).raw(",").key("spin_inputs").raw("{");
+        separator = "";
+        for (const auto& [bit, name] : SpinNames)
+            if (const std::string& way = moves::inputs_for_spin(inputs[i], bit); !way.empty()) {
+                json.raw(separator).key(name).text(way);
+                separator = ",";
+            }
+        json.raw("}}");
     }
     json.raw("]");
     std::uint64_t counted[3] = {0, 0, 0};

@@ -483,11 +483,20 @@ function describePlacement(p, index) {
   raw.textContent = p.inputs ?? '';
   const spin = bothSpins(p) ? 'a full T-spin, and a mini by another last move'
     : p.spin === 'none' ? 'no spin' : `T-spin ${p.spin}`;
+  // Each other way to lock it (no spin, a mini) with the inputs that do.
+  const others = Object.entries(p.spin_inputs || {}).filter(([kind]) => kind !== p.spin)
+    .map(([kind, inputs]) => {
+      const code = document.createElement('code');
+      code.textContent = inputs;
+      code.title = spellInputs(inputs);
+      return line(`${kind === 'none' ? 'with no spin' : `as a T-spin ${kind}`}: `, code);
+    });
   return [
     line(`#${index + 1}: rotation ${rotationWords(p.rotation)}, ${spin}`),
     line(`cells (column, row): ${cellList(p.cells)}`),
     line(`its rotation box's bottom-left corner (the API's x, y): x ${p.x}, y ${p.y}`),
-    line('inputs: ', words, ' ', raw),
+    line(`inputs${p.spin === 'none' ? '' : ` (they end with the turn that makes the ${p.spin} T-spin)`}: `, words, ' ', raw),
+    ...others,
   ];
 }
 
