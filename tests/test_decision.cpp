@@ -181,6 +181,31 @@ TEST(Decision, PlanIsWhatTheGamePlaysWhenNoPieceIsAdded) {
     EXPECT_GT(planned, 30);
 }
 
+// Every plan entry carries `score` and `lost` as `best` does (README: the
+// plan's entries are as `best`): on a 3x4 well three O's cannot all fit, so
+// the line of play is lost at each of its steps; one O alone is not.
+TEST(Decision, PlanEntriesCarryScoreAndLost) {
+    const TetrisPolicy policy(kit().shapes, parse_tetris_policy("dellacherie", 2, 0), kit().weights);
+    const TetrisBoard board(3, 4);
+    const auto document_of = [&](const std::vector<int>& queue) {
+        const Known known{queue, -1};
+        const Decision decision = decide(policy, board, known, GameOverRule::Placement, 1);
+        return decision_json(kit().shapes, policy, board, known, decision, 8);
+    };
+    const Json lost = document_of({PieceSquare, PieceSquare, PieceSquare});
+    ASSERT_EQ(lost["plan"].size(), 2u) << lost.dump();  // the third O has no placement
+    EXPECT_EQ(lost["plan"][0], lost["best"]);
+    for (const Json& step : lost["plan"]) {
+        EXPECT_EQ(step["lost"], true) << step.dump();
+        EXPECT_TRUE(step.contains("score") && step["score"].is_null()) << step.dump();
+    }
+    const Json alone = document_of({PieceSquare});
+    ASSERT_EQ(alone["plan"].size(), 1u) << alone.dump();
+    EXPECT_EQ(alone["plan"][0], alone["best"]);
+    EXPECT_EQ(alone["plan"][0]["lost"], false);
+    EXPECT_TRUE(alone["plan"][0]["score"].is_number()) << alone.dump();
+}
+
 TEST(Decision, RankedChoicesStartWithTheChoice) {
     std::mt19937 rng(5);
     PolicyConfig config = parse_tetris_policy("dellacherie", 1, 0);
