@@ -291,7 +291,7 @@ TEST(BotProtocol, MalformedLinesAreReportedAndIgnored) {
                               "\n" + start + "not json\n[1,2]\n{\"type\":\"no_such\"}\n{\"type\":\"play\"}\n"
                               R"({"type":"play","move":{"location":{"type":"T","orientation":"up","x":99,"y":-5}}})"
                               "\n"
-                              R"({"type":"play","move":{"location":{"type":"I","orientation":"north","x":4,"y":0}}})"
+                              R"({"type":"play","move":{"location":{"type":"O","orientation":"north","x":4,"y":0}}})"
                               "\n"
                               R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"y":30}}})"
                               "\n{\"type\":\"new_piece\"}\n{\"type\":\"suggest\"}\n{\"type\":\"quit\"}\n"
@@ -304,8 +304,9 @@ TEST(BotProtocol, MalformedLinesAreReportedAndIgnored) {
     EXPECT_EQ(suggestion["type"], "suggestion");
     EXPECT_EQ(suggestion["state"]["queue"], Json::array({"T", "I", "O"}));  // no bad line changed it
     EXPECT_EQ(suggestion["moves"][0]["location"]["type"], "T");
-    // not JSON, not a message, no move, a bad orientation, a piece that is not the current one (no hold), a
-    // floating piece, a new piece without a piece; the unknown type is ignored silently.
+    // not JSON, not a message, no move, a bad orientation, a piece that is neither the current one nor what the
+    // hold gives (the I, the hold being empty), a floating piece, a new piece without a piece; the unknown type
+    // is ignored silently.
     EXPECT_EQ(std::count(result.errors.begin(), result.errors.end(), '\n'), 7) << result.errors;
     EXPECT_NE(result.errors.find("does not rest on anything"), std::string::npos) << result.errors;
 }
@@ -365,6 +366,52 @@ TEST(BotProtocol, PlayAdvancesThePositionAndClearsRows) {
     EXPECT_EQ(state["board"][1][4], "T");
     EXPECT_EQ(state["board"][1][3], empty);
     EXPECT_TRUE(result.replies[1]["moves"].empty());  // no piece left to place
+}
+
+namespace {
+
+std::string start_json(const std::string& hold, const std::string& queue,
+                       const std::string& board = empty_board_json()) {
+    return R"({"type":"start","hold":)" + hold + R"(,"queue":)" + queue + R"(,"combo":0,"back_to_back":false,"board":)"
+           + board + "}\n";
+}
+
+std::string play_json(const std::string& piece, int x, int y) {
+    return R"({"type":"play","move":{"location":{"type":")" + piece + R"(","orientation":"north","x":)"
+           + std::to_string(x) + ",\"y\":" + std::to_string(y) + R"(},"spin":"none"}})" + "\n";
+}
+
+}  // namespace
+
+// Without --hold the bot never suggests holding, but it follows a frontend
+// that holds: a start with a held piece, a play of the held piece (a swap)
+// and, with the hold empty, a play of the next piece (the current one goes
+// into the hold).
+TEST(BotProtocol, WithoutHoldItFollowsAFrontendThatHolds) {
+    const BotRun result =
+        run(start_json(R"("T")", R"(["I","O","S"])") + "{\"type\":\"suggest\"}\n" + play_json("T", 4, 0)
+            + "{\"type\":\"suggest\"}\n" + start_json("null", R"(["T","I","O"])") + play_json("I", 4, 0)
+            + "{\"type\":\"suggest\"}\n");
+    EXPECT_EQ(result.errors, "");
+    ASSERT_EQ(result.replies.size(), 4u) << result.errors;  // info and three suggestions
+    const Json& first = result.replies[1];
+    EXPECT_EQ(first["state"]["hold"], "T");
+    ASSERT_FALSE(first["moves"].empty());
+    for (const Json& move : first["moves"])
+        EXPECT_EQ(move["location"]["type"], "I") << "the bot itself never holds without --hold";
+    // The held T was placed; the I went into the hold.
+    const Json& second = result.replies[2]["state"];
+    EXPECT_EQ(second["hold"], "I");
+    EXPECT_EQ(second["queue"], Json::array({"O", "S"}));
+    EXPECT_EQ(second["board"][0][4], "T");
+    EXPECT_EQ(second["board"][1][4], "T");
+    EXPECT_EQ(result.replies[2]["moves"][0]["location"]["type"], "O");
+    // A new game with the hold empty: the I (the next piece) was placed, the T held.
+    const Json& third = result.replies[3]["state"];
+    EXPECT_EQ(third["hold"], "T");
+    EXPECT_EQ(third["queue"], Json::array({"O"}));
+    EXPECT_EQ(third["board"][0][3], "I");
+    EXPECT_EQ(third["board"][0][6], "I");
 }
 
 }  // namespace stack::tetris

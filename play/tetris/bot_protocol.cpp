@@ -156,7 +156,9 @@ void Bot::append_state(std::string& text) const {
 // The start message: a 10x40 board of null or letter cells, row 0 at the
 // bottom; the queue; the hold. All checked before the position changes; a
 // start that fails a check leaves the bot without a position (its
-// suggestions have no moves) until the next good start.
+// suggestions have no moves) until the next good start. A held piece is
+// taken with or without --hold: the frontend's game may hold even where the
+// bot never does.
 void Bot::start(const Json& message) {
     calculating_ = false;  // a start it cannot use leaves no position to play on
     Position next;
@@ -186,8 +188,6 @@ void Bot::start(const Json& message) {
         next.queue.push_back(piece_of(piece, "start: a queue piece"));
     if (message.contains("hold") && !message["hold"].is_null())
         next.hold = piece_of(message["hold"], "start: the hold");
-    if (next.hold >= 0 && !options_.game.hold)
-        throw BadMessage("start: a held piece, but this bot runs without --hold");
     if (message.contains("combo") && message["combo"].is_number_integer())
         next.combo = message["combo"].get<int>();
     if (message.contains("back_to_back") && message["back_to_back"].is_boolean())
@@ -201,7 +201,9 @@ void Bot::start(const Json& message) {
 bool Bot::choose(std::optional<TetrisChoice>& best, std::vector<TetrisChoice>& ranked, std::uint64_t& leaves,
                  std::size_t& depth) const {
     const auto start = std::chrono::steady_clock::now();
-    const Known known{position_.queue, position_.hold};
+    // Without --hold the search never holds, so the held piece (the
+    // frontend's own holding) is no piece it may place.
+    const Known known{position_.queue, options_.game.hold ? position_.hold : -1};
     std::uint64_t previous = 0;
     for (std::size_t d = 0; d < policies_.size(); ++d) {
         const auto began = std::chrono::steady_clock::now();
@@ -290,7 +292,10 @@ void Bot::suggest() {
 
 // The frontend's move: its cells must lie on empty cells of the board and
 // rest on something, and its piece must be the current one or what the
-// hold gives.
+// hold gives. A play of the hold's piece means the frontend held (as the
+// protocol says), whether or not this bot may hold: the held piece is
+// placed and the current one held, or with the hold empty the next piece
+// is placed and the current one held.
 void Bot::play(const Json& message) {
     if (!calculating_)
         throw BadMessage("play before start");
@@ -311,7 +316,7 @@ void Bot::play(const Json& message) {
     const Known known{position_.queue, position_.hold};
     bool hold = false;
     if (known.queue.empty() || piece != known.queue[0]) {
-        hold = options_.game.hold && may_hold(known, true) && placed_piece(known, true) == piece;
+        hold = may_hold(known, true) && placed_piece(known, true) == piece;  // the frontend held, --hold or not
         if (!hold)
             throw BadMessage("play: a " + std::string(1, shapes_.letter(piece))
                              + " is neither the current piece nor what the hold gives");
