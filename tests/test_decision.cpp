@@ -337,7 +337,7 @@ TEST(BotProtocol, ABoardItCannotHoldLeavesNoPositionNotSilence) {
     EXPECT_EQ(result.replies[1]["type"], "suggestion");
     EXPECT_TRUE(result.replies[1]["moves"].empty());
     EXPECT_NE(result.errors.find("not a list of 40 rows"), std::string::npos) << result.errors;
-    EXPECT_NE(result.errors.find("suggest without a position"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("suggest after a start it could not use"), std::string::npos) << result.errors;
 }
 
 TEST(BotProtocol, PlayAdvancesThePositionAndClearsRows) {
@@ -355,7 +355,8 @@ TEST(BotProtocol, PlayAdvancesThePositionAndClearsRows) {
               "\n{\"type\":\"suggest\"}\n",
         true);
     ASSERT_EQ(result.replies.size(), 2u) << result.errors;
-    EXPECT_EQ(result.errors, "");
+    // No piece is left to place: the suggestion says so, and nothing else does.
+    EXPECT_EQ(result.errors, "stackplay: tbp: suggest with an empty queue: no moves until a new piece arrives\n");
     // The I (the next piece) filled the row, holding the T; then the held T swapped with the O.
     const Json& state = result.replies[1]["state"];
     EXPECT_EQ(state["hold"], "O");
@@ -412,6 +413,68 @@ TEST(BotProtocol, WithoutHoldItFollowsAFrontendThatHolds) {
     EXPECT_EQ(third["queue"], Json::array({"O"}));
     EXPECT_EQ(third["board"][0][3], "I");
     EXPECT_EQ(third["board"][0][6], "I");
+}
+
+// A start whose queue is empty is a position with nothing to place: it is
+// taken, with a line saying so, and each suggestion until a new piece
+// arrives forfeits with a line. A start with no queue at all is refused
+// with a line naming the field, and the bot waits for a good start.
+TEST(BotProtocol, AnEmptyOrMissingQueueIsSaidNotSilent) {
+    const BotRun empty = run(start_json("null", "[]") + "{\"type\":\"suggest\"}\n"
+                             + R"({"type":"new_piece","piece":"T"})" + "\n{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(empty.replies.size(), 3u) << empty.errors;
+    EXPECT_TRUE(empty.replies[1]["moves"].empty());
+    EXPECT_EQ(empty.replies[2]["moves"][0]["location"]["type"], "T");
+    EXPECT_EQ(std::count(empty.errors.begin(), empty.errors.end(), '\n'), 2) << empty.errors;
+    EXPECT_NE(empty.errors.find("start has an empty queue: no suggestion until a new piece arrives"), std::string::npos)
+        << empty.errors;
+    EXPECT_NE(empty.errors.find("suggest with an empty queue"), std::string::npos) << empty.errors;
+
+    const std::string no_queue = R"({"type":"start","hold":null,"board":)" + empty_board_json() + "}\n";
+    const BotRun missing =
+        run(no_queue + "{\"type\":\"suggest\"}\n" + start_json("null", R"(["S"])") + "{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(missing.replies.size(), 3u) << missing.errors;
+    EXPECT_TRUE(missing.replies[1]["moves"].empty());
+    EXPECT_EQ(missing.replies[2]["moves"][0]["location"]["type"], "S");  // alive, and the good start taken
+    EXPECT_EQ(std::count(missing.errors.begin(), missing.errors.end(), '\n'), 2) << missing.errors;
+    EXPECT_NE(missing.errors.find(R"(start: no "queue" field)"), std::string::npos) << missing.errors;
+    EXPECT_NE(missing.errors.find("suggest after a start it could not use"), std::string::npos) << missing.errors;
+}
+
+// A spawn blocked (columns 3-5 filled up to row 19, under the spawn): the
+// suggestion has no moves (a forfeit) and one line says why; with --hold it
+// names the hold's piece too.
+TEST(BotProtocol, ABlockedSpawnForfeitsWithALine) {
+    std::string board = "[";
+    for (int y = 0; y < 40; ++y)
+        board += std::string(y ? "," : "")
+                 + (y < 20 ? R"([null,null,null,"G","G","G",null,null,null,null])"
+                           : "[null,null,null,null,null,null,null,null,null,null]");
+    board += "]";
+    const BotRun alone = run(start_json("null", R"(["T"])", board) + "{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(alone.replies.size(), 2u) << alone.errors;
+    EXPECT_TRUE(alone.replies[1]["moves"].empty());
+    EXPECT_EQ(std::count(alone.errors.begin(), alone.errors.end(), '\n'), 1) << alone.errors;
+    EXPECT_NE(alone.errors.find("the spawn of T is blocked: forfeiting"), std::string::npos) << alone.errors;
+    const BotRun held = run(start_json("null", R"(["T","I"])", board) + "{\"type\":\"suggest\"}\n", true);
+    ASSERT_EQ(held.replies.size(), 2u) << held.errors;
+    EXPECT_TRUE(held.replies[1]["moves"].empty());
+    EXPECT_NE(held.errors.find("the spawns of T and of the hold's I are blocked: forfeiting"), std::string::npos)
+        << held.errors;
+}
+
+// After stop, a play, a new piece and a suggestion are answered as without
+// a position, and the lines say the game was stopped, not "before start".
+TEST(BotProtocol, AfterStopTheLinesSayTheGameStopped) {
+    const BotRun result = run(start_json("null", R"(["T","I"])") + "{\"type\":\"stop\"}\n" + play_json("T", 4, 0)
+                              + R"({"type":"new_piece","piece":"O"})" + "\n{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+    EXPECT_TRUE(result.replies[1]["moves"].empty());
+    EXPECT_EQ(std::count(result.errors.begin(), result.errors.end(), '\n'), 3) << result.errors;
+    EXPECT_NE(result.errors.find("play after stop: waiting for a start"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("new_piece after stop"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("suggest after stop"), std::string::npos) << result.errors;
+    EXPECT_EQ(result.errors.find("before start"), std::string::npos) << result.errors;
 }
 
 }  // namespace stack::tetris
