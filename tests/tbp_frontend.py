@@ -2,7 +2,7 @@
 """A Tetris Bot Protocol (TBP) frontend that plays a bot and checks every move.
 
     tbp_frontend.py --bot "build/play/stackplay --bot tbp --hold" --pieces 1000 --seed 1
-                    [--hold] [--json OUT] [--max-seconds 600] [--game-pieces 300]
+                    [--hold] [--frontend-hold] [--json OUT] [--max-seconds 600] [--game-pieces 300]
 
 The game is written here from the SRS rules, independent of the C++ code: a
 10x40 board (row 0 at the bottom), pieces spawning north with their TBP centre
@@ -37,6 +37,13 @@ board with garbage rows ("G"); after the last piece, quit must end the bot
 with exit 0 within 5 s, and so must the end of input for a second bot. A reply
 that takes over 10 s, or a run over --max-seconds, fails with one line.
 
+With --frontend-hold the frontend holds on its own, as a player would, whether
+or not the bot may: every 7th piece it plays, instead of the bot's move, the
+piece the hold gives at its lowest resting placement SRS reaches, and every
+game after the first starts with a held piece; check 5 then says whether the
+bot followed (a bot without --hold still must not suggest holding, check 2).
+It fails when it never held.
+
 Prints one summary line (pieces, lines, top-outs, suggest latency median and
 p99); --json writes the same as an object. Standard library only.
 """
@@ -61,6 +68,7 @@ SPAWN = (4, 19)  # the TBP centre of every piece at spawn, facing north
 PREVIEW = 5
 REPLY_SECONDS = 10.0
 MALFORMED_EVERY = 97
+FRONTEND_HOLD_EVERY = 7
 
 # The north cells relative to the TBP centre (y up). The centre is SRS's
 # rotation point for JLSTZ; for I the middle-left mino, for O the bottom-left.
@@ -209,9 +217,9 @@ class Bag:
 
 
 class Game:
-    def __init__(self, bag, board, hold_allowed):
+    def __init__(self, bag, board, hold_allowed, hold=None):
         self.bag, self.board, self.hold_allowed = bag, board, hold_allowed
-        self.queue, self.hold = [], None
+        self.queue, self.hold = [], hold
         self.top_up()
 
     def top_up(self):
@@ -232,6 +240,20 @@ class Game:
         spawn = (SPAWN[0], SPAWN[1], 0)
         choices = [self.queue[0], self.hold_choice()]
         return any(p and self.board.fits(cells_of(p, spawn)) for p in choices)
+
+    def frontend_hold(self):
+        """The frontend's own hold (--frontend-hold): (move, piece, cells) of the piece the hold
+        gives at its lowest resting placement reachable from spawn; None when that piece is the
+        current one (no hold) or has no placement."""
+        piece = self.hold if self.hold is not None else self.queue[1]
+        if piece == self.queue[0]:
+            return None
+        states = [s for s in explore(self.board, piece) if resting(self.board, cells_of(piece, s))]
+        if not states:
+            return None
+        x, y, r = min(states, key=lambda s: (max(cy for _, cy in cells_of(piece, s)), s))
+        move = {"location": {"type": piece, "orientation": ORIENTATIONS[r], "x": x, "y": y}, "spin": "none"}
+        return move, piece, cells_of(piece, (x, y, r))
 
     def play(self, piece, cells):
         """Place piece (hold inferred from its type as TBP says); the rows cleared."""
@@ -428,7 +450,7 @@ class Run:
         self.args = args
         self.rng = random.Random(args.seed)
         self.bot = Bot(args.bot, args.max_seconds)
-        self.pieces = self.lines = self.topped_out = self.games = self.malformed_batches = 0
+        self.pieces = self.lines = self.topped_out = self.games = self.malformed_batches = self.frontend_holds = 0
         self.latencies = []
         self.bot_cpu_seconds = 0.0
         self.game = None
@@ -448,9 +470,10 @@ class Run:
         for y in range(self.rng.randrange(1, 9) if self.games > 1 else 0):
             hole = self.rng.randrange(WIDTH)
             board.rows[y] = [None if x == hole else "G" for x in range(WIDTH)]
+        held = self.rng.choice(PIECES) if self.args.frontend_hold and self.games > 1 else None
         bag = Bag(self.rng)
-        self.game = Game(bag, board, self.args.hold)
-        self.bot.send({"type": "start", "hold": None, "queue": self.game.queue, "combo": 0,
+        self.game = Game(bag, board, self.args.hold, held)
+        self.bot.send({"type": "start", "hold": held, "queue": self.game.queue, "combo": 0,
                        "back_to_back": False, "board": board.to_json(),
                        "randomizer": {"type": "seven_bag", "bag": list(bag.left)}})
 
@@ -472,6 +495,11 @@ class Run:
             self.topped_out += 1
             return False
         move, piece, cells = checked
+        if self.args.frontend_hold and (self.pieces + 1) % FRONTEND_HOLD_EVERY == 0:
+            own = game.frontend_hold()
+            if own:
+                move, piece, cells = own
+                self.frontend_holds += 1
         self.lines += game.play(piece, cells)
         self.bot.send({"type": "play", "move": move})
         for new in game.top_up():
@@ -507,6 +535,8 @@ class Run:
         # The bot is the only child reaped so far: its processor time, for the cost of a decision.
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.bot_cpu_seconds = usage.ru_utime + usage.ru_stime
+        if self.args.frontend_hold and not self.frontend_holds:
+            raise Fail("--frontend-hold: the frontend never held")
         refusals = 5 * self.malformed_batches  # not JSON, not an object, two bad plays, 100 KB
         if len(self.bot.stderr_lines) < refusals:
             raise Fail("the bot wrote %d lines on stderr for %d malformed lines it must refuse"
@@ -523,7 +553,8 @@ class Run:
                 "latency_ms": {"median": round(statistics.median(ordered), 3), "p99": round(p99, 3),
                                "max": round(ordered[-1], 3)},
                 "bot_cpu_seconds": round(self.bot_cpu_seconds, 3), "suggestions": len(self.latencies),
-                "bot": self.args.bot, "hold": self.args.hold, "seed": self.args.seed}
+                "bot": self.args.bot, "hold": self.args.hold, "frontend_holds": self.frontend_holds,
+                "seed": self.args.seed}
 
 
 def context(run):
@@ -573,6 +604,8 @@ def parse_args(argv):
     parser.add_argument("--pieces", type=int, default=1000, help="pieces to place, over as many games as needed")
     parser.add_argument("--seed", type=int, default=1, help="seed of random.Random for the bags and garbage")
     parser.add_argument("--hold", action="store_true", help="allow moves that use hold")
+    parser.add_argument("--frontend-hold", action="store_true",
+                        help="the frontend holds on its own every 7th piece, and later games start with a held piece")
     parser.add_argument("--json", metavar="OUT", help="write the summary to OUT as JSON")
     parser.add_argument("--max-seconds", type=float, default=600, help="fail when the run takes longer")
     parser.add_argument("--game-pieces", type=int, default=300, help="stop a game after this many pieces")
@@ -603,9 +636,11 @@ def main(argv):
     result = run.summary()
     lat = result["latency_ms"]
     print("tbp_frontend: %d pieces, %d lines, %d topped out in %d games; suggest latency median %.2f ms, "
-          "p99 %.2f ms, max %.2f ms (%s%s)" % (result["pieces"], result["lines"], result["topped_out"], result["games"],
-                                             lat["median"], lat["p99"], lat["max"], args.bot,
-                                             ", hold" if args.hold else ""))
+          "p99 %.2f ms, max %.2f ms (%s%s%s)" % (result["pieces"], result["lines"], result["topped_out"], result["games"],
+                                               lat["median"], lat["p99"], lat["max"], args.bot,
+                                               ", hold" if args.hold else "",
+                                               ", the frontend held %d times" % result["frontend_holds"]
+                                               if args.frontend_hold else ""))
     if args.json:
         with open(args.json, "w") as out:
             json.dump(result, out, indent=2)

@@ -44,6 +44,10 @@ struct Position {
     bool back_to_back = false;
 };
 
+// Where the game stands: no start yet; a start the bot could not use; a
+// game on; a game the frontend stopped. Only Playing has a position.
+enum class Phase { NoStart, BadStart, Playing, Stopped };
+
 class Bot {
 public:
     Bot(const BotOptions& options, std::ostream& out, std::ostream& errors);
@@ -56,6 +60,8 @@ private:
     void suggest();
     void play(const Json& message);
     void new_piece(const Json& message);
+    std::string without_position(const char* what) const;
+    std::string forfeit_reason() const;
     int piece_of(const Json& value, const char* what) const;
     void append_state(std::string& text) const;
     bool append_move(std::string& text, const TetrisChoice& choice) const;
@@ -69,7 +75,7 @@ private:
     ShapeSet shapes_;
     std::vector<TetrisPolicy> policies_;  // [d] searches d more known pieces than the first
     int threads_;
-    bool calculating_ = false;
+    Phase phase_ = Phase::NoStart;
     Position position_;
 };
 
@@ -156,9 +162,11 @@ void Bot::append_state(std::string& text) const {
 // The start message: a 10x40 board of null or letter cells, row 0 at the
 // bottom; the queue; the hold. All checked before the position changes; a
 // start that fails a check leaves the bot without a position (its
-// suggestions have no moves) until the next good start.
+// suggestions have no moves) until the next good start. A held piece is
+// taken with or without --hold: the frontend's game may hold even where the
+// bot never does. An empty queue is a position with nothing to place yet.
 void Bot::start(const Json& message) {
-    calculating_ = false;  // a start it cannot use leaves no position to play on
+    phase_ = Phase::BadStart;  // a start it cannot use leaves no position to play on
     Position next;
     const Json& board = message.contains("board") ? message["board"] : Json();
     if (!board.is_array() || board.size() != std::size_t(BoardHeight))
@@ -179,21 +187,23 @@ void Bot::start(const Json& message) {
             next.letters[std::size_t(y)][std::size_t(x)] = cell.get_ref<const std::string&>()[0];
         }
     }
-    const Json& queue = message.contains("queue") ? message["queue"] : Json::array();
+    if (!message.contains("queue"))
+        throw BadMessage("start: no \"queue\" field: no position until a start that has one");
+    const Json& queue = message["queue"];
     if (!queue.is_array())
         throw BadMessage("start: the queue is not a list");
     for (const Json& piece : queue)
         next.queue.push_back(piece_of(piece, "start: a queue piece"));
     if (message.contains("hold") && !message["hold"].is_null())
         next.hold = piece_of(message["hold"], "start: the hold");
-    if (next.hold >= 0 && !options_.game.hold)
-        throw BadMessage("start: a held piece, but this bot runs without --hold");
     if (message.contains("combo") && message["combo"].is_number_integer())
         next.combo = message["combo"].get<int>();
     if (message.contains("back_to_back") && message["back_to_back"].is_boolean())
         next.back_to_back = message["back_to_back"].get<bool>();
     position_ = std::move(next);
-    calculating_ = true;
+    phase_ = Phase::Playing;
+    if (position_.queue.empty())
+        errors_ << "stackplay: tbp: start has an empty queue: no suggestion until a new piece arrives\n" << std::flush;
 }
 
 // The best choice at the deepest depth the budget allows. Returns false
@@ -201,7 +211,9 @@ void Bot::start(const Json& message) {
 bool Bot::choose(std::optional<TetrisChoice>& best, std::vector<TetrisChoice>& ranked, std::uint64_t& leaves,
                  std::size_t& depth) const {
     const auto start = std::chrono::steady_clock::now();
-    const Known known{position_.queue, position_.hold};
+    // Without --hold the search never holds, so the held piece (the
+    // frontend's own holding) is no piece it may place.
+    const Known known{position_.queue, options_.game.hold ? position_.hold : -1};
     std::uint64_t previous = 0;
     for (std::size_t d = 0; d < policies_.size(); ++d) {
         const auto began = std::chrono::steady_clock::now();
@@ -255,19 +267,56 @@ bool Bot::append_move(std::string& text, const TetrisChoice& choice) const {
     return false;
 }
 
+// Why a message that needs a position has none: `what` (the message's
+// type) came before any start, after a start the bot could not use, or
+// after stop.
+std::string Bot::without_position(const char* what) const {
+    if (phase_ == Phase::Stopped)
+        return std::string(what) + " after stop: waiting for a start";
+    if (phase_ == Phase::BadStart)
+        return std::string(what) + " after a start it could not use: waiting for a good start";
+    return std::string(what) + " before start";
+}
+
+// Why the search found no move for the position: the spawn of every piece
+// the turn may place is blocked (the game is lost), or, should a piece that
+// can spawn have no placement, that.
+std::string Bot::forfeit_reason() const {
+    const Known known{position_.queue, options_.game.hold ? position_.hold : -1};
+    std::vector<int> pieces = {known.queue[0]};
+    if (may_hold(known, options_.game.hold))
+        pieces.push_back(placed_piece(known, true));
+    moves::MoveOptions spawn;
+    spawn.spawn_row = SpawnRow;
+    const moves::SrsBoard board = srs_board(position_.board);
+    const bool blocked = std::none_of(pieces.begin(), pieces.end(), [&](int piece) {
+        return moves::spawn_location(board, static_cast<Piece>(piece), spawn).has_value();
+    });
+    const std::string current(1, shapes_.letter(pieces[0]));
+    if (pieces.size() == 1)
+        return blocked ? "the spawn of " + current + " is blocked" : "no placement of " + current + " is reachable";
+    const std::string both = current + " and of the hold's " + shapes_.letter(pieces[1]);
+    return blocked ? "the spawns of " + both + " are blocked" : "no placement of " + both + " is reachable";
+}
+
+// The suggestion: the best moves, or none (a forfeit, as the protocol
+// says) with one line on the error stream saying why.
 void Bot::suggest() {
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t leaves = 0;
     std::size_t depth = 0;
-    if (!calculating_)  // no position: a suggestion of no moves (a forfeit), never silence
-        errors_ << "stackplay: tbp: suggest without a position (no start, or a start it could not use): no moves\n"
-                << std::flush;
+    if (phase_ != Phase::Playing)  // no position: a suggestion of no moves (a forfeit), never silence
+        errors_ << "stackplay: tbp: " << without_position("suggest") << "; no moves\n" << std::flush;
+    else if (position_.queue.empty())
+        errors_ << "stackplay: tbp: suggest with an empty queue: no moves until a new piece arrives\n" << std::flush;
     std::string text;
     text.reserve(4096);
     text += "{\"type\":\"suggestion\",\"moves\":[";
     std::optional<TetrisChoice> best;
     std::vector<TetrisChoice> ranked;
-    if (calculating_ && !position_.queue.empty() && choose(best, ranked, leaves, depth))
+    if (phase_ == Phase::Playing && !position_.queue.empty() && !choose(best, ranked, leaves, depth))
+        errors_ << "stackplay: tbp: suggest: " << forfeit_reason() << ": forfeiting\n" << std::flush;
+    else
         for (std::size_t i = 0, written = 0; i < ranked.size() && written < std::size_t(options_.moves); ++i) {
             const std::size_t before = text.size();
             if (written)
@@ -290,10 +339,13 @@ void Bot::suggest() {
 
 // The frontend's move: its cells must lie on empty cells of the board and
 // rest on something, and its piece must be the current one or what the
-// hold gives.
+// hold gives. A play of the hold's piece means the frontend held (as the
+// protocol says), whether or not this bot may hold: the held piece is
+// placed and the current one held, or with the hold empty the next piece
+// is placed and the current one held.
 void Bot::play(const Json& message) {
-    if (!calculating_)
-        throw BadMessage("play before start");
+    if (phase_ != Phase::Playing)
+        throw BadMessage(without_position("play"));
     if (!message.contains("move") || !message["move"].is_object() || !message["move"].contains("location")
         || !message["move"]["location"].is_object())
         throw BadMessage("play: no move location");
@@ -311,7 +363,7 @@ void Bot::play(const Json& message) {
     const Known known{position_.queue, position_.hold};
     bool hold = false;
     if (known.queue.empty() || piece != known.queue[0]) {
-        hold = options_.game.hold && may_hold(known, true) && placed_piece(known, true) == piece;
+        hold = may_hold(known, true) && placed_piece(known, true) == piece;  // the frontend held, --hold or not
         if (!hold)
             throw BadMessage("play: a " + std::string(1, shapes_.letter(piece))
                              + " is neither the current piece nor what the hold gives");
@@ -344,8 +396,8 @@ void Bot::play(const Json& message) {
 }
 
 void Bot::new_piece(const Json& message) {
-    if (!calculating_)
-        throw BadMessage("new_piece before start");
+    if (phase_ != Phase::Playing)
+        throw BadMessage(without_position("new_piece"));
     position_.queue.push_back(piece_of(message.contains("piece") ? message["piece"] : Json(), "new_piece: the piece"));
 }
 
@@ -370,7 +422,7 @@ bool Bot::handle(const std::string& line, std::uint64_t number) {
         else if (type == "new_piece")
             new_piece(message);
         else if (type == "stop")
-            calculating_ = false;
+            phase_ = Phase::Stopped;
         else if (type == "quit")
             return false;
         // Other types are ignored, as the protocol says.

@@ -9,8 +9,11 @@
 // and move by SRS (left, right, soft drop, both turns with the SRS kicks:
 // every placement breadth-first search reaches, srs/moves.h); full rows
 // clear; garbage cells ("G") are filled cells like any other. With --hold
-// a turn may hold. No placement reachable from the spawn: the bot suggests
-// no move (it forfeits, as the protocol says).
+// a turn may hold; without, the bot never suggests holding but follows a
+// frontend that holds (a start with a held piece, a play of the hold's
+// piece). No placement reachable from the spawn, or an empty queue: the
+// bot suggests no move (it forfeits, as the protocol says) and says why in
+// one line on the error stream.
 //
 // Beside the protocol: the suggestion carries the bot's position as
 // "state" ({"board", "queue", "hold"}, the board as the start message

@@ -30,8 +30,10 @@ void extend_plan(const TetrisPolicy& policy, const TetrisBoard& board, const Kno
     }
 }
 
-Json placement_json(const ShapeSet& shapes, const TetrisBoard& board, const TetrisChoice& choice, int spawn_row,
-                    bool scored) {
+// A placement as the decision's JSON names it, with its score (null when
+// lost): the search's score of the choice with the pieces known at its
+// turn, and whether a later known piece then fits after no placement.
+Json placement_json(const ShapeSet& shapes, const TetrisBoard& board, const TetrisChoice& choice, int spawn_row) {
     const TetrisPlacement& placement = choice.placement;
     const Shape& shape = shapes.shape(placement.shape);
     Json cells = Json::array();
@@ -56,11 +58,9 @@ Json placement_json(const ShapeSet& shapes, const TetrisBoard& board, const Tetr
                 {"lines", landing.lines},
                 {"srs", std::move(srs)},
                 {"inputs", std::move(inputs)}};
-    if (scored) {
-        const bool lost = choice.score <= Lost;
-        out["score"] = lost ? Json() : Json(choice.score);
-        out["lost"] = lost;
-    }
+    const bool lost = choice.score <= Lost;
+    out["score"] = lost ? Json() : Json(choice.score);
+    out["lost"] = lost;
     return out;
 }
 
@@ -154,12 +154,12 @@ Json decision_json(const ShapeSet& shapes, const TetrisPolicy& policy, const Tet
         document["game_over"] = decision.enters ? "no placement fits" : "the piece cannot enter";
         return document;
     }
-    document["best"] = placement_json(shapes, board, *decision.choice, spawn_row, true);
+    document["best"] = placement_json(shapes, board, *decision.choice, spawn_row);
     document["game_over"] = nullptr;
     TetrisBoard after = board;
     Json plan = Json::array();
     for (const TetrisChoice& step : decision.plan) {
-        plan.push_back(placement_json(shapes, after, step, spawn_row, false));
+        plan.push_back(placement_json(shapes, after, step, spawn_row));
         after.place(shapes.shape(step.placement.shape), step.placement.x, step.placement.row);
         if (plan.size() == 1)
             document["board_after"] = board_rows(after);
@@ -167,7 +167,7 @@ Json decision_json(const ShapeSet& shapes, const TetrisPolicy& policy, const Tet
     document["plan"] = std::move(plan);
     Json ranked = Json::array();
     for (std::size_t i = 0; i < decision.ranked.size() && i < std::size_t(alternatives); ++i)
-        ranked.push_back(placement_json(shapes, board, decision.ranked[i], spawn_row, true));
+        ranked.push_back(placement_json(shapes, board, decision.ranked[i], spawn_row));
     document["alternatives"] = std::move(ranked);
     return document;
 }
