@@ -206,6 +206,34 @@ TEST(Decision, PlanEntriesCarryScoreAndLost) {
     EXPECT_TRUE(alone["plan"][0]["score"].is_number()) << alone.dump();
 }
 
+// The decision's SRS facts claim a spin only with inputs that perform it:
+// every T placement SRS reaches on random boards with holes and overhangs,
+// its inputs replayed as a game plays them (issue 38: 10 of 971 entries
+// said 'mini' beside inputs that lock with none).
+TEST(Decision, SrsSpinIsWhatItsInputsPerform) {
+    std::mt19937 rng(38);
+    int spins = 0, checked = 0;
+    for (int trial = 0; trial < 120; ++trial) {
+        const TetrisBoard board = random_board(rng, 10, 20, 2 + int(rng() % 10));
+        std::array<TetrisPlacement, MostPlacements> placements{};
+        const int count = generate_placements(kit().shapes, board, PieceT, MoveSet::BreadthFirst, placements);
+        for (int i = 0; i < count; ++i) {
+            const std::optional<SrsFacts> facts = srs_facts(kit().shapes, board, placements[std::size_t(i)], -1);
+            ASSERT_TRUE(facts.has_value());
+            const auto played = moves::replay(srs_board(board), PieceT, facts->inputs);
+            ASSERT_TRUE(played.has_value()) << facts->inputs;
+            EXPECT_EQ(played->cells, placement_cells(kit().shapes.shape(placements[std::size_t(i)].shape),
+                                                     placements[std::size_t(i)]));
+            EXPECT_EQ(spin_name(played->spin), std::string(spin_name(facts->reached)))
+                << "trial " << trial << " inputs " << facts->inputs;
+            spins += facts->reached != moves::ReachedPlain;
+            ++checked;
+        }
+    }
+    EXPECT_GT(spins, 20);
+    EXPECT_GT(checked, 3000);
+}
+
 TEST(Decision, RankedChoicesStartWithTheChoice) {
     std::mt19937 rng(5);
     PolicyConfig config = parse_tetris_policy("dellacherie", 1, 0);

@@ -40,8 +40,8 @@ Decision decide(const TetrisPolicy& policy, const TetrisBoard& board, const Know
 moves::Cells placement_cells(const Shape& shape, const TetrisPlacement& placement);
 
 // How SRS reaches a placement: the state (a location whose cells they
-// are, as the search found it first), how it can be reached (SpinBits), and
-// the shortest inputs from spawn. Nothing for sets other than the
+// are, as the search found it first), the best spin some inputs perform (a
+// SpinBits bit), and the shortest inputs from spawn that perform it. Nothing for sets other than the
 // tetrominoes, wells narrower than 4, or a placement SRS cannot reach.
 struct SrsFacts {
     moves::Location location;
