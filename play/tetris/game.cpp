@@ -197,6 +197,8 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
         record.points = score.points;
         ++record.pieces;
         record.holds += chosen->hold;
+        record.height_sum += std::uint64_t(board.top());
+        record.most_height = std::max(record.most_height, board.top());
         if (turns)
             turns({record.pieces, &before, known, *chosen, placed_piece(known, chosen->hold), &scored, landing.lines,
                    &record});

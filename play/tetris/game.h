@@ -74,6 +74,8 @@ struct GameRecord {
     std::uint64_t leaves = 0;  // leaves the policy scored
     std::uint64_t holds = 0;   // turns that held first
     int final_height = 0;      // the highest column when the game ended
+    int most_height = 0;       // the highest column after any placement
+    std::uint64_t height_sum = 0;  // the highest column after each placement, summed (mean: / pieces)
     // The first piece that could not enter at its spawn (Fahey's rule), 0
     // if none, and the lines by then: under the default rule a game goes on
     // past it, and the entry rule's game of the same seed ends there.

@@ -219,6 +219,8 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                 {"score", record.points},
                                 {"topped_out", record.topped_out},
                                 {"final_height", record.final_height},
+                                {"mean_height", record.pieces ? double(record.height_sum) / double(record.pieces) : 0.0},
+                                {"most_height", record.most_height},
                                 {"holds", record.holds},
                                 {"entry_blocked_at", record.entry_blocked_at},
                                 {"lines_at_entry_block", record.lines_at_entry_block}});

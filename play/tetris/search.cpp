@@ -261,6 +261,26 @@ TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vec
     : shapes_(shapes), config_(config), draw_weights_(std::move(draw_weights)) {
     if (config.moves != MoveSet::HardDrop && shapes.set().name() != "tetrominoes")
         throw InputError("--moves bfs plays the tetrominoes only (SRS)");
+    if (config.hold && (config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris)) {
+        const std::vector<double> weights = policy_weights(config);
+        landing_weight_ = weights[0];
+        eroded_weight_ = weights[1];
+    }
+}
+
+// Dellacherie's and El-Tetris's leaf scores a line by its last placement's
+// own features (its landing height and eroded cells) and the board after
+// it. Without hold the order of a line's pieces is the queue's and that
+// is the seeds' rule. With hold the search picks the order, and a line
+// that keeps the clearing piece for last is credited its eroded cells
+// while the game, a turn later, keeps it in hold again: the bot held the
+// I forever and stacked to the top (issue 38: Dellacherie and El-Tetris
+// with hold topped out within 500 pieces of 7-bag where without hold they
+// never did). So with hold every placement of a line adds its own
+// features, weighted as the leaf weights the last one's: the order earns
+// nothing.
+double TetrisPolicy::order_terms(const Shape& shape, int row, const Landing& landing) const {
+    return landing_weight_ * (row + (shape.height - 1) / 2.0) + eroded_weight_ * landing.eroded_cells;
 }
 
 double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& placement,
@@ -290,19 +310,30 @@ int TetrisPolicy::placements(const TetrisBoard& board, int piece,
 
 // The value of a placement: its leaf score when nothing follows it, else
 // the best turn of the pieces still known (`rest`), else the weighted mean
-// over the pieces of the best turn of each.
+// over the pieces of the best turn of each. `turns` more placements of
+// known pieces follow it. A line that held from an empty hold has used two
+// queue pieces for one placement: when its queue runs out with turns left,
+// its next turn places the held piece (a real turn can: it holds the
+// unknown piece drawn then). So every line places as many pieces, and
+// leaves are compared at one depth.
 double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& placement, const Known& rest, int unknown,
-                           const DellacherieBase* base) const {
-    if (rest.queue.empty() && unknown == 0)
-        return leaf(board, placement, base);
+                           int turns, double carried, const DellacherieBase* base) const {
+    if (turns == 0 && unknown == 0)
+        return leaf(board, placement, base) + carried;
     TetrisBoard next = board;
-    next.place(shapes_.shape(placement.shape), placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
-    if (!rest.queue.empty())
-        return best(next, rest, unknown);
+    const Shape& shape = shapes_.shape(placement.shape);
+    const Landing landing = next.place(shape, placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
+    carried += order_terms(shape, placement.row, landing);
+    if (turns > 0 && !rest.queue.empty())
+        return best(next, rest, unknown, turns, carried);
+    if (turns > 0 && rest.hold >= 0) {
+        const int held[] = {rest.hold};
+        return best(next, Known{held, -1}, unknown, turns, carried);
+    }
     double mean = 0;
     for (int piece = 0; piece < shapes_.piece_count(); ++piece) {
         const int draw[] = {piece};
-        mean += draw_weights_[std::size_t(piece)] * best(next, Known{draw, rest.hold}, unknown - 1);
+        mean += draw_weights_[std::size_t(piece)] * best(next, Known{draw, rest.hold}, unknown - 1, 1, carried);
     }
     return mean;
 }
@@ -315,11 +346,11 @@ bool TetrisPolicy::leaves_follow(const Known& known, int unknown) const {
 }
 
 // The best turn on a board: each placement of the current piece, then with
-// hold each of the other piece's.
-double TetrisPolicy::best(const TetrisBoard& board, const Known& known, int unknown) const {
+// hold each of the other piece's; `turns` counts this one.
+double TetrisPolicy::best(const TetrisBoard& board, const Known& known, int unknown, int turns, double carried) const {
     std::array<TetrisPlacement, MostPlacements> placements;
     std::optional<DellacherieBase> base;
-    if (leaves_follow(known, unknown))
+    if (turns == 1 && leaves_follow(known, unknown))
         base.emplace(board);
     double top = Lost;
     for (const bool hold : {false, true}) {
@@ -328,12 +359,12 @@ double TetrisPolicy::best(const TetrisBoard& board, const Known& known, int unkn
         const int count = this->placements(board, placed_piece(known, hold), placements);
         const Known rest = after_turn(known, hold);
         const DellacherieBase* shared = base ? &*base : nullptr;
-        if (rest.queue.empty() && unknown == 0)  // the placements are the leaves (most calls): no call per leaf
+        if (turns == 1 && unknown == 0)  // the placements are the leaves (most calls): no call per leaf
             for (int i = 0; i < count; ++i)
-                top = std::max(top, leaf(board, placements[std::size_t(i)], shared));
+                top = std::max(top, leaf(board, placements[std::size_t(i)], shared) + carried);
         else
             for (int i = 0; i < count; ++i)
-                top = std::max(top, after(board, placements[std::size_t(i)], rest, unknown, shared));
+                top = std::max(top, after(board, placements[std::size_t(i)], rest, unknown, turns - 1, carried, shared));
     }
     return top;
 }
@@ -346,10 +377,11 @@ double TetrisPolicy::score(const TetrisBoard& board, const Known& known, const T
                            const DellacherieBase* base) const {
     const Known seen = window(known);
     if (!config_.printed_seed000) {
-        const Known rest = after_turn(seen, first.hold);
-        if (rest.queue.empty() && config_.expectimax_depth == 0)  // a leaf (the one-piece policies): no call
+        // A turn for each known piece of the queue, this one first.
+        const int turns = int(seen.queue.size()) - 1;
+        if (turns == 0 && config_.expectimax_depth == 0)  // a leaf (the one-piece policies): no call
             return leaf(board, first.placement, base);
-        return after(board, first.placement, rest, config_.expectimax_depth, base);
+        return after(board, first.placement, after_turn(seen, first.hold), config_.expectimax_depth, turns, 0.0, base);
     }
     // Seed 000's nextTick, as printed, recurses on the tail of a list that is
     // already the tail: it places known[0], known[2], known[4], ...
@@ -357,7 +389,8 @@ double TetrisPolicy::score(const TetrisBoard& board, const Known& known, const T
     std::size_t count = 0;
     for (std::size_t i = 2; i < seen.queue.size(); i += 2)
         every_other[count++] = seen.queue[i];
-    return after(board, first.placement, Known{std::span<const int>(every_other.data(), count)}, 0, base);
+    return after(board, first.placement, Known{std::span<const int>(every_other.data(), count)}, 0, int(count), 0.0,
+                 base);
 }
 
 std::optional<TetrisChoice> TetrisPolicy::choose(const TetrisBoard& board, const Known& known, int threads,

@@ -217,15 +217,24 @@ public:
     int placements(const TetrisBoard& board, int piece, std::span<TetrisPlacement, MostPlacements> out) const;
 
 private:
-    double best(const TetrisBoard& board, const Known& known, int unknown) const;
-    double after(const TetrisBoard& board, const TetrisPlacement& placement, const Known& rest, int unknown,
-                 const DellacherieBase* base) const;
+    // `turns`: the placements of known pieces a line still makes (see
+    // score): every line places as many, hold or not.
+    // `carried`: what the line's earlier placements add to its leaf (see
+    // order_terms).
+    double best(const TetrisBoard& board, const Known& known, int unknown, int turns, double carried) const;
+    double after(const TetrisBoard& board, const TetrisPlacement& placement, const Known& rest, int unknown, int turns,
+                 double carried, const DellacherieBase* base) const;
+    double order_terms(const Shape& shape, int row, const Landing& landing) const;
     double leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const;
     Known window(const Known& known) const;                     // the queue cut to the preview
     bool leaves_follow(const Known& known, int unknown) const;  // the first placements are leaves
     const ShapeSet& shapes_;
     PolicyConfig config_;
     std::vector<double> draw_weights_;  // [piece] -> probability
+    // The weights of the last placement's own features (landing height,
+    // eroded cells) that every placement of a line adds when hold is in
+    // play (order_terms); zero otherwise.
+    double landing_weight_ = 0, eroded_weight_ = 0;
 };
 
 }  // namespace stack::tetris
