@@ -119,6 +119,22 @@ json)
         && pass || fail "more lines than cells"
     [ "$(json_field "$work/run.json" "abs(sum(g['lines'] for g in d['per_game']) / 5 - d['observed']['lines']['mean']) < 1e-9")" = True ] \
         && pass || fail "lines mean"
+    # A mean and a most height per game, the most at least the mean.
+    [ "$(json_field "$work/run.json" "all(0 < g['mean_height'] <= g['most_height'] <= 20 for g in d['per_game'])")" = True ] \
+        && pass || fail "mean_height and most_height"
+    # A million games' report is written a game at a time: the tree of them
+    # all took 1.17 GB (issue 38). The peak of the process, by resource.
+    "$python" - "$stackplay" <<'PYTHON' && pass || fail "--games 1000000 --json used too much memory"
+import json, resource, subprocess, sys
+done = subprocess.run([sys.argv[1], "--game", "tetris", "--quiet", "--games", "1000000", "--max-pieces", "1", "--json"],
+                      capture_output=True, text=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+report = json.loads(done.stdout)
+print("1,000,000 games: exit", done.returncode, "peak", peak, "KB,", len(done.stdout), "bytes of JSON")
+assert done.returncode == 0 and len(report["per_game"]) == 1000000 and report["games"] == 1000000
+assert sum(g["pieces"] for g in report["per_game"]) == 1000000, "one piece a game"
+assert peak < 200 * 1024, peak
+PYTHON
     ;;
 threads)
     for threads in 1 3; do
