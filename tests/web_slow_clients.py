@@ -12,14 +12,19 @@ of numbers (seconds; None where nothing came within the cap), so scripts/web-loa
 
   a. 64 connections each sending "GET /api/moves?board=" then one byte a second, never finishing,
      and 64 idle keep-alives (a good request answered, then silence): 5 normal requests on new
-     connections, 0.25 s apart, are each answered 200 within 1 s (max and median reported); the
-     drippers are cut off within 5 s of their first byte (+1.5 s slack: the whole-request deadline);
-  b. POST and PUT /api/moves with Content-Length: 10 and no body: 405 within 0.5 s, with
-     Allow: GET, HEAD, and the connection closed;
+     connections, 0.25 s apart, are each answered 200 well before the drippers' 5 s deadline
+     (within 4 s; max and median reported); the drippers are cut off by the server within 11 s of
+     their first byte (the whole-request deadline is 5 s);
+  b. POST and PUT /api/moves with Content-Length: 10 and no body: 405 without waiting for the
+     body (within 4 s), with Allow: GET, HEAD, and the connection closed;
   c. Host: a foreign name gets a 4xx; localhost, 127.0.0.1 and [::1] (with the port or not)
      200; HTTP/1.1 without Host 400, HTTP/1.0 without Host 200;
   d. two GETs written at once on one connection: two answers, in order;
-  e. SIGTERM with 8 drippers connected: the process exits within 1 s, status 0;
+  e. SIGTERM with 8 drippers connected: the process exits without waiting for them (within
+     4 s), status 0;
+Every check's time is a margin of seconds over what the server takes, tied to its own deadlines,
+so that a loaded machine or a sanitizer build cannot miss it by chance; the latencies are
+reported here and measured by scripts/web-load, not asserted.
   g. 128 begun requests from one address (its bound), then 10 more connections from it at once:
      each gets 503 with Retry-After (no begun one is closed: none is idle or slow yet), while
      127.0.0.2 is served; 1.2 s later a newcomer is served (the oldest begun request is slow).
@@ -42,6 +47,17 @@ HOST = "127.0.0.1"
 NORMAL = "/api/moves?board=....../....../....../......&piece=T&events=0"
 DRIP_START = b"GET /api/moves?board="
 DEFAULT_CAP = 8.0
+# The server's whole-request deadline (play/web/server.h, RequestDeadline):
+# a server that waited on a slow client would answer only once it passed.
+# The checks ask for an answer well before it, at BEFORE_DEADLINE, and for
+# the drippers to be cut by DRIPPERS_CUT after their first byte: margins of
+# seconds over what the server takes (milliseconds), so that a loaded
+# 2-core machine, or a sanitizer build, cannot miss them by chance (issue
+# 38: a 1 s threshold failed once in the sanitizer pass). The latencies
+# themselves are measured and reported (scripts/web-load), not asserted.
+REQUEST_DEADLINE = 5.0
+BEFORE_DEADLINE = REQUEST_DEADLINE - 1.0
+DRIPPERS_CUT = REQUEST_DEADLINE + 6.0
 
 
 class Server:
@@ -324,7 +340,7 @@ def probe(port, cap, count=1, spacing=0.25):
     return results
 
 
-def measure_crowd(binary, cap=DEFAULT_CAP, drippers=64, idle=64, probes=5, spacing=0.25, deadline_watch=6.5):
+def measure_crowd(binary, cap=DEFAULT_CAP, drippers=64, idle=64, probes=5, spacing=0.25, deadline_watch=DRIPPERS_CUT):
     """(a) Normal requests while DRIPPERS slow senders and IDLE idle keep-alives are open; then,
     until DEADLINE_WATCH s after the last dripper's first byte, how soon the drippers were cut."""
     with Server(binary) as server, Crowd(server.port) as crowd:
@@ -531,12 +547,15 @@ def checks(results):
                         f"{crowd['connect_failures']} connections failed, the slowest took "
                         f"{seconds_text(crowd['slowest_connect'])})"))
             out.append((f"a. {crowd['of']} normal requests under {crowd['drippers']} drippers + {crowd['idle']} idle:"
-                        " each 200 within 1 s", crowd["answered"] == crowd["of"] and crowd["max"] < 1.0,
+                        f" each 200 before the drippers' deadline (within {BEFORE_DEADLINE:g} s)",
+                        crowd["answered"] == crowd["of"] and crowd["max"] < BEFORE_DEADLINE,
                         f"statuses {crowd['statuses']}, median {seconds_text(crowd['median'], cap)}, "
                         f"max {seconds_text(crowd['max'], cap)}"))
             latest = crowd["latest_cut"]
-            out.append(("a. drippers cut off within 5 s of their first byte (+1.5 s)",
-                        crowd["drippers_cut"] == crowd["drippers"] and latest is not None and latest <= 6.5,
+            out.append((f"a. drippers cut off by the server within {crowd['deadline_watch']:g} s of their first byte"
+                        f" (its deadline is {REQUEST_DEADLINE:g} s)",
+                        crowd["drippers_cut"] == crowd["drippers"] and latest is not None
+                        and latest <= crowd["deadline_watch"],
                         f"{crowd['drippers_cut']}/{crowd['drippers']} cut within {crowd['deadline_watch']} s, "
                         f"the last after {seconds_text(latest, crowd['deadline_watch'])}"))
     methods = results.get("methods")
@@ -544,11 +563,11 @@ def checks(results):
         for method in ("POST", "PUT"):
             m = methods.get(method)
             if not m:
-                out.append((f"b. {method} with Content-Length: 10, no body: 405 within 0.5 s", False,
+                out.append((f"b. {method} with Content-Length: 10, no body: 405 without waiting for the body", False,
                             methods.get("error", "not measured")))
                 continue
-            out.append((f"b. {method} with Content-Length: 10, no body: 405 within 0.5 s",
-                        m["status"] == 405 and m["seconds"] < 0.5,
+            out.append((f"b. {method} with Content-Length: 10, no body: 405 without waiting for the body (within "
+                        f"{BEFORE_DEADLINE:g} s)", m["status"] == 405 and m["seconds"] < BEFORE_DEADLINE,
                         f"{m['status'] or m['error']} after {seconds_text(m['seconds'], methods['cap'])}"))
             allow = {a.strip().upper() for a in (m["allow"] or "").split(",")}
             out.append((f"b. {method}'s 405: Allow: GET, HEAD, a JSON error, the connection closed",
@@ -574,8 +593,9 @@ def checks(results):
     shutdown = results.get("shutdown")
     if shutdown:
         seconds = shutdown.get("seconds")
-        out.append((f"e. SIGTERM with {shutdown.get('drippers')} drippers: exit within 1 s, status 0",
-                    seconds is not None and seconds <= 1.0 and shutdown.get("exit_status") == 0,
+        out.append((f"e. SIGTERM with {shutdown.get('drippers')} drippers: exit without waiting for them (within "
+                    f"{BEFORE_DEADLINE:g} s), status 0",
+                    seconds is not None and seconds < BEFORE_DEADLINE and shutdown.get("exit_status") == 0,
                     shutdown.get("error") or f"exited after {seconds_text(seconds, shutdown['cap'])}, "
                     f"status {shutdown['exit_status']} ({shutdown['drippers_open']} drippers open then)"))
     full = results.get("full")
