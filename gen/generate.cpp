@@ -458,7 +458,10 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
                               + "; stackgen --resume continues)");
     }
     run.times.total_seconds = MPI_Wtime() - start;
-    if (!options.quiet || options.json)  // --quiet silences the text summary, never what --json asks for
+    // --quiet means what it means in stackplay: no progress, and the results
+    // still print. stackgen's result is its table; with --no-output it is
+    // the summary (V and the digest), which then prints, as --json does.
+    if (!options.quiet || options.json || options.no_output)
         print_summary(comm, options, partition, layout, rules, run, output, checkpoint ? checkpoint->first_round() : 0);
 }
 

@@ -78,7 +78,9 @@ po::options_description described_options() {
         "checkpoint-seconds", po::value<std::string>()->default_value("1"),
         "record the rounds on disk in the partial table at most this often (0: after every round)")(
         "progress", "print a progress line for every round holding 1% of the states (default: a few a second)")(
-        "quiet", "no progress lines on stderr and no text summary (--json still prints)")(
+        "quiet",
+        "no progress lines on stderr (results and --json still print: the table is the result, so no text "
+        "summary, but with --no-output the summary is, and prints)")(
         "round-table", "add one line per round to the summary (states, balance, time)")(
         "json", "print the summary (and with --round-table every round) as JSON");
     return described;

@@ -318,6 +318,11 @@ progress)
     mpi 2 "$stackgen" --width 6 --height 12 --no-output --quiet --json > "$work/out" 2> "$work/err4"
     [ ! -s "$work/err4" ] && "$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["digest"].startswith("crc64:")' "$work/out" \
         && pass || fail "--quiet --json: no JSON summary ($(head -c 100 "$work/out")) or stderr ($(head -c 100 "$work/err4"))"
+    # With --no-output the summary is the result: --quiet prints it, as
+    # stackplay's --quiet prints its results (one meaning for both).
+    mpi 2 "$stackgen" --width 6 --height 12 --no-output --quiet > "$work/out" 2> "$work/err5"
+    [ ! -s "$work/err5" ] && grep -q "V(empty board)" "$work/out" && grep -q "digest" "$work/out" && pass \
+        || fail "--no-output --quiet: no summary ($(head -c 100 "$work/out"))"
     expect_error 2 "give --quiet or --progress, not both" mpi 2 "$stackgen" --width 6 --height 12 --output "$work/x.h5" --quiet --progress
     echo "progress lines: $progress by default, $always with --progress, 0 with --quiet"
     finish
