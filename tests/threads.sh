@@ -218,6 +218,14 @@ p = json.load(sys.stdin)
 assert p['threads'] == 32 and p['cores_per_node'] == 32 and not p['this_node']['cores'], p
 assert p['this_node']['memory'] is False and p['node_memory_typed'] == '128G', p" && pass \
         || fail "--threads 0 --plan-cores 32 does not plan 32 threads"
+    # Under mpirun the plan's node is this node, whatever rank 0 is bound to.
+    mpi 2 "$stackgen" --plan --width 6 --height 10 --threads 0 --json | "$python" -c "
+import json, sys
+p = json.load(sys.stdin)
+cores = int(sys.argv[1])
+assert p['ranks'] == 2 and p['cores_per_node'] == cores and p['this_node']['cores'], p
+assert p['threads'] == max(1, cores // 2), p" "$(getconf _NPROCESSORS_ONLN)" && pass \
+        || fail "mpirun -n 2 --plan does not plan on this node's cores"
     "$stackgen" --plan --width 6 --height 10 --threads 0 --plan-cores 32 --plan-ranks 4 --json \
         | "$python" -c "
 import json, sys
