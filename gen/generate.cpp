@@ -100,8 +100,9 @@ PieceCounts sum_over_ranks(const Communicator& comm, PieceCounts local, const Pi
     return local;
 }
 
-// The rounds a resumed run needs from the file: the four before the first
-// one it computes, with their ghosts exchanged again.
+// The rounds a resumed run needs from the file: the K before the first one
+// it computes (K the set's most cells a piece: 4 for the tetrominoes, 5 for
+// the pentominoes), with their ghosts exchanged again.
 void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::string& partial,
                    const Checkpoint& checkpoint, const Rules& rules) {
     const std::size_t band = std::size_t(rules.most_cells());

@@ -1,4 +1,5 @@
-// stackplay: parse the options, call run_stackplay(), report errors.
+// stackplay: parse the options, call the mode's library entry (run_stackplay,
+// run_tetris, run_bot, serve), report errors.
 #include "support/cli.h"
 #include "support/errors.h"
 #include "stacking/run.h"

@@ -1,6 +1,6 @@
-#include "support/parallel.h"
 #include "stacking/run.h"
 
+#include "support/parallel.h"
 #include "support/cli.h"
 #include "stacking/distribution.h"
 #include "support/errors.h"

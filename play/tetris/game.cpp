@@ -1,6 +1,6 @@
-#include "support/parallel.h"
 #include "tetris/game.h"
 
+#include "support/parallel.h"
 #include "support/interrupt.h"
 
 #include "game_random.h"

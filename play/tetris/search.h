@@ -143,7 +143,6 @@ Known after_turn(const Known& known, bool hold);
 // hold is empty and the next piece is known.
 bool may_hold(const Known& known, bool hold_in_play);
 
-// The most placements one piece can have on one board.
 // The leaves one move's search scores, projected as P^n x K^d (x 2^n with
 // hold, its two choices a piece): P the placements of a piece (each
 // rotation at each column of an open well, as hard drops find them,
@@ -156,6 +155,7 @@ bool may_hold(const Known& known, bool hold_in_play);
 double projected_leaves(const ShapeSet& shapes, int width, int height, const PolicyConfig& config, std::size_t known,
                         double least_placements = 0);
 
+// The most placements one piece can have on one board.
 constexpr int MostPlacements = 4 * MostWidth * MostHeight;  // SRS: 4 rotations at any (x, y)
 
 constexpr double Lost = -1e12;
