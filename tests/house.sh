@@ -3,6 +3,7 @@
 #   - play/'s top level holds only main.cpp and what every game shares;
 #   - no message or comment says "mod 4" but of the tetrominoes;
 #   - Open MPI's root settings sit in at most two files of scripts/;
+#   - the README's glossary defines each word a newcomer must learn (issue 39);
 #   - the README's layout section names every source file's subsystem and
 #     every folder of common/, gen/ and play/.
 #   tests/house.sh SOURCE_DIR
@@ -23,6 +24,13 @@ git grep -n "mod 4" -- common gen play tests scripts ':!tests/house.sh' | grep -
     | while IFS= read -r line; do echo "FAIL: says mod 4: $line"; done
 mod4=$(git grep -n "mod 4" -- common gen play tests scripts ':!tests/house.sh' | grep -vic "tetromino")
 [ "$mod4" -eq 0 ] || failures=$((failures + 1))
+
+# The glossary (issue 39): an entry for each word a newcomer must learn.
+glossary=$(sed -n '/^## Glossary/,/^## /p' README.md)
+for word in "h0" "row" "row sum" "round" "band" "slice" "chunk" "ghost" "segment" "residue class" "seed 000 to 004" \
+            "leaves" "first placements"; do
+    grep -q "\*\*$word\*\*\|\*\*[^*]*, $word\*\*\|\*\*$word, " <<< "$glossary" || fail "the README's glossary has no entry for '$word'"
+done
 
 root_files=$(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | wc -l)
 [ "$root_files" -le 2 ] || fail "Open MPI's root settings are in $root_files files of scripts/: $(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | tr '\n' ' ')"
