@@ -7,6 +7,7 @@
 #include "support/cli.h"
 #include "support/errors.h"
 #include "support/interrupt.h"
+#include "support/limits.h"
 
 #include <cstdio>
 #include <iostream>
@@ -15,6 +16,11 @@
 namespace po = boost::program_options;
 
 namespace {
+
+// --threads's help, its bound from support/limits.h as stackplay's says it.
+const std::string ThreadsHelp = "worker threads per rank, sharing its rounds (0: the cores this rank is bound to), "
+                                "at most " + std::to_string(stack::MostThreads)
+                                + "; one rank per node or socket times threads is the layout to use";
 
 po::options_description described_options() {
     po::options_description described =
@@ -35,9 +41,7 @@ po::options_description described_options() {
         "the rounds held in memory: float64, or float32 (half the band; each value computed in float64 from "
         "float32 successors, so it may differ from a float64 band's in the last bits: needs --precision float32 "
         "or --no-output)")(
-        "threads", po::value<std::string>()->default_value("1"),
-        "worker threads per rank, sharing its rounds (0: the cores this rank is bound to, at most 1024); "
-        "one rank per node or socket times threads is the layout to use")(
+        "threads", po::value<std::string>()->default_value("1"), ThreadsHelp.c_str())(
         "resume",
         "continue <output>.partial, left by a run that stopped, from its last recorded round "
         "(any number of ranks; float64 tables); every round on disk is checked first")(
@@ -112,7 +116,7 @@ stack::GenerateOptions parse_options(const po::variables_map& variables) {
         stack::parse_real_option("checkpoint-seconds", text("checkpoint-seconds"), -1e-300, 1e9);
     options.precision = stack::parse_precision(text("precision"));
     options.band_precision = stack::parse_precision(text("band-precision"), "band-precision");
-    options.threads = int(stack::parse_int_option("threads", text("threads"), 0, 1024));
+    options.threads = int(stack::parse_int_option("threads", text("threads"), 0, stack::MostThreads));
     options.pieces = stack::PieceSet::named_or_file(text("pieces"));
     if (variables.count("residue")) {
         const int modulus = options.pieces.cell_gcd();

@@ -2,6 +2,7 @@
 // run_tetris, run_bot, serve), report errors.
 #include "support/cli.h"
 #include "support/errors.h"
+#include "support/limits.h"
 #include "stacking/run.h"
 #include "tetris/bot_protocol.h"
 #include "tetris/run.h"
@@ -12,6 +13,13 @@
 #include <iostream>
 
 namespace po = boost::program_options;
+
+namespace {
+
+// --threads's help, its bound from support/limits.h as stackgen's says it.
+const std::string ThreadsHelp = "threads (0: the cores this process is bound to), at most " + std::to_string(stack::MostThreads);
+
+}  // namespace
 
 namespace {
 
@@ -38,7 +46,7 @@ po::options_description described_options() {
         "to decide one move on (with --piece), or to start the games on")("start-id", po::value<std::string>(),
                                                                           "start board as a board id")(
         "seed", po::value<std::string>()->default_value("1"), "random seed (>= 0)")(
-        "threads", po::value<std::string>()->default_value("0"), "threads (0: the cores this process is bound to)")(
+        "threads", po::value<std::string>()->default_value("0"), ThreadsHelp.c_str())(
         "check",
         "exit 1 when the games disagree with the exact length distribution (z-test of the mean, "
         "chi-square test of the lengths) or, for the table policy, its mean with the table's value")(
@@ -199,7 +207,7 @@ stack::tetris::TetrisOptions parse_tetris_options(const po::variables_map& varia
     }
     options.yes = variables.count("yes") > 0;
     options.seed = stack::parse_unsigned_option("seed", text("seed"));
-    options.threads = stack::parse_int_option("threads", text("threads"), 0, 4096);
+    options.threads = stack::parse_int_option("threads", text("threads"), 0, stack::MostThreads);
     if (variables.count("board"))
         options.board_file = text("board");
     if (variables.count("piece"))
@@ -287,7 +295,7 @@ stack::PlayOptions parse_options(const po::variables_map& variables) {
                                                 : stack::PlayMode::Play;
     options.runs = stack::parse_unsigned_option("runs", text("runs"), 1, std::uint64_t(1) << 40);
     options.seed = stack::parse_unsigned_option("seed", text("seed"));
-    options.threads = stack::parse_int_option("threads", text("threads"), 0, 4096);
+    options.threads = stack::parse_int_option("threads", text("threads"), 0, stack::MostThreads);
     options.check_level = stack::parse_real_option("check-level", text("check-level"), 0.0, 1.0);
     if (variables.count("memory-limit"))
         options.memory_limit = stack::parse_bytes_option("memory-limit", text("memory-limit"));

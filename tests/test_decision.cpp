@@ -44,19 +44,31 @@ TetrisBoard random_board(std::mt19937& rng, int width, int height, int rows) {
 
 // Hold as the rules say it, by plain recursion: each turn places the
 // current piece, or holds first (the held piece is placed and the current
-// one held; with the hold empty the next piece is placed); the leaf is the
-// one-piece policy's score of the last placement.
-double plain_best(const TetrisPolicy& leaf, const TetrisBoard& board, std::vector<int> queue, int hold);
+// one held; with the hold empty the next piece is placed). Every line
+// places as many pieces as the queue holds: when a line's queue runs out
+// with turns left, the held piece is placed (issue 38). The leaf is the
+// one-piece policy's score of the last placement, plus, for each earlier
+// placement, its landing height and eroded cells weighted as the leaf
+// weights them (`order`: those two weights, zero for Lee's).
+struct Order {
+    double landing = 0, eroded = 0;
+};
+double plain_best(const TetrisPolicy& leaf, const TetrisBoard& board, std::vector<int> queue, int hold, int turns,
+                  double carried, const Order& order);
 
 double plain_after(const TetrisPolicy& leaf, const TetrisBoard& board, int piece, const TetrisPlacement& placement,
-                   const std::vector<int>& rest, int hold) {
-    if (rest.empty()) {
+                   const std::vector<int>& rest, int hold, int turns, double carried, const Order& order) {
+    if (turns == 0) {
         const int only[] = {piece};
-        return leaf.score(board, only, placement);
+        return leaf.score(board, only, placement) + carried;
     }
     TetrisBoard next = board;
-    next.place(kit().shapes.shape(placement.shape), placement.x, placement.row);
-    return plain_best(leaf, next, rest, hold);
+    const Shape& shape = kit().shapes.shape(placement.shape);
+    const Landing landing = next.place(shape, placement.x, placement.row);
+    carried += order.landing * (placement.row + (shape.height - 1) / 2.0) + order.eroded * landing.eroded_cells;
+    if (!rest.empty())
+        return plain_best(leaf, next, rest, hold, turns, carried, order);
+    return plain_best(leaf, next, {hold}, -1, turns, carried, order);
 }
 
 // The turns of a position: (piece placed, queue after, hold after).
@@ -75,13 +87,15 @@ std::vector<Turn> plain_turns(const std::vector<int>& queue, int hold) {
     return turns;
 }
 
-double plain_best(const TetrisPolicy& leaf, const TetrisBoard& board, std::vector<int> queue, int hold) {
+double plain_best(const TetrisPolicy& leaf, const TetrisBoard& board, std::vector<int> queue, int hold, int turns,
+                  double carried, const Order& order) {
     double top = Lost;
     for (const Turn& turn : plain_turns(queue, hold)) {
         std::array<TetrisPlacement, MostPlacements> placements;
         const int count = generate_placements(kit().shapes, board, turn.piece, MoveSet::HardDrop, placements);
         for (int i = 0; i < count; ++i)
-            top = std::max(top, plain_after(leaf, board, turn.piece, placements[std::size_t(i)], turn.rest, turn.hold));
+            top = std::max(top, plain_after(leaf, board, turn.piece, placements[std::size_t(i)], turn.rest, turn.hold,
+                                            turns - 1, carried, order));
     }
     return top;
 }
@@ -110,6 +124,11 @@ TEST(Hold, SearchEqualsAPlainRecursion) {
     int compared = 0, held = 0;
     for (const char* name : {"lee", "dellacherie"}) {
         const TetrisPolicy leaf(kit().shapes, parse_tetris_policy(name, 0, 0), kit().weights);
+        Order order;
+        if (std::string(name) == "dellacherie") {
+            const std::vector<double> weights = policy_weights(parse_tetris_policy(name, 0, 0));
+            order = {weights[0], weights[1]};
+        }
         for (const int preview : {1, 2}) {
             PolicyConfig config = parse_tetris_policy(name, preview, 0);
             config.hold = true;
@@ -130,7 +149,8 @@ TEST(Hold, SearchEqualsAPlainRecursion) {
                         generate_placements(kit().shapes, board, turn.piece, MoveSet::HardDrop, placements);
                     for (int i = 0; i < count; ++i) {
                         const TetrisPlacement& first = placements[std::size_t(i)];
-                        const double expected = plain_after(leaf, board, turn.piece, first, turn.rest, turn.hold);
+                        const double expected = plain_after(leaf, board, turn.piece, first, turn.rest, turn.hold,
+                                                            int(queue.size()) - 1, 0.0, order);
                         const double got = policy.score(board, Known{queue, hold}, TetrisChoice{first, turn.held, 0});
                         EXPECT_NEAR(got, expected, 1e-9) << name << " preview " << preview << " trial " << trial;
                         top = std::max(top, expected);
@@ -139,7 +159,7 @@ TEST(Hold, SearchEqualsAPlainRecursion) {
                 }
                 ASSERT_TRUE(choice.has_value());
                 EXPECT_NEAR(choice->score, top, 1e-9);
-                EXPECT_NEAR(plain_best(leaf, board, queue, hold), top, 1e-9);
+                EXPECT_NEAR(plain_best(leaf, board, queue, hold, int(queue.size()), 0.0, order), top, 1e-9);
                 held += choice->hold;
             }
         }

@@ -5,6 +5,7 @@
 // column 0 is the lowest digit, exactly as in the reference implementation.
 #pragma once
 
+#include "support/limits.h"
 #include <array>
 #include <cstdint>
 #include <string>
@@ -14,14 +15,7 @@ namespace stack {
 
 using BoardId = std::uint64_t;
 
-// Widest well the fixed-size height arrays hold. 21^14 still fits in 64 bits,
-// so the width limit never hides the id-overflow check below.
-constexpr int MaxWidth = 16;
-
-// Tallest well: the codecs' counting tables grow with W*H, and a file
-// claiming more is refused before any of them is built.
-constexpr int MaxHeight = 1000000;
-
+// MaxWidth and MaxHeight: support/limits.h.
 using Heights = std::array<int, MaxWidth>;  // [column] -> height, unused tail is 0
 
 // The shape of a well and the arithmetic of its id space.

@@ -51,7 +51,7 @@ namespace stack {
 
 // The widest and tallest piece a set may hold (its drawing is at most
 // MostPieceColumns x MostPieceColumns cells, rules/piece_set.h).
-constexpr int MostPieceColumns = 8;
+constexpr int MostPieceColumns = MostPieceExtent;
 
 // One orientation of one piece of a set: `width` columns, the steps of its
 // underside and its cells per column. Fixed-size and trivially copyable, so

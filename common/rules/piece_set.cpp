@@ -15,7 +15,7 @@ namespace stack {
 
 namespace {
 
-constexpr int MaximumExtent = 8;                      // rows and columns of a drawn piece
+constexpr int MaximumExtent = MostPieceExtent;        // rows and columns of a drawn piece
 constexpr std::uintmax_t MaximumFileBytes = 1 << 20;  // a piece file, read whole
 constexpr std::size_t MaximumPieces = MostPieces;
 constexpr std::size_t MaximumNameLength = 16;

@@ -45,7 +45,7 @@
 namespace stack {
 
 // The most pieces a set holds.
-constexpr int MostPieces = 64;
+// MostPieces: support/limits.h.
 
 // A piece's cells: (row from the bottom, column), the lowest row and the
 // leftmost column 0, sorted.

@@ -6,6 +6,8 @@
 // of its own, and a table may hold some of them (stackgen --residue).
 #pragma once
 
+#include "support/limits.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,7 +16,7 @@ namespace stack {
 
 class ResidueSet {
 public:
-    static constexpr int MostClasses = 64;
+    static constexpr int MostClasses = MostResidueClasses;
 
     // Every class of modulus 1 (all boards).
     ResidueSet() = default;

@@ -34,8 +34,8 @@
 
 namespace stack::tetris {
 
-constexpr int MostWidth = 16;
-constexpr int MostHeight = 64;
+constexpr int MostWidth = MaxWidth;  // support/limits.h
+constexpr int MostHeight = MostGameHeight;
 constexpr int MostShapeRows = MostPieceColumns;
 
 using Row = std::uint32_t;  // bit x: column x (wider than 16 bits so that shifted pieces never overflow)

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "support/json.h"
+#include "support/limits.h"
 
 #include <map>
 #include <future>
@@ -49,7 +50,7 @@ public:
 using Parameters = std::multimap<std::string, std::string>;
 
 // Bounds on one request's work.
-constexpr int MostBoardWidth = 16, MostBoardHeight = 64;
+constexpr int MostBoardWidth = MaxWidth, MostBoardHeight = MostGameHeight;  // support/limits.h
 constexpr int MostLengthGames = 10000;
 constexpr int MostTetrisPieces = 1000;
 constexpr int MostAlternatives = 8;  // per turn of a replayed real game
