@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,69 @@ TEST(WebApi, MovesAnswerIsTheGeneratorsOwn) {
         EXPECT_FALSE(quiet.contains("events"));
         EXPECT_EQ(quiet["placements"], answer["placements"]);
     }
+}
+
+// Each placement gives the SRS kick its inputs' last turn used (-1: they
+// turn nowhere), as replaying them finds; the answer gives the search's
+// time. On the shaft the I's turns into the hole need kicks past the first;
+// a turn at spawn in the open needs none.
+TEST(WebApi, MovesGiveTheKickAndTheSearchsTime) {
+    const Api api(std::nullopt);
+    for (const auto& [board, piece] : {std::pair{empty_board(10, 20), "T"}, std::pair{shaft_board(), "I"}}) {
+        const Json answer = moves_answer(api, {{"board", board}, {"piece", piece}, {"events", "0"}});
+        ASSERT_TRUE(answer.contains("search_ms"));
+        EXPECT_GE(answer["search_ms"].get<double>(), 0.0);
+        int kicked = 0;
+        for (const Json& placement : answer["placements"]) {
+            const std::string inputs = placement["inputs"];
+            const int kick = placement.at("kick");
+            const bool turns = inputs.find_first_of("cwf") != std::string::npos;
+            EXPECT_EQ(kick >= 0, turns) << inputs;
+            EXPECT_LE(kick, 4) << inputs;
+            kicked += kick > 0;
+        }
+        if (std::string(piece) == "I")
+            EXPECT_GT(kicked, 0) << "no placement in the shaft needs a kick";
+        for (const Json& placement : answer["placements"])  // a turn at spawn, in the open: in place
+            if (placement["inputs"] == "cH")
+                EXPECT_EQ(placement["kick"], 0);
+    }
+}
+
+// The page counts rows from 0 at the floor; so do the errors about a row
+// (a board file's lines count from 1 at the top: not here).
+TEST(WebApi, BoardErrorsCountRowsFromTheFloor) {
+    const Api api(std::nullopt);
+    const auto error_of = [&](auto call) {
+        try {
+            call();
+        } catch (const BadRequest& error) {
+            return std::string(error.what());
+        }
+        return std::string("no error");
+    };
+    const std::string full_top = "####/..../..../....";  // the top row of 4: row 3 from the floor
+    std::string said = error_of([&] { api.decide({{"board", full_top}, {"piece", "T"}}); });
+    EXPECT_NE(said.find("row 3 (from the bottom, 0) is full"), std::string::npos) << said;
+    said = error_of([&] { api.moves({{"board", full_top}}); });
+    EXPECT_NE(said.find("row 3 (from the bottom, 0) is full"), std::string::npos) << said;
+    const std::string short_bottom = "..../..../...";  // the bottom row short: row 0
+    for (const std::string& endpoint : {"moves", "decide"}) {
+        said = error_of([&] {
+            endpoint == "moves" ? (void)api.moves({{"board", short_bottom}})
+                                : (void)api.decide({{"board", short_bottom}, {"piece", "T"}});
+        });
+        EXPECT_NE(said.find("row 0 (from the bottom, 0) has 3 cells"), std::string::npos) << endpoint << ": " << said;
+    }
+}
+
+// A seed is any 64-bit number, echoed exactly (the page keeps it as text).
+TEST(WebApi, SeedsUpTo2To64AreEchoedExactly) {
+    const Api api(std::nullopt);
+    const Json game = api.game({{"game", "tetris"}, {"seed", "18446744073709551615"}, {"pieces", "1"}});
+    EXPECT_EQ(game["seed"].get<std::uint64_t>(), std::numeric_limits<std::uint64_t>::max());
+    EXPECT_NE(json_text(game).find("\"seed\":18446744073709551615"), std::string::npos);
+    EXPECT_THROW(api.game({{"game", "tetris"}, {"seed", "18446744073709551616"}}), BadRequest);
 }
 
 TEST(WebApi, MovesMarkATSpin) {

@@ -181,6 +181,41 @@ assert web['pieces_searched'] == 4 and web['hold'] == 'L' and web['best']['srs']
     expect_status 400 "/api/decide?board=$decide_board&piece=T&next=IOSZJLT"
     expect_status 400 "/api/decide?board=$decide_board&piece=T&held=L"
     expect_status 400 "/api/decide?board=$decide_board&piece=T&next=IOS&hold=1&moves=bfs"
+    # Quick requests past MostQuickJobsInFlight (64) queued or running: 480
+    # connections (120 from each of 127.0.0.2-5) send a 16x64 /api/moves at
+    # once; those past the bound get 503 with Retry-After and a JSON error,
+    # and the server answers right afterwards (issue 38).
+    "$python" - "${url##*:}" > "$work/flood" 2>&1 <<'FLOOD'
+import json, re, socket, sys
+port = int(sys.argv[1])
+rows = ["".join("#" if (x * 7 + y * 3) % 11 == 0 and y % 3 == 0 else "." for x in range(16)) for y in range(64)]
+request = (f"GET /api/moves?board={'%2F'.join(rows).replace('#', '%23')}&piece=T HTTP/1.1\r\n"
+           "Host: localhost\r\nConnection: close\r\n\r\n").encode()
+sockets = []
+for k in range(480):
+    s = socket.socket()
+    s.bind((f"127.0.0.{2 + k // 120}", 0))
+    s.connect(("127.0.0.1", port))
+    sockets.append(s)
+for s in sockets:
+    s.sendall(request)
+statuses, busy = {}, 0
+for s in sockets:
+    s.settimeout(30)
+    answer = b""
+    while chunk := s.recv(1 << 16):
+        answer += chunk
+    s.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ")[1])
+    statuses[status] = statuses.get(status, 0) + 1
+    if status == 503:
+        busy += re.search(rb"(?im)^retry-after: 1\r?$", head) is not None and "busy" in json.loads(body)["error"]
+print(statuses, "503 with Retry-After and a JSON error:", busy)
+assert statuses.get(503, 0) > 0 and busy == statuses[503] and set(statuses) <= {200, 503}, statuses
+FLOOD
+    [ $? = 0 ] && pass || fail "a flood of quick requests: $(tail -c 400 "$work/flood")"
+    expect_status 200 "/api/table"
     kill -0 "$server" && pass || fail "the server died"
     ;;
 esac

@@ -180,8 +180,15 @@ def moves_view(driver, url, shots):
         shown = driver.find_element(By.CSS_SELECTOR, f'#moves-compare tr[data-algorithm="{algorithm}"] td.count').text
         check(shown.strip() == str(answer["counts"]["placements"]),
               f"{algorithm} count side by side {shown.strip()} = the API's {answer['counts']['placements']}")
+    times = {a: driver.find_element(By.CSS_SELECTOR, f'#moves-compare tr[data-algorithm="{a}"] td.time').text
+             for a in expected}
+    check(all(re.fullmatch(r"\d+(\.\d+)? ms", t) for t in times.values()),
+          f"each algorithm's search time beside its counts: {times}")
     placements = driver.find_elements(By.CSS_SELECTOR, "#moves-placements li")
     check(len(placements) == len(expected["bfs"]["placements"]), "one list item per placement")
+    words = [li.text for li in placements]
+    check(all(re.match(r"rotation [0R2L] · columns? \d", text) for text in words),
+          f"the placements are worded 'rotation L · columns a–b, rows c–d': {words[:2]}")
     # A cell of a T-spin mini and of a full T-spin shows both colours (a
     # placement's `spins`: every way it is reached).
     spun = {spin: {tuple(c) for p in expected["bfs"]["placements"] if spin in p["spins"] for c in p["cells"]}
@@ -204,6 +211,7 @@ def moves_view(driver, url, shots):
     refused = api_error(url, "/api/decide", board=board_text(drawn + [(2, 0)]), piece="T", next="IO")
     check(error == refused and not driver.find_elements(By.CSS_SELECTOR, "#moves-board .cell.bot"),
           f"the bot's refusal is shown as the API says it: '{error}'")
+    check("row 0 " in error, f"the bot's error counts rows as the page does, the bottom one 0: '{error}'")
 
     driver.find_element(By.ID, "moves-preset-shaft").click()
     driver.find_element(By.ID, "moves-play").click()
@@ -214,6 +222,10 @@ def moves_view(driver, url, shots):
             By.CSS_SELECTOR, f'#moves-compare tr[data-algorithm="{algorithm}"] td.count').text.strip())
     check(counts == {"bfs": "17", "convolution": "17", "convolution-seed": "11"},
           f"the shaft preset: {counts} (bfs 17, convolution 17, convolution-seed 11)")
+    shaft = api(url, "/api/moves", board="/".join(["###....###"] * 19 + ["###.######"]), piece="I", events=0)
+    kicked = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#moves-placements li") if " kick " in li.text]
+    check(len(kicked) == sum(p["kick"] > 0 for p in shaft["placements"]) > 0,
+          f"the shaft's placements that need a kick say which: {kicked[:2]}")
     screenshot(driver, os.path.join(shots, "web-moves-shaft.png"))
     animation_reveals(driver)
     rotate_180(driver, url)
@@ -233,6 +245,13 @@ def ask_the_bot(driver, url, board):
     check(marked == {tuple(c) for c in decision["best"]["cells"]}, f"the bot's cells are marked on the board: {marked}")
     check(len(driver.find_elements(By.CSS_SELECTOR, "#bot-result .bot-plan li")) == len(decision["plan"]),
           f"its plan lists the {len(decision['plan'])} known pieces")
+    said = text_of(driver, "bot-result")
+    check("rotation " in said and "SRS state" not in said and "centre" not in said and not re.search(r"\bx \d", said),
+          f"the bot words a placement as the moves list does: '{said[:120]}'")
+    titles = {e.text.split(" ", 1)[-1]: e.get_attribute("title")
+              for e in driver.find_elements(By.CSS_SELECTOR, "#bot-result .explained")}
+    check(titles.get("leaves", "").startswith("leaves: ") and titles.get("first placements", "").startswith(
+        "first placements: "), f"leaves and first placements are explained: {titles}")
 
 
 def animation_reveals(driver):
@@ -309,6 +328,12 @@ def explorer_view(driver, url, shots):
     moved = wait_text(driver, "explorer-value", lambda text: text == f"{successor['value']:.6f}")
     check(moved == f"{successor['value']:.6f}", f"clicking the I's best placement moves to its successor ({moved})")
     check(best["value"] >= successor["value"], "values ranked")
+    # Spaces separate heights; they never join digits ("1 0 0 0" is not 1000).
+    type_into(driver, explorer_heights="1 0 0 0")
+    driver.find_element(By.ID, "explorer-go").click()
+    shown = wait_text(driver, "explorer-value", lambda text: text == value)
+    check(shown == value and driver.find_element(By.ID, "explorer-heights").get_attribute("value") == "1,0,0,0",
+          f"heights typed with spaces, '1 0 0 0', are 1,0,0,0: {shown}")
 
 
 def replay_load(driver, seed=None):
@@ -322,6 +347,11 @@ def replay_load(driver, seed=None):
 
 def replay_view(driver, url, shots):
     driver.find_element(By.ID, "tab-replay").click()
+    # Shown, it loads seed 7 by itself (no Load pressed).
+    status = wait_text(driver, "replay-status", lambda text: "seed 7" in text)
+    placed = re.search(r"(\d+) pieces placed", status)
+    check("seed 7" in status and placed and int(placed.group(1)) >= 1 and not text_of(driver, "replay-error"),
+          f"the replay opens on seed 7, a game with moves: '{status}'")
     status = replay_load(driver)
     placed = re.search(r"(\d+) pieces placed", status)
     check(placed and int(placed.group(1)) >= 1 and not text_of(driver, "replay-error"),
@@ -332,6 +362,11 @@ def replay_view(driver, url, shots):
     replay_load(driver, "abc")
     check("seed" in text_of(driver, "replay-error") and "abc" in text_of(driver, "replay-error"),
           f"a seed of abc is refused: '{text_of(driver, 'replay-error')}'")
+    # A failed Load leaves no game drawn under "no game loaded".
+    drawn = driver.find_elements(By.CSS_SELECTOR, "#replay-well .cell.filled, #replay-well .cell.chosen")
+    check(not drawn and text_of(driver, "replay-frame") == "no game loaded"
+          and not driver.find_elements(By.CSS_SELECTOR, "#replay-alternatives li"),
+          f"after a failed Load no game is drawn: {len(drawn)} cells, '{text_of(driver, 'replay-frame')}'")
     Select(driver.find_element(By.ID, "replay-policy")).select_by_value("lookahead 2")
     status = replay_load(driver, "7")
     check("lookahead 2" in status and not text_of(driver, "replay-error"), f"a lookahead policy plays: '{status}'")
@@ -356,6 +391,11 @@ def replay_view(driver, url, shots):
     game = api(url, "/api/game", game="tetris", seed=3, policy="dellacherie")
     check(f"of {len(game['turns'])}" in later, f"the frame count is the game's {len(game['turns'])} turns")
     check(len(driver.find_elements(By.CSS_SELECTOR, "#replay-alternatives li")) >= 1, "the alternatives are listed")
+    # A seed past 2^53 is shown as typed, not rounded as a JavaScript number.
+    type_into(driver, replay_pieces="5")
+    status = replay_load(driver, "18446744073709551615")
+    check("seed 18446744073709551615:" in status, f"the largest seed is shown exactly: '{status}'")
+    type_into(driver, replay_pieces="200")
     screenshot(driver, os.path.join(shots, "web-replay.png"))
 
 
@@ -377,6 +417,37 @@ return out;
 """
 
 
+# Words of the selected elements split over two lines: each word's text
+# range drawn as more than one box.
+BROKEN_WORDS = """
+const out = [];
+for (const el of document.querySelectorAll(arguments[0])) {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const re = /\\S+/g;
+    for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) out.push(m[0]);
+    }
+  }
+}
+return out;
+"""
+
+# The rendered sizes (px, smallest first) of the selected SVG texts: the
+# font size times the SVG's scale on the page.
+SMALL_TEXT = """
+return [...document.querySelectorAll(arguments[0])].map((t) => {
+  const svg = t.ownerSVGElement;
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return parseFloat(getComputedStyle(t).fontSize) * scale;
+}).sort((a, b) => a - b);
+"""
+
+
 def narrow_views(driver, shots):
     """At 400 px every view fits the window: nothing scrolls sideways. The
     screenshots show the top of each view (at most 1,800 px of it)."""
@@ -394,6 +465,13 @@ def narrow_views(driver, shots):
                 Select(driver.find_element(By.ID, "replay-game")).select_by_value("stacking")
                 replay_load(driver, "7")
             time.sleep(0.3)
+            if view == "moves":
+                broken = driver.execute_script(BROKEN_WORDS, "#moves-compare th, #moves-compare td")
+                check(not broken, f"at 400 px the compare table breaks no word: {broken[:4]}")
+            if view == "explorer":
+                small = driver.execute_script(SMALL_TEXT, "#explorer-lengths .tick, #explorer-lengths .chart-legend text")
+                check(small and small[0] >= 10.5, f"at 400 px the chart's ticks and legend are at least 11 px: "
+                      f"the smallest {small and small[0]:.1f} px")
             widths = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
             wide = driver.execute_script(TOO_WIDE)
             check(widths[0] <= widths[1], f"at 400 px the {view} view is {widths[0]} px wide (the window {widths[1]})")

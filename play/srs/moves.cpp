@@ -799,6 +799,38 @@ std::optional<Replayed> replay(const SrsBoard& board, Piece piece, const std::st
     return std::nullopt;  // never locked
 }
 
+std::vector<int> last_kicks(const SrsBoard& board, Piece piece, const std::vector<std::string>& inputs,
+                            const MoveOptions& options) {
+    std::vector<int> kicks(inputs.size(), -1);
+    const std::optional<Location> spawn = spawn_location(board, piece, options);
+    if (!spawn)
+        return kicks;
+    const Space space(board, piece, options);
+    const Map map = space.map();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        Index at = index_of(*spawn);
+        for (const char letter : inputs[i]) {
+            if (letter == 'H')
+                break;
+            if (letter == 'D') {
+                while (map.fits(at - RowStep))
+                    at -= RowStep;
+                continue;
+            }
+            const char* found = std::find(std::begin(MoveLetters), std::end(MoveLetters), letter);
+            if (found == std::end(MoveLetters))
+                throw std::invalid_argument(std::string("last_kicks: no input '") + letter + "'");
+            const Move move = Move(found - std::begin(MoveLetters));
+            if (const auto moved = map.apply(at, move, options.rotate_180)) {
+                if (is_turn(move))
+                    kicks[i] = moved->kick;
+                at = moved->at;
+            }
+        }
+    }
+    return kicks;
+}
+
 Cells table_placement_cells(const Orientation& orientation, int column, const int* heights) {
     if (orientation.cells() != TetrominoCells)
         throw std::invalid_argument("table_placement_cells: a tetromino's orientation has 4 cells");

@@ -149,6 +149,12 @@ struct Replayed {
 };
 std::optional<Replayed> replay(const SrsBoard& board, Piece piece, const std::string& inputs,
                                const MoveOptions& options = {});
+// The SRS kick test the last turn of each input sequence used, played from
+// spawn as replay() plays them: 0 the turn in place, 1-4 the offsets tried
+// after it (a 180-degree turn: always 0), -1 when the inputs turn nowhere
+// (or the spawn is blocked). One map of the board serves every sequence.
+std::vector<int> last_kicks(const SrsBoard& board, Piece piece, const std::vector<std::string>& inputs,
+                            const MoveOptions& options = {});
 
 // The cells a table placement (orientation, leftmost column) fills on a
 // contour: column + k gains rows heights[column + k] .. + added[k] - 1. Any

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -69,7 +70,8 @@ private:
 
 // ROWS: the rows top first, '.' empty and '#' filled, joined by '/'; each
 // row as wide, from `least_width` (`why`: the reason, if any) to
-// MostBoardWidth cells, and at most MostBoardHeight of them.
+// MostBoardWidth cells, and at most MostBoardHeight of them. An error names
+// a row as the page does: 0 the bottom one.
 std::vector<std::string> split_rows(const std::string& text, int least_width, const std::string& why) {
     std::vector<std::string> rows(1);
     for (char c : text) {
@@ -90,21 +92,26 @@ std::vector<std::string> split_rows(const std::string& text, int least_width, co
                          + " cells" + why);
     for (std::size_t r = 0; r < rows.size(); ++r)
         if (rows[r].size() != width)
-            throw BadRequest("board: row " + std::to_string(r + 1) + " has " + std::to_string(rows[r].size())
-                             + " cells, the first " + std::to_string(width));
+            throw BadRequest("board: row " + std::to_string(rows.size() - 1 - r) + " (from the bottom, 0) has "
+                             + std::to_string(rows[r].size()) + " cells, the top row " + std::to_string(width));
     return rows;
+}
+
+// A full row would have been cleared: no game shows one. Named as the page
+// names rows (0 the bottom), not as a board file's lines (1 the top).
+void refuse_full_rows(const std::vector<std::string>& rows) {
+    for (std::size_t r = rows.size(); r-- > 0;)
+        if (rows[r].find('.') == std::string::npos)
+            throw BadRequest("board: row " + std::to_string(rows.size() - 1 - r)
+                             + " (from the bottom, 0) is full: a full row is cleared, so no board holds one");
 }
 
 moves::SrsBoard parse_board(const std::string& text) {
     const std::vector<std::string> rows = split_rows(text, 4, " (SRS spawns in a well at least 4 wide)");
     const std::size_t width = rows.front().size();
+    refuse_full_rows(rows);  // the placements found on one would be drawn outside the board
     moves::SrsBoard board(int(width), int(rows.size()));
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        // A full row would have been cleared: no game shows one, and the
-        // placements found on it would be drawn outside the board.
-        if (rows[r].find('.') == std::string::npos)
-            throw BadRequest("row " + std::to_string(rows.size() - 1 - r)
-                             + " (from the bottom, 0) is full: a full row is cleared, so no board holds one");
         for (std::size_t x = 0; x < width; ++x)
             if (rows[r][x] == '#')
                 board.fill(int(x), int(rows.size() - 1 - r));
@@ -318,9 +325,19 @@ std::string Api::moves(const Parameters& parameters) const {
     options.rotate_180 = query.number("rotate180", 0, 1, 0) == 1;
 
     std::vector<moves::SearchEvent> events;
+    const auto start = std::chrono::steady_clock::now();
     const std::vector<moves::SrsPlacement> placements =
         moves::generate(board, piece, algorithm, options, with_events ? &events : nullptr);
+    // What the search alone cost (the page shows it beside each algorithm's
+    // counts; with events it includes recording them).
+    const double search_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const std::vector<moves::SpinInputs> inputs = moves::spin_inputs(board, piece, placements, options);
+    std::vector<std::string> best_inputs;
+    best_inputs.reserve(inputs.size());
+    for (const moves::SpinInputs& ways : inputs)
+        best_inputs.push_back(moves::inputs_for_spin(ways, moves::best_spin(ways)));
+    const std::vector<int> kicks = moves::last_kicks(board, piece, best_inputs, options);
     const std::optional<moves::Location> spawn = moves::spawn_location(board, piece, options);
 
     JsonWriter json;
@@ -362,7 +379,8 @@ std::string Api::moves(const Parameters& parameters) const {
                 json.raw(separator).text(name);
                 separator = ",";
             }
-        json.raw("],").key("inputs").text(moves::inputs_for_spin(inputs[i], best)).raw(",").key("spin_inputs").raw("{");
+        json.raw("],").key("inputs").text(moves::inputs_for_spin(inputs[i], best)).raw(",").key("kick");
+        json.number(kicks[i]).raw(",").key("spin_inputs").raw("{");
         separator = "";
         for (const auto& [bit, name] : SpinNames)
             if (const std::string& way = moves::inputs_for_spin(inputs[i], bit); !way.empty()) {
@@ -383,6 +401,9 @@ std::string Api::moves(const Parameters& parameters) const {
         }
         json.raw("]");
     }
+    char search_text[32];
+    std::snprintf(search_text, sizeof search_text, "%.4f", search_ms);
+    json.raw(",").key("search_ms").raw(search_text);
     json.raw(",").key("counts").raw("{").key("placements").number(std::int64_t(placements.size()));
     json.raw(",").key("spins_mini").number(minis).raw(",").key("spins_full").number(fulls);
     if (with_events) {
@@ -565,6 +586,7 @@ Json Api::decide(const Parameters& parameters) const {
     tetris::TetrisOptions options;
     options.width = int(rows.front().size());
     options.height = int(rows.size());
+    refuse_full_rows(rows);  // before from_text, whose message counts a file's lines
     std::string text;
     for (const std::string& row : rows)
         text += row + '\n';

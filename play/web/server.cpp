@@ -201,6 +201,7 @@ struct Server {
     std::list<std::shared_ptr<Session>> sessions;
     std::map<asio::ip::address, int> per_address;
     int long_jobs_in_flight = 0;             // queued or running on long_pool
+    int quick_jobs_in_flight = 0;            // queued or running on quick_pool
     int most_connections = MostConnections;  // fewer when descriptors are short
     bool stopping = false;
 
@@ -425,18 +426,24 @@ private:
     }
 
     // Off the network thread: quick endpoints on one pool, long ones on
-    // the other, refused while MostLongJobsInFlight are queued or running.
+    // the other, each refused (503, Retry-After) while its pool has its most
+    // jobs queued or running (MostQuickJobsInFlight, MostLongJobsInFlight).
     void compute(const Endpoint& endpoint, Parameters parameters) {
-        if (endpoint.pool == Pool::Long && server_.long_jobs_in_flight >= MostLongJobsInFlight) {
+        const bool long_job = endpoint.pool == Pool::Long;
+        if (long_job ? server_.long_jobs_in_flight >= MostLongJobsInFlight
+                     : server_.quick_jobs_in_flight >= MostQuickJobsInFlight) {
             Response busy = error_response(http::status::service_unavailable,
-                                           "the server is busy with long requests; try again in a second");
+                                           long_job ? "the server is busy with long requests; try again in a second"
+                                                    : "the server is busy with quick requests (over "
+                                                          + std::to_string(MostQuickJobsInFlight)
+                                                          + " waiting); try again in a second");
             busy.set(http::field::retry_after, "1");
             return answer(std::move(busy), false);
         }
         state_ = State::Busy;
         disarm();
-        const bool long_job = endpoint.pool == Pool::Long;
         server_.long_jobs_in_flight += long_job;
+        server_.quick_jobs_in_flight += !long_job;
         auto job = [self = shared_from_this(), &endpoint, parameters = std::move(parameters), long_job]() mutable {
             Server& server = self->server_;
             if (long_job) {
@@ -453,6 +460,7 @@ private:
             }
             asio::post(server.io, [self = std::move(self), response, long_job] {
                 self->server_.long_jobs_in_flight -= long_job;
+                self->server_.quick_jobs_in_flight -= !long_job;
                 if (self->state_ == State::Busy)
                     self->answer(std::move(*response), false);
             });

@@ -9,7 +9,8 @@
 // ones (/api/moves, /api/table, /api/board) on one, the long ones
 // (/api/lengths, /api/game, /api/decide) on another of MostLongJobs
 // threads, with at most MostLongJobsInFlight queued or running (more: 503
-// with Retry-After), so long requests never delay the quick ones.
+// with Retry-After), so long requests never delay the quick ones; the quick
+// pool takes at most MostQuickJobsInFlight (more: 503 with Retry-After too).
 //
 // What a client gets (each a status with a JSON body {"error": "..."}):
 //   - GET and HEAD only: any other method gets 405 at once and the
@@ -65,6 +66,10 @@ constexpr int MostHeaderBytes = 16 * 1024;
 constexpr int MostTargetBytes = 8 * 1024;
 constexpr int MostLongJobs = 2;
 constexpr int MostLongJobsInFlight = 16;
+// Quick jobs (/api/moves, /api/table, /api/board) queued or running; past
+// it 503 with Retry-After, so a flood of them cannot keep a request waiting
+// behind thousands (issue 38: 1,000 connections x 4 pipelined /api/moves).
+constexpr int MostQuickJobsInFlight = 64;
 constexpr std::chrono::seconds LingerTime{1};
 constexpr std::size_t MostErrorBytes = 200;  // of a message quoting the request
 

@@ -10,6 +10,12 @@ export function queryString(params) {
     .join('&');
 }
 
+// JSON text parsed with every "seed" number kept as its digits (a string):
+// a seed is any 64-bit number, and a JavaScript number rounds one above 2^53.
+export function parseKeepingSeeds(text) {
+  return JSON.parse(text.replace(/([{,]\s*"seed"\s*:\s*)(\d+)/g, '$1"$2"'));
+}
+
 export async function getJSON(path, params = {}) {
   const query = queryString(params);
   const url = query ? `${path}?${query}` : path;
@@ -21,7 +27,7 @@ export async function getJSON(path, params = {}) {
   }
   let body = null;
   try {
-    body = await response.json();
+    body = parseKeepingSeeds(await response.text());
   } catch {
     body = null;
   }

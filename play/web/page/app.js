@@ -32,6 +32,7 @@ function select(view) {
   }
   if (location.hash !== `#${view}`) history.replaceState(null, '', `#${view}`);
   if (view === 'explorer') explorer.show();
+  if (view === 'replay') replay.showView();
 }
 
 function start() {

@@ -3,7 +3,7 @@
 // pieces typed, its choice drawn on the board, its inputs, its plan for the
 // known pieces and the other first choices it weighed.
 import { getJSON, Latest } from './api.js';
-import { cellList, cellSpan, pieceColour, spellInputs } from './shapes.js';
+import { cellList, pieceColour, placeWords, rotationOfOrientation, spellInputs } from './shapes.js';
 
 const $ = (id) => document.getElementById(id);
 const asks = new Latest();
@@ -76,7 +76,9 @@ async function ask() {
 function placementWords(p) {
   const held = p.hold ? 'hold, then ' : '';
   const lines = p.lines ? `, clears ${p.lines} line${p.lines === 1 ? '' : 's'}` : '';
-  return `${held}${p.piece} at ${cellSpan(p.cells)}${lines}`;
+  const rotation = rotationOfOrientation(p.srs?.orientation);
+  const where = rotation >= 0 ? placeWords(rotation, p.cells) : cellList(p.cells);
+  return `${held}${p.piece}, ${where}${lines}`;
 }
 
 // The placement's SRS inputs, raw then spelled out (the raw ones with the
@@ -88,14 +90,28 @@ function inputsOf(p, id) {
   return [raw, ' ', element('span', 'muted', `(${spellInputs(p.inputs)})`)];
 }
 
+// What the search's counts mean (also in the view's help).
+const FIRST_PLACEMENTS = 'first placements: the places the current piece (or, with hold, the held one) can go; ' +
+  'the search starts from each of them';
+const LEAVES = 'leaves: the ends of the search, each one way to place every known piece searched, ' +
+  'whose board the policy scores';
+
+// Text with its meaning as a tooltip, underlined dotted.
+function explained(text, meaning) {
+  const span = element('span', 'explained', text);
+  span.title = meaning;
+  return span;
+}
+
 function showDecision(d) {
   const box = $('bot-result');
-  const searched = `${d.policy}: ${d.pieces_searched} piece${d.pieces_searched === 1 ? '' : 's'} searched, ` +
-    `${d.placements} first placements, ${Number(d.leaves).toLocaleString('en')} leaves, ` +
-    `${(Number(d.seconds) * 1000).toFixed(2)} ms`;
+  const searched = () => element('p', 'muted',
+    `${d.policy}: ${d.pieces_searched} piece${d.pieces_searched === 1 ? '' : 's'} searched, `,
+    explained(`${d.placements} first placements`, FIRST_PLACEMENTS), ', ',
+    explained(`${Number(d.leaves).toLocaleString('en')} leaves`, LEAVES), ', ',
+    `${(Number(d.seconds) * 1000).toFixed(2)} ms`);
   if (!d.best) {
-    box.replaceChildren(element('p', 'choice-line', `No move: ${d.game_over ?? 'no placement'}.`),
-      element('p', 'muted', searched));
+    box.replaceChildren(element('p', 'choice-line', `No move: ${d.game_over ?? 'no placement'}.`), searched());
     return;
   }
   const best = d.best;
@@ -103,10 +119,7 @@ function showDecision(d) {
   const chip = element('span', 'chip');
   chip.style.background = pieceColour(best.piece);
   const facts = [];
-  if (best.srs) {
-    facts.push(`SRS state ${best.srs.orientation} (its rotation centre at x ${best.srs.x}, y ${best.srs.y})`);
-    if (best.srs.spin && best.srs.spin !== 'none') facts.push(`T-spin ${best.srs.spin}`);
-  }
+  if (best.srs?.spin && best.srs.spin !== 'none') facts.push(`T-spin ${best.srs.spin}`);
   facts.push(best.lost ? 'the game is lost after it' : `score ${Number(best.score).toFixed(2)}`);
   const parts = [
     element('p', 'choice-line', chip, `The bot plays: ${placementWords(best)}`),
@@ -126,6 +139,6 @@ function showDecision(d) {
     list.start = 2;
     parts.push(element('details', '', element('summary', '', `The next ${others.length} first choices`), list));
   }
-  parts.push(element('p', 'muted', searched));
+  parts.push(searched());
   box.replaceChildren(...parts);
 }

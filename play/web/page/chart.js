@@ -38,6 +38,18 @@ function lastLength(exact, observed) {
 }
 
 export function drawLengths(box, data) {
+  // Drawn again at its new width when its box's changes (a window turned,
+  // narrowed), so its text never shrinks with it.
+  box.lengthsData = data;
+  if (!box.resizeWatch && typeof ResizeObserver === 'function') {
+    let width = box.clientWidth;
+    box.resizeWatch = new ResizeObserver(() => {
+      if (box.clientWidth === width || !box.lengthsData || !box.querySelector('svg')) return;
+      width = box.clientWidth;
+      drawLengths(box, box.lengthsData);
+    });
+    box.resizeWatch.observe(box);
+  }
   const observed = Array.isArray(data.observed) ? data.observed : [];
   const exact = Array.isArray(data.exact) ? data.exact : null;
   const games = data.games || observed.reduce((a, b) => a + b, 0) || 1;
@@ -47,7 +59,11 @@ export function drawLengths(box, data) {
   for (let k = 0; k <= K; k++) top = Math.max(top, share(k), exact ? exact[k] || 0 : 0);
   top = top > 0 ? top * 1.08 : 1;
 
-  const W = 560, H = 320, left = 48, right = 12, topPad = 58, bottom = 40;
+  // Drawn at the width it is shown at (at most 560 px), never scaled down:
+  // its ticks and legend keep their 11-12 px on a narrow screen.
+  const W = Math.max(280, Math.min(560, box.clientWidth || 560)), H = 320, left = 48, right = 12, topPad = 58,
+    bottom = 40;
+  const narrow = W < 480;
   const plotW = W - left - right, plotH = H - topPad - bottom;
   const bw = plotW / (K + 1);
   const xAt = (k) => left + (k + 0.5) * bw;   // the centre of length k
@@ -63,7 +79,7 @@ export function drawLengths(box, data) {
     svg.append(el('text', { x: left - 6, y: yAt(p) + 4, 'text-anchor': 'end', class: 'tick' },
       p.toFixed(yStep < 0.01 ? 3 : 2)));
   }
-  const xStep = Math.max(1, niceStep(K + 1, 12));
+  const xStep = Math.max(1, niceStep(K + 1, narrow ? 6 : 12));
   for (let k = 0; k <= K; k += xStep) {
     svg.append(el('text', { x: xAt(k), y: H - bottom + 16, 'text-anchor': 'middle', class: 'tick' }, k));
   }
@@ -112,7 +128,8 @@ export function drawLengths(box, data) {
   const legend = el('g', { class: 'chart-legend' });
   legend.append(el('rect', { x: left, y: 10, width: 14, height: 12, fill: OBSERVED, 'fill-opacity': 0.75 }));
   legend.append(el('text', { x: left + 20, y: 20 },
-    `observed, ${games} games of the table policy (mean ${fmt(data.observed_mean)})`));
+    narrow ? `observed, ${games} games (mean ${fmt(data.observed_mean)})`
+      : `observed, ${games} games of the table policy (mean ${fmt(data.observed_mean)})`));
   if (exact) {
     legend.append(el('line', { x1: left, x2: left + 14, y1: 38, y2: 38, stroke: EXACT, 'stroke-width': 2 }));
     legend.append(el('circle', { cx: left + 7, cy: 38, r: 3, fill: EXACT }));

@@ -4,7 +4,7 @@
 // many seeded games as asked.
 import { getJSON, Latest, tableInfo } from './api.js';
 import { addedCells, clearMarks, makeGrid, markCells, paintRows, rowsFromHeights } from './grid.js';
-import { cellSpan, pieceColour, rotationName, spellInputs } from './shapes.js';
+import { heightsText, pieceColour, placeWords, spellInputs } from './shapes.js';
 import { drawLengths } from './chart.js';
 
 const $ = (id) => document.getElementById(id);
@@ -58,7 +58,7 @@ export async function show() {
 // Shows the board typed in the heights input (remembering the current one for Back).
 async function go(remember = true) {
   if (!state.table) return;
-  const text = $('explorer-heights').value.replace(/\s+/g, '');
+  const text = heightsText($('explorer-heights').value);
   const ticket = boards.take();
   lengths.take();
   showError('');
@@ -121,7 +121,7 @@ function placementItem(letter, placement, index) {
   value.textContent = Number(placement.value).toFixed(6);
   const cells = addedCells(state.heights, placement.successor_heights || []);
   const where = document.createElement('span');
-  where.textContent = ` rot ${rotationName(placement.rotation)} · ${cellSpan(cells) || `column ${placement.column}`}` +
+  where.textContent = ` ${cells.length ? placeWords(placement.rotation, cells) : `rotation ${placement.rotation} · column ${placement.column}`}` +
     ` → [${(placement.successor_heights || []).join(',')}]`;
   li.append(value, where);
   if (placement.inputs) {

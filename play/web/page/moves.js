@@ -7,7 +7,7 @@ import { getJSON, Latest } from './api.js';
 import * as bot from './bot.js';
 import { buildCompare, clearCompare, markCurrent, refreshCompare } from './compare.js';
 import { makeGrid } from './grid.js';
-import { cellList, cellsKey, cellSpan, locationCells, rotationName, rotationWords, spellInputs } from './shapes.js';
+import { cellList, cellsKey, locationCells, placeWords, rotationWords, spellInputs } from './shapes.js';
 
 // A cell's tint: the most telling thing seen there so far.
 const TINTS = ['', 't-r', 't-p', 't-ok', 't-mini', 't-full'];
@@ -435,11 +435,17 @@ function placementItem(p, index) {
   const both = bothSpins(p);
   swatch.className = `swatch f-${both ? 'both' : SPIN_RANK[p.spin] === undefined ? 'none' : p.spin}`;
   const spin = both ? ' · T-spin full and mini' : p.spin === 'none' ? '' : ` · T-spin ${p.spin}`;
-  li.append(swatch, `rot ${rotationName(p.rotation)} · ${cellSpan(p.cells)}${spin} `);
+  li.append(swatch, `${placeWords(p.rotation, p.cells)}${spin}${kickWords(p.kick, ' · ')} `);
   const code = document.createElement('code');
   code.textContent = p.inputs ?? '';
   li.append(code);
   return li;
+}
+
+// The SRS kick the placement's last turn used ('' when it needs none): kick
+// 0 is the turn in place, 1-4 the offsets tried after it.
+function kickWords(kick, before = '') {
+  return Number.isInteger(kick) && kick > 0 ? `${before}kick ${kick}` : '';
 }
 
 // The whole list, in the API's order (keeping where it was scrolled to).
@@ -494,7 +500,10 @@ function describePlacement(p, index) {
   return [
     line(`#${index + 1}: rotation ${rotationWords(p.rotation)}, ${spin}`),
     line(`cells (column, row): ${cellList(p.cells)}`),
-    line(`its rotation box's bottom-left corner (the API's x, y): x ${p.x}, y ${p.y}`),
+    line(`its rotation box's bottom-left corner (the API's x, y): column ${p.x}, row ${p.y}`),
+    line(!Number.isInteger(p.kick) || p.kick < 0 ? 'no turn: no kick'
+      : p.kick === 0 ? 'its last turn needs no kick (kick 0, the turn in place)'
+        : `its last turn needs kick ${p.kick} (the ${['', 'second', 'third', 'fourth', 'fifth'][p.kick]} SRS test)`),
     line(`inputs${p.spin === 'none' ? '' : ` (they end with the turn that makes the ${p.spin} T-spin)`}: `, words, ' ', raw),
     ...others,
   ];

@@ -4,7 +4,7 @@
 // weighed; a game without a move says why.
 import { getJSON, Latest, tableInfo } from './api.js';
 import { addedCells, clearMarks, makeGrid, markCells, paintRows, rowsFromHeights } from './grid.js';
-import { cellSpan, pieceColour, rotationName } from './shapes.js';
+import { cellSpan, heightsText, pieceColour, placeWords } from './shapes.js';
 
 const $ = (id) => document.getElementById(id);
 const POLICIES = {
@@ -12,8 +12,9 @@ const POLICIES = {
   tetris: ['dellacherie', 'lee', 'el-tetris', 'seed001'],
 };
 
-const state = { game: null, frame: 0, grid: null, gridSize: '', touched: false };
+const state = { game: null, frame: 0, grid: null, gridSize: '', touched: false, shown: false };
 const loads = new Latest();
+let defaultGame = Promise.resolve();  // settles once the default game (by the table) is chosen
 
 function showError(text) {
   $('replay-error').textContent = text || '';
@@ -36,7 +37,7 @@ function parameters() {
   const game = $('replay-game').value;
   const params = { game, seed: $('replay-seed').value.trim(), policy: $('replay-policy').value };
   if (game === 'stacking') {
-    const heights = $('replay-heights').value.replace(/\s+/g, '');
+    const heights = heightsText($('replay-heights').value);
     if (heights) params.heights = heights;
   } else {
     params.pieces = $('replay-pieces').value.trim();
@@ -52,14 +53,9 @@ async function load() {
   const { data, error } = await getJSON('/api/game', parameters());
   if (!loads.is(ticket)) return;
   $('replay-load').disabled = false;
-  if (error) {
-    showError(error);
-    $('replay-status').textContent = 'no game loaded';
-    return;
-  }
-  if (!Array.isArray(data.turns) || data.turns.length === 0) {
-    showError('the game has no turns');
-    $('replay-status').textContent = 'no game loaded';
+  if (error || !Array.isArray(data.turns) || data.turns.length === 0) {
+    unload();
+    showError(error || 'the game has no turns');
     return;
   }
   state.game = data;
@@ -75,6 +71,37 @@ async function load() {
   $('replay-status').textContent = summary(data);
   showError(whyNoMove(data));
   show();
+}
+
+// No game: the well emptied, the frame, the turn and the alternatives
+// cleared, so nothing drawn is taken for the game that failed to load.
+function unload() {
+  state.game = null;
+  state.frame = 0;
+  if (state.grid) {
+    paintRows(state.grid, []);
+    clearMarks(state.grid, 'chosen');
+    clearMarks(state.grid, 'preview');
+  }
+  $('replay-frame').textContent = 'no game loaded';
+  $('replay-status').textContent = 'no game loaded';
+  $('replay-prev').disabled = true;
+  $('replay-next').disabled = true;
+  const slider = $('replay-slider');
+  slider.value = 0;
+  slider.max = 0;
+  slider.disabled = true;
+  $('replay-turn').replaceChildren();
+  $('replay-alternatives').replaceChildren();
+}
+
+// The view is shown: the first time, it loads the game the fields name
+// (seed 7 by default), once the default game is chosen.
+export async function showView() {
+  if (state.shown) return;
+  state.shown = true;
+  await defaultGame;
+  if (!state.game) load();
 }
 
 function summary(g) {
@@ -136,10 +163,10 @@ function show() {
     // orientation and column (not the first, for a policy other than table).
     alternatives = (turn.alternatives || []).map((a) => {
       const cells = addedCells(before, a.heights_after || []);
-      return { cells, text: `value ${fmt(a.value, 6)}`, where: `rot ${rotationName(a.rotation)} · ${cellSpan(cells)}`,
+      return { cells, text: `value ${fmt(a.value, 6)}`, where: placeWords(a.rotation, cells),
         choice: a.orientation === turn.orientation && a.column === turn.column };
     });
-    facts.push(`rot ${rotationName(turn.rotation)} · ${cellSpan(chosen)}`,
+    facts.push(placeWords(turn.rotation, chosen),
       `value ${fmt(turn.value_before, 6)} → ${fmt(turn.value_after, 6)}`);
   }
   markCells(grid, chosen, 'chosen', colour);
@@ -198,7 +225,7 @@ export function init() {
   fillPolicies();
   $('replay-game').addEventListener('change', () => { state.touched = true; fillPolicies(); });
   // The stacking game needs a table: without one, the real game is the default.
-  tableInfo().then(({ data }) => {
+  defaultGame = tableInfo().then(({ data }) => {
     if (data && data.loaded === false && !state.touched) {
       $('replay-game').value = 'tetris';
       fillPolicies();

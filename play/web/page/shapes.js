@@ -38,10 +38,32 @@ export function rotationName(rotation) {
   return ROTATION_NAMES[rotation] ?? String(rotation);
 }
 
+// The SRS orientations by name (the bot's answer) as rotations: north is 0.
+const ORIENTATION_ROTATIONS = { north: 0, east: 1, south: 2, west: 3 };
+export function rotationOfOrientation(name) {
+  return ORIENTATION_ROTATIONS[name] ?? -1;
+}
+
+// A placement as the page words it everywhere: "rotation L · columns 3–5,
+// rows 0–1" (the rotation 0 R 2 L, then where its cells lie).
+export function placeWords(rotation, cells) {
+  const span = cellSpan(cells);
+  return `rotation ${rotationName(rotation)}${span ? ` · ${span}` : ''}`;
+}
+
 // "R (one turn clockwise)".
 export function rotationWords(rotation) {
   const words = ROTATION_WORDS[rotation];
   return words ? `${rotationName(rotation)} (${words})` : rotationName(rotation);
+}
+
+// Column heights as typed ("1 2 3", "1, 2, 3", "1,2,3") as the API takes
+// them, "1,2,3": spaces separate like commas, never joining digits ("1 2"
+// is two heights, not 12); an empty one ("1,,2") is left for the server to
+// refuse.
+export function heightsText(typed) {
+  const text = String(typed).trim();
+  return text ? text.split(/\s*,\s*|\s+/).join(',') : '';
 }
 
 // A key naming a set of cells whatever their order ("1,0;2,0;...").
