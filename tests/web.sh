@@ -184,7 +184,8 @@ assert web['pieces_searched'] == 4 and web['hold'] == 'L' and web['best']['srs']
     # Quick requests past MostQuickJobsInFlight (64) queued or running: 480
     # connections (120 from each of 127.0.0.2-5) send a 16x64 /api/moves at
     # once; those past the bound get 503 with Retry-After and a JSON error,
-    # and the server answers right afterwards (issue 38).
+    # /api/table meanwhile is answered (it never queues), and the server
+    # answers right afterwards (issue 38).
     "$python" - "${url##*:}" > "$work/flood" 2>&1 <<'FLOOD'
 import json, re, socket, sys
 port = int(sys.argv[1])
@@ -199,6 +200,14 @@ for k in range(480):
     sockets.append(s)
 for s in sockets:
     s.sendall(request)
+# Meanwhile /api/table, which searches nothing, is answered on the network
+# thread: never 503, however full the quick queue.
+with socket.create_connection(("127.0.0.1", port), timeout=30) as table:
+    table.sendall(b"GET /api/table HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+    answer = b""
+    while chunk := table.recv(1 << 16):
+        answer += chunk
+    table_status = int(answer.split(b" ")[1])
 statuses, busy = {}, 0
 for s in sockets:
     s.settimeout(30)
@@ -211,8 +220,9 @@ for s in sockets:
     statuses[status] = statuses.get(status, 0) + 1
     if status == 503:
         busy += re.search(rb"(?im)^retry-after: 1\r?$", head) is not None and "busy" in json.loads(body)["error"]
-print(statuses, "503 with Retry-After and a JSON error:", busy)
+print(statuses, "503 with Retry-After and a JSON error:", busy, "; /api/table during the flood:", table_status)
 assert statuses.get(503, 0) > 0 and busy == statuses[503] and set(statuses) <= {200, 503}, statuses
+assert table_status == 200, table_status
 FLOOD
     [ $? = 0 ] && pass || fail "a flood of quick requests: $(tail -c 400 "$work/flood")"
     expect_status 200 "/api/table"

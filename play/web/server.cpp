@@ -126,7 +126,10 @@ Response error_response(http::status status, const std::string& message) {
 std::string text_of(const Json& answer) { return json_text(answer); }
 std::string text_of(std::string answer) { return answer; }
 
-enum class Pool : std::uint8_t { Quick, Long };
+// Where an endpoint runs: Inline on the network thread itself (answers
+// under a millisecond that read no board's moves: they never queue behind
+// a flood of searches, issue 38), Quick and Long on their pools.
+enum class Pool : std::uint8_t { Inline, Quick, Long };
 
 // One API endpoint: the pool it runs on and the function that answers it.
 struct Endpoint {
@@ -144,13 +147,13 @@ const std::map<std::string, Endpoint, std::less<>>& endpoints() {
     static const std::map<std::string, Endpoint, std::less<>> table = {
         {"/api/moves", endpoint(Pool::Quick, &Api::moves)},
         {"/api/table",
-         {Pool::Quick,
+         {Pool::Inline,
           [](const Api& api, const Parameters& parameters) {
               if (!parameters.empty())
                   throw BadRequest("/api/table takes no parameters");
               return json_text(api.table());
           }}},
-        {"/api/board", endpoint(Pool::Quick, &Api::board)},  // under a millisecond: no search
+        {"/api/board", endpoint(Pool::Inline, &Api::board)},  // under a millisecond: no search
         {"/api/lengths", endpoint(Pool::Long, &Api::lengths)},
         {"/api/game", endpoint(Pool::Long, &Api::game)},
         {"/api/decide", endpoint(Pool::Long, &Api::decide)},
@@ -425,10 +428,12 @@ private:
         answer(std::move(response), false);
     }
 
-    // Off the network thread: quick endpoints on one pool, long ones on
-    // the other, each refused (503, Retry-After) while its pool has its most
+    // Inline endpoints at once; off the network thread, quick endpoints on
+    // one pool, long ones on the other, each refused (503, Retry-After) while its pool has its most
     // jobs queued or running (MostQuickJobsInFlight, MostLongJobsInFlight).
     void compute(const Endpoint& endpoint, Parameters parameters) {
+        if (endpoint.pool == Pool::Inline)
+            return answer(run_endpoint(endpoint, server_.api, parameters), false);
         const bool long_job = endpoint.pool == Pool::Long;
         if (long_job ? server_.long_jobs_in_flight >= MostLongJobsInFlight
                      : server_.quick_jobs_in_flight >= MostQuickJobsInFlight) {
