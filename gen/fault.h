@@ -9,21 +9,12 @@
 // partial). Unset, it costs one getenv at start-up.
 #pragma once
 
+#include "phase.h"
+
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 
 namespace stack {
-
-enum class Phase { Compute, Exchange, Write };
-const char* phase_name(Phase phase);
-
-// A failure in a phase of a round, on one rank: the tools print it as one
-// line naming all three.
-class PhaseError : public std::runtime_error {
-public:
-    PhaseError(int rank, Phase phase, std::size_t round, const std::string& what);
-};
 
 // What STACK_FAULT asks for.
 struct FaultPlan {

@@ -1,5 +1,5 @@
 // stackgen: parse the options, call generate(), report errors.
-#include "fault.h"
+#include "phase.h"
 #include "generate.h"
 #include "plan.h"
 #include "rules/board.h"
