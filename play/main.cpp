@@ -3,9 +3,9 @@
 #include "support/cli.h"
 #include "support/errors.h"
 #include "support/limits.h"
-#include "stacking/run.h"
+#include "stacking/stacking_run.h"
 #include "tetris/bot_protocol.h"
-#include "tetris/run.h"
+#include "tetris/tetris_run.h"
 #include "web/server.h"
 
 #include <algorithm>

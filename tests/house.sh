@@ -4,6 +4,7 @@
 #   - no message or comment says "mod 4" but of the tetrominoes;
 #   - Open MPI's root settings sit in at most two files of scripts/;
 #   - the README's glossary defines each word a newcomer must learn (issue 39);
+#   - no two headers share a name, and every tool's --threads has one bound;
 #   - the README's layout section names every source file's subsystem and
 #     every folder of common/, gen/ and play/.
 #   tests/house.sh SOURCE_DIR
@@ -31,6 +32,16 @@ for word in "h0" "row" "row sum" "round" "band" "slice" "chunk" "ghost" "segment
             "leaves" "first placements"; do
     grep -q "\*\*$word\*\*\|\*\*[^*]*, $word\*\*\|\*\*$word, " <<< "$glossary" || fail "the README's glossary has no entry for '$word'"
 done
+
+# No two headers of one name (issue 39: two board.h, two run.h), and one
+# thread limit for every tool (support/limits.h's MostThreads).
+for twice in $(git ls-files '*.h' | xargs -n1 basename | sort | uniq -d); do
+    fail "two headers named $twice: $(git ls-files "*/$twice" | tr '\n' ' ')"
+done
+git grep -n 'parse_int_option("threads"' -- common gen play | grep -v MostThreads \
+    | while IFS= read -r line; do echo "FAIL: a thread limit of its own: $line"; done
+own_limits=$(git grep -n 'parse_int_option("threads"' -- common gen play | grep -vc MostThreads)
+[ "$own_limits" -eq 0 ] || failures=$((failures + 1))
 
 root_files=$(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | wc -l)
 [ "$root_files" -le 2 ] || fail "Open MPI's root settings are in $root_files files of scripts/: $(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | tr '\n' ' ')"

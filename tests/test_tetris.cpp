@@ -1,4 +1,4 @@
-// The real game (tetris/board.h, play/tetris/): board mechanics, game over,
+// The real game (tetris/tetris_board.h, play/tetris/): board mechanics, game over,
 // every feature against hand counts and against naive cell-loop oracles,
 // the preview and expectimax searches against a plain recursion, thread
 // determinism, Game Boy points (both --scoring rules), feature weights and
@@ -8,7 +8,7 @@
 #include "rules/piece_set.h"
 #include "rules/pieces.h"
 #include "rules/rules.h"
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 #include "support/errors.h"
 #include "tetris/features.h"
 #include "tetris/game.h"

@@ -7,7 +7,7 @@
 #include "rules/rules.h"
 #include "srs/moves.h"
 #include "support/errors.h"
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 #include "tetris/decision.h"
 #include "tetris/game.h"
 #include "web/api.h"

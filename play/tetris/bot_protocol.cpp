@@ -7,7 +7,7 @@
 #include "support/json.h"
 #include "support/parallel.h"
 #include "tetris/decision.h"
-#include "tetris/run.h"
+#include "tetris/tetris_run.h"
 
 #include <algorithm>
 #include <cctype>

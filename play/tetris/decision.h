@@ -13,7 +13,7 @@
 
 #include "support/json.h"
 #include "srs/moves.h"
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 #include "tetris/search.h"
 
 #include <cstdint>

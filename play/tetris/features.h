@@ -1,5 +1,5 @@
 // The features the real-game policies score a placement by, each a count on
-// the board (tetris/board.h), computed with row masks and popcounts.
+// the board (tetris/tetris_board.h), computed with row masks and popcounts.
 //
 // Lee (seeds 000 and 002; Yiyuan Lee's "Tetris AI: the (near) perfect
 // bot"), on the board after the piece landed and before its full rows are
@@ -36,7 +36,7 @@
 //                      holes)
 #pragma once
 
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 
 #include <array>
 #include <bit>

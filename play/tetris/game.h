@@ -1,5 +1,5 @@
-// One real game (tetris/board.h) played by a policy (search.h): its
-// options, the stream of its pieces, its turns and their frames. run.h
+// One real game (tetris/tetris_board.h) played by a policy (search.h): its
+// options, the stream of its pieces, its turns and their frames. tetris_run.h
 // plays many of them, shows one or makes one decision.
 //
 // Game g of seed s draws its pieces from GameRandom(s, g) (play/
@@ -17,7 +17,7 @@
 #pragma once
 
 #include "rules/rules.h"
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 #include "tetris/search.h"
 
 #include <cstdint>

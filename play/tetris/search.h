@@ -54,7 +54,7 @@
 #pragma once
 
 #include "srs/moves.h"
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 #include "tetris/features.h"
 
 #include <array>

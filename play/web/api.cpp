@@ -6,7 +6,7 @@
 #include "stacking/view.h"
 #include "srs/moves.h"
 #include "rules/placement.h"
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 #include "tetris/decision.h"
 #include "support/errors.h"
 #include "table/stack_table.h"

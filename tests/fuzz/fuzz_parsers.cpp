@@ -7,7 +7,7 @@
 #include "support/cli.h"
 #include "support/errors.h"
 #include "fault.h"
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 #include "tetris/game.h"
 
 #include <cstdint>

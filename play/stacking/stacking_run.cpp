@@ -1,4 +1,4 @@
-#include "stacking/run.h"
+#include "stacking/stacking_run.h"
 
 #include "support/parallel.h"
 #include "support/cli.h"

@@ -1,4 +1,4 @@
-#include "tetris/board.h"
+#include "tetris/tetris_board.h"
 
 #include "support/errors.h"
 

@@ -1,4 +1,4 @@
-#include "tetris/run.h"
+#include "tetris/tetris_run.h"
 
 #include "game_random.h"
 #include "srs/moves.h"
