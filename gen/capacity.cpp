@@ -112,8 +112,9 @@ int host_rounds(const Rules& rules, bool gpu) { return gpu ? 2 : Band::most_roun
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
                        Precision band_precision, bool gpu) {
     RankMemory memory;
-    const double round_bytes = double(Band::largest_round_values(partition, layout)) * double(value_bytes(band_precision))
-                               + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t);
+    const double round_bytes =
+        double(Band::largest_round_values(partition, layout)) * double(value_bytes(band_precision))
+        + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t);
     memory.band = double(host_rounds(rules, gpu)) * round_bytes;
     // The ghosts of K rounds, a share of the whole band's size, GPU or not.
     const double share = rules.is_tetrominoes() ? TetrominoGhostShare : OtherGhostShare;

@@ -18,9 +18,10 @@ namespace po = boost::program_options;
 namespace {
 
 // --threads's help, its bound from support/limits.h as stackplay's says it.
-const std::string ThreadsHelp = "worker threads per rank, sharing its rounds (0: the cores this rank is bound to), "
-                                "at most " + std::to_string(stack::MostThreads)
-                                + "; one rank per node or socket times threads is the layout to use";
+const std::string ThreadsHelp =
+    "worker threads per rank, sharing its rounds (0: the cores this rank is bound to), "
+    "at most "
+    + std::to_string(stack::MostThreads) + "; one rank per node or socket times threads is the layout to use";
 
 po::options_description described_options() {
     po::options_description described =
@@ -40,8 +41,7 @@ po::options_description described_options() {
         "band-precision", po::value<std::string>()->default_value("float64"),
         "the rounds held in memory: float64, or float32 (half the band; each value computed in float64 from "
         "float32 successors, so it may differ from a float64 band's in the last bits: needs --precision float32 "
-        "or --no-output)")(
-        "threads", po::value<std::string>()->default_value("1"), ThreadsHelp.c_str())(
+        "or --no-output)")("threads", po::value<std::string>()->default_value("1"), ThreadsHelp.c_str())(
         "resume",
         "continue <output>.partial, left by a run that stopped, from its last recorded round "
         "(any number of ranks; float64 tables); every round on disk is checked first")(

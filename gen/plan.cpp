@@ -113,9 +113,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                          + rules.set().name());
     const std::string output = output_path(options);
     if (!options.no_output)
-        check_output_state(options, output,
-                           options.resume || (options.resume_if_partial
-                                              && ::access(partial_name(output).c_str(), F_OK) == 0));
+        check_output_state(
+            options, output,
+            options.resume || (options.resume_if_partial && ::access(partial_name(output).c_str(), F_OK) == 0));
     const int ranks_per_node = (plan.ranks + plan.nodes - 1) / plan.nodes;
     // The planned node's cores, and --threads 0 resolved on them: a rank
     // bound to its share of the node, as README "Ranks and threads" binds.
@@ -155,14 +155,13 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const bool memory_short = available > 0 && least_node > available;
     const bool disk_short = disk >= 0 && bounds.file_bytes > disk;
     if (memory_short || disk_short) {
-        reason = memory_short ? "a node needs at least " + memory_text(least_node) + " ("
-                                    + std::to_string(ranks_per_node)
-                                    + (ranks_per_node == 1 ? " rank x " : " ranks x ") + memory_text(bounds.rank_bytes)
-                                    + ") but has " + memory_text(available)
-                                    + ": use more nodes, fewer residue classes, or a smaller well"
-                              : "the table needs at least " + disk_text(bounds.file_bytes) + " of disk but "
-                                    + disk_text(disk) + " is free for " + output
-                                    + ": use --no-output, or free some disk";
+        reason = memory_short
+                     ? "a node needs at least " + memory_text(least_node) + " (" + std::to_string(ranks_per_node)
+                           + (ranks_per_node == 1 ? " rank x " : " ranks x ") + memory_text(bounds.rank_bytes)
+                           + ") but has " + memory_text(available)
+                           + ": use more nodes, fewer residue classes, or a smaller well"
+                     : "the table needs at least " + disk_text(bounds.file_bytes) + " of disk but " + disk_text(disk)
+                           + " is free for " + output + ": use --no-output, or free some disk";
         head["lower_bounds"] = {{"rank_bytes", bounds.rank_bytes},
                                 {"node_bytes", least_node},
                                 {"file_bytes", options.no_output ? 0.0 : bounds.file_bytes}};
@@ -321,10 +320,10 @@ std::string plan_text(const Json& p) {
     char line[512];
     const auto bytes = [](const Json& value) { return human_bytes(value.get<double>()); };
     // Memory and disk in the unit the limit was typed in, when typed.
-    const auto typed = [&](const char* key) {
-        return p[key].is_null() ? std::string() : p[key].get<std::string>();
+    const auto typed = [&](const char* key) { return p[key].is_null() ? std::string() : p[key].get<std::string>(); };
+    const auto memory = [&](const Json& value) {
+        return bytes_as_typed(value.get<double>(), typed("node_memory_typed"));
     };
-    const auto memory = [&](const Json& value) { return bytes_as_typed(value.get<double>(), typed("node_memory_typed")); };
     const auto disk = [&](const Json& value) { return bytes_as_typed(value.get<double>(), typed("disk_typed")); };
     const auto box = [&](const char* part) { return p["this_node"][part].get<bool>() ? " on this node" : ""; };
     std::string classes;
@@ -397,13 +396,14 @@ std::string plan_text(const Json& p) {
         number(model["walls_over_model"][0].get<double>()).c_str(),
         number(model["walls_over_model"][1].get<double>()).c_str(),
         seconds_text(p["seconds"]["compute"].get<double>()).c_str(), p["workers"].get<double>(),
-        p["cores_per_node"].get<int>(), p["this_node"]["cores"].get<bool>() ? ", this node's" : "", model["row_ns"].get<double>(), model["state_ns"].get<double>(),
-        between_rounds.c_str(), seconds_text(p["seconds"]["write"].get<double>()).c_str());
+        p["cores_per_node"].get<int>(), p["this_node"]["cores"].get<bool>() ? ", this node's" : "",
+        model["row_ns"].get<double>(), model["state_ns"].get<double>(), between_rounds.c_str(),
+        seconds_text(p["seconds"]["write"].get<double>()).c_str());
     text += line;
-    std::snprintf(line, sizeof line,
-                  "  time model        fitted on %s, where whole runs took %s to %s times its time\n",
-                  model["fitted_on"].get<std::string>().c_str(), number(model["walls_over_model"][0].get<double>()).c_str(),
-                  number(model["walls_over_model"][1].get<double>()).c_str());
+    std::snprintf(
+        line, sizeof line, "  time model        fitted on %s, where whole runs took %s to %s times its time\n",
+        model["fitted_on"].get<std::string>().c_str(), number(model["walls_over_model"][0].get<double>()).c_str(),
+        number(model["walls_over_model"][1].get<double>()).c_str());
     text += line;
     if (nodes && network.is_null()) {
         text += "  network           not counted beyond " + with_commas(MostCountedRanks) + " ranks\n";
@@ -427,8 +427,13 @@ std::string plan_text(const Json& p) {
                       bytes(gpu["bytes"]["total"]).c_str(), bytes(gpu["bytes"]["band"]).c_str(),
                       bytes(gpu["bytes"]["ghosts"]).c_str(), bytes(gpu["bytes"]["chunks"]).c_str(),
                       bytes(gpu["bytes"]["scratch"]).c_str(),
-                      gpu["memory_bytes"].is_null() ? "not checked (give --plan-gpu-memory)"
-                                                    : ("the GPU has " + bytes_as_typed(gpu["memory_bytes"].get<double>(), gpu["memory_typed"].is_null() ? std::string() : gpu["memory_typed"].get<std::string>())).c_str());
+                      gpu["memory_bytes"].is_null()
+                          ? "not checked (give --plan-gpu-memory)"
+                          : ("the GPU has "
+                             + bytes_as_typed(gpu["memory_bytes"].get<double>(),
+                                              gpu["memory_typed"].is_null() ? std::string()
+                                                                            : gpu["memory_typed"].get<std::string>()))
+                                .c_str());
         text += line;
         std::snprintf(line, sizeof line,
                       "  GPU traffic       the kernel reads and writes %s (%.1f s a GPU at 1 TB/s achieved); %s "

@@ -17,7 +17,8 @@ namespace po = boost::program_options;
 namespace {
 
 // --threads's help, its bound from support/limits.h as stackgen's says it.
-const std::string ThreadsHelp = "threads (0: the cores this process is bound to), at most " + std::to_string(stack::MostThreads);
+const std::string ThreadsHelp =
+    "threads (0: the cores this process is bound to), at most " + std::to_string(stack::MostThreads);
 
 }  // namespace
 

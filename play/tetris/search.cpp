@@ -364,7 +364,8 @@ double TetrisPolicy::best(const TetrisBoard& board, const Known& known, int unkn
                 top = std::max(top, leaf(board, placements[std::size_t(i)], shared) + carried);
         else
             for (int i = 0; i < count; ++i)
-                top = std::max(top, after(board, placements[std::size_t(i)], rest, unknown, turns - 1, carried, shared));
+                top =
+                    std::max(top, after(board, placements[std::size_t(i)], rest, unknown, turns - 1, carried, shared));
     }
     return top;
 }
