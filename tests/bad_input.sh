@@ -48,9 +48,9 @@ expect_error 2 "--runs must be a whole number in \[1, 1099511627776\], not '1844
 expect_error 2 "--seed must be a whole number >= 0, not '-1'" play --seed -1
 expect_error 2 "--seed must be a whole number >= 0, not 'x'" play --seed x
 expect_error 2 "--seed must be a whole number >= 0, not '18446744073709551616'" play --seed 18446744073709551616
-expect_error 2 "--threads must be a whole number in \[0, 4096\], not '-2'" play --threads -2
-expect_error 2 "--threads must be a whole number in \[0, 4096\], not 'two'" play --threads two
-expect_error 2 "--threads must be a whole number in \[0, 4096\], not '9999999999'" play --threads 9999999999
+expect_error 2 "--threads must be a whole number in \[0, 1024\], not '-2'" play --threads -2
+expect_error 2 "--threads must be a whole number in \[0, 1024\], not 'two'" play --threads two
+expect_error 2 "--threads must be a whole number in \[0, 1024\], not '9999999999'" play --threads 9999999999
 expect_error 2 "--start-id must be a whole number >= 0, not '-1'" play --start-id -1
 expect_error 2 "--start-id must be a whole number >= 0, not '99999999999999999999'" play --start-id 99999999999999999999
 expect_error 2 "--start-id 125 is outside" play --start-id 125
