@@ -51,21 +51,9 @@ std::string bit_rate(double bits) {
 // A byte count in the unit the user typed its limit in (--plan-memory 128G:
 // 140.2G, G being 2^30 as parse_bytes_option reads it), else human_bytes.
 std::string bytes_as_typed(double bytes, const std::string& typed) {
-    int shift = 0;
-    if (!typed.empty())
-        switch (typed.back()) {
-        case 'K':
-        case 'k': shift = 10; break;
-        case 'M':
-        case 'm': shift = 20; break;
-        case 'G':
-        case 'g': shift = 30; break;
-        case 'T':
-        case 't': shift = 40; break;
-        default: break;
-        }
     if (typed.empty())
         return human_bytes(bytes);
+    const int shift = byte_unit_shift(typed.back());
     if (shift == 0)
         return with_commas(std::uint64_t(std::llround(bytes))) + " bytes";
     char text[32];

@@ -104,22 +104,26 @@ double parse_real_option(const std::string& option, const std::string& text, dou
     return value;
 }
 
+int byte_unit_shift(char unit) {
+    switch (unit) {
+    case 'K':
+    case 'k': return 10;
+    case 'M':
+    case 'm': return 20;
+    case 'G':
+    case 'g': return 30;
+    case 'T':
+    case 't': return 40;
+    default: return 0;
+    }
+}
+
 std::uint64_t parse_bytes_option(const std::string& option, const std::string& text) {
     const std::string expected = "a byte count such as 512M, 16G or 2T (at least 1M)";
     std::string digits = text;
     int shift = 0;
     if (!digits.empty()) {
-        switch (digits.back()) {
-        case 'K':
-        case 'k': shift = 10; break;
-        case 'M':
-        case 'm': shift = 20; break;
-        case 'G':
-        case 'g': shift = 30; break;
-        case 'T':
-        case 't': shift = 40; break;
-        default: break;
-        }
+        shift = byte_unit_shift(digits.back());
         if (shift)
             digits.pop_back();
     }

@@ -43,6 +43,9 @@ std::uint64_t parse_unsigned_option(const std::string& option, const std::string
 int parse_int_option(const std::string& option, const std::string& text, int minimum, int maximum);
 // A finite real strictly between `above` and `below`.
 double parse_real_option(const std::string& option, const std::string& text, double above, double below);
+// The power of two a byte count's unit letter stands for (K 10, M 20, G 30,
+// T 40, either case), 0 for any other character.
+int byte_unit_shift(char unit);
 // A byte count with an optional unit: 123, 512K, 64M, 16G, 2T (powers of 1024).
 std::uint64_t parse_bytes_option(const std::string& option, const std::string& text);
 // A rate in bits a second with an optional unit: 100G, 2.5G, 400M, 1T,
