@@ -24,9 +24,9 @@ using Wide = unsigned __int128;
 // let through with the tetrominoes' share, was killed for memory halfway.
 constexpr double TetrominoGhostShare = 0.5;
 constexpr double OtherGhostShare = 1.5;
-// The writer's buffers (two queued segments, one being assembled, the
-// redistribution's arrays), and the process itself.
-constexpr double WriterBytes = 6.0 * RoundWriter::SegmentBytes;
+// The writer's buffers (its queue and working segments), and the process
+// itself.
+constexpr double WriterBytes = double(RoundWriter::MostBufferBytes);
 constexpr double ProcessBytes = 64 << 20;
 // Metadata and slack in a table file.
 constexpr std::uint64_t FileSlack = 1 << 16;

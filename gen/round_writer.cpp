@@ -93,11 +93,11 @@ void RoundWriter::convert(const RoundStore& round, std::uint64_t row, std::uint6
 // rank that owns consecutive chunks (a single rank owns them all) has one
 // run a round, not one a chunk. The chunks are shared among the worker
 // threads: a 9x20 class-0 round has 85.8 million of them.
-std::vector<RoundWriter::Piece> RoundWriter::file_runs(const RoundStore& round) const {
+std::vector<RoundWriter::RowRun> RoundWriter::file_runs(const RoundStore& round) const {
     const std::uint64_t chunks = partition_.owned_chunks();
     const int parts = worker_parts(chunks);
-    std::vector<std::vector<Piece>> found(static_cast<std::size_t>(parts));
-    const auto add = [](std::vector<Piece>& runs, const Piece& run) {
+    std::vector<std::vector<RowRun>> found(static_cast<std::size_t>(parts));
+    const auto add = [](std::vector<RowRun>& runs, const RowRun& run) {
         if (!runs.empty() && runs.back().file_row + runs.back().rows == run.file_row
             && runs.back().local_row + runs.back().rows == run.local_row)
             runs.back().rows += run.rows;
@@ -105,7 +105,7 @@ std::vector<RoundWriter::Piece> RoundWriter::file_runs(const RoundStore& round) 
             runs.push_back(run);
     };
     run_workers(parts, [&](int part) {
-        std::vector<Piece>& runs = found[std::size_t(part)];
+        std::vector<RowRun>& runs = found[std::size_t(part)];
         for (std::uint64_t chunk = chunks * std::uint64_t(part) / std::uint64_t(parts);
              chunk < chunks * std::uint64_t(part + 1) / std::uint64_t(parts); ++chunk) {
             const std::uint64_t first = round.slice_start[chunk], count = round.slice_start[chunk + 1] - first;
@@ -119,25 +119,25 @@ std::vector<RoundWriter::Piece> RoundWriter::file_runs(const RoundStore& round) 
                 });
         }
     });
-    std::vector<Piece> runs = std::move(found[0]);
+    std::vector<RowRun> runs = std::move(found[0]);
     for (int part = 1; part < parts; ++part)
-        for (const Piece& run : found[std::size_t(part)])
+        for (const RowRun& run : found[std::size_t(part)])
             add(runs, run);
     return runs;
 }
 
 // Cuts the next runs into the segments of one group, one list of pieces per
 // destination rank; `next` and `row_in_run` say where the runs stand.
-std::vector<std::vector<RoundWriter::Piece>> RoundWriter::cut_group(const Segments& segments, std::uint64_t group,
-                                                                    const std::vector<Piece>& runs, std::size_t& next,
+std::vector<std::vector<RoundWriter::RowRun>> RoundWriter::cut_group(const Segments& segments, std::uint64_t group,
+                                                                    const std::vector<RowRun>& runs, std::size_t& next,
                                                                     std::uint64_t& row_in_run) const {
     const int ranks = comm_.size();
-    std::vector<std::vector<Piece>> pieces(static_cast<std::size_t>(ranks));
+    std::vector<std::vector<RowRun>> pieces(static_cast<std::size_t>(ranks));
     for (int destination = 0; destination < ranks; ++destination) {
         const std::uint64_t segment = group * std::uint64_t(ranks) + std::uint64_t(destination);
         const std::uint64_t low = segments.first_row(segment), high = segments.first_row(segment + 1);
         while (next < runs.size()) {
-            const Piece& run = runs[next];
+            const RowRun& run = runs[next];
             const std::uint64_t row = run.file_row + row_in_run;
             if (row >= high)
                 break;
@@ -157,7 +157,7 @@ std::vector<std::vector<RoundWriter::Piece>> RoundWriter::cut_group(const Segmen
 // Sends every piece that another rank writes (a header of two numbers,
 // file row and rows, then the values converted to the file's precision);
 // what arrives lands in headers_received_ and values_received_.
-void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::vector<Piece>>& pieces,
+void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::vector<RowRun>>& pieces,
                               WriteRecord& record) {
     const int ranks = comm_.size(), me = comm_.rank();
     const std::uint64_t length = std::uint64_t(round.row_length);
@@ -170,7 +170,7 @@ void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::ve
         header_offsets[destination] = int(headers_.size());
         value_offsets[destination] = int(values_.size() / size);
         if (destination != me)  // this rank's own pieces are copied straight into its segment
-            for (const Piece& piece : pieces[std::size_t(destination)]) {
+            for (const RowRun& piece : pieces[std::size_t(destination)]) {
                 headers_.push_back(piece.file_row);
                 headers_.push_back(piece.rows);
                 const std::size_t at = values_.size();
@@ -208,7 +208,7 @@ void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::ve
 // to one thread (a 9x20 run on the GPU spent 420 s of its 479 s of rounds
 // there, at 3.8 GB/s).
 RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high,
-                                               const std::vector<Piece>& own) {
+                                               const std::vector<RowRun>& own) {
     const std::uint64_t length = std::uint64_t(round.row_length);
     const std::size_t size = value_bytes(precision_);
     Job job;
@@ -224,13 +224,13 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
     // Where each piece lands, in values from the segment's start, in order.
     struct Source {
         std::uint64_t at, count;
-        const Piece* own;      // this rank's rows (converted), or
+        const RowRun* own;      // this rank's rows (converted), or
         const char* received;  // rows received (copied)
     };
     std::vector<Source> sources;
     sources.reserve(own.size() + headers_received_.size() / 2);
     std::uint64_t placed = 0;
-    for (const Piece& piece : own) {
+    for (const RowRun& piece : own) {
         sources.push_back({(piece.file_row - low) * length, piece.rows * length, &piece, nullptr});
         placed += piece.rows;
     }
@@ -304,7 +304,7 @@ void RoundWriter::checksum_segment(const char* data, std::uint64_t position, std
 // its pieces join wherever the runs continue in the file. For a single rank
 // without a file, which has nothing to send or write, this saves a pass
 // over the round and a start of the threads per segment.
-void RoundWriter::digest_runs(const RoundStore& round, const std::vector<Piece>& runs) {
+void RoundWriter::digest_runs(const RoundStore& round, const std::vector<RowRun>& runs) {
     const std::uint64_t length = std::uint64_t(round.row_length);
     const std::size_t size = value_bytes(precision_);
     const std::uint64_t round_start = layout_.round_offset(round.sum);
@@ -377,7 +377,7 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
     const std::uint64_t rows = layout_.rows(round.sum);
     const Segments segments = Segments::of(rows, std::uint64_t(round.row_length) * value_bytes(precision_), ranks);
     const std::uint64_t groups = segments.count / ranks;
-    const std::vector<Piece> runs = file_runs(round);
+    const std::vector<RowRun> runs = file_runs(round);
     pieces_.clear();
     digest_pieces_.clear();
     std::size_t next = 0;
@@ -386,7 +386,7 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
     if (digest_only)
         digest_runs(round, runs);
     for (std::uint64_t group = 0; !digest_only && group < groups; ++group) {
-        const std::vector<std::vector<Piece>> pieces = cut_group(segments, group, runs, next, row_in_run);
+        const std::vector<std::vector<RowRun>> pieces = cut_group(segments, group, runs, next, row_in_run);
         send_pieces(round, pieces, record);
         const std::uint64_t segment = group * ranks + std::uint64_t(comm_.rank());
         Job job = assemble_segment(round, segments.first_row(segment), segments.first_row(segment + 1),
@@ -417,8 +417,7 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
 
 void RoundWriter::queue(Job job) {
     std::unique_lock<std::mutex> lock(mutex_);
-    // At most two segments waiting: enough to keep the disk busy.
-    changed_.wait(lock, [&] { return jobs_.size() < 2 || failure_; });
+    changed_.wait(lock, [&] { return jobs_.size() < std::size_t(QueueDepth) || failure_; });
     if (failure_)
         return;  // every rank learns of it at the next collective step (agree_no_failure)
     queued_bytes_ += job.buffer.size();

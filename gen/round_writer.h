@@ -58,6 +58,15 @@ struct WriteRecord {
 class RoundWriter {
 public:
     static constexpr std::uint64_t SegmentBytes = std::uint64_t(16) << 20;
+    // Segments waiting for the writer thread: enough to keep the disk busy;
+    // queue() waits while this many are queued.
+    static constexpr int QueueDepth = 2;
+    // Segments' worth of working memory beside the queue: the segment being
+    // assembled and the redistribution's send, receive and header arrays.
+    static constexpr int WorkingSegments = 4;
+    // The most the writer holds, which the memory checks and --plan allow
+    // for (capacity.cpp).
+    static constexpr std::uint64_t MostBufferBytes = std::uint64_t(QueueDepth + WorkingSegments) * SegmentBytes;
 
     // Collective. `data_offset` is the byte offset of /values in `path`;
     // an empty path writes nothing (the digest only). `threads` convert
@@ -103,7 +112,9 @@ public:
     };
 
 private:
-    struct Piece {
+    // Consecutive rows that lie together both in the file and in this
+    // rank's round store (called a piece of a segment when sent).
+    struct RowRun {
         std::uint64_t file_row;   // the row's rank in the round
         std::uint64_t local_row;  // its index in this rank's round store
         std::uint64_t rows;
@@ -125,13 +136,13 @@ private:
     };
     static constexpr std::uint64_t DirectAlignment = 4096;
     int worker_parts(std::uint64_t items) const;
-    std::vector<Piece> file_runs(const RoundStore& round) const;
-    std::vector<std::vector<Piece>> cut_group(const Segments& segments, std::uint64_t group,
-                                              const std::vector<Piece>& runs, std::size_t& next,
+    std::vector<RowRun> file_runs(const RoundStore& round) const;
+    std::vector<std::vector<RowRun>> cut_group(const Segments& segments, std::uint64_t group,
+                                              const std::vector<RowRun>& runs, std::size_t& next,
                                               std::uint64_t& row_in_run) const;
-    void send_pieces(const RoundStore& round, const std::vector<std::vector<Piece>>& pieces, WriteRecord& record);
-    Job assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high, const std::vector<Piece>& own);
-    void digest_runs(const RoundStore& round, const std::vector<Piece>& runs);
+    void send_pieces(const RoundStore& round, const std::vector<std::vector<RowRun>>& pieces, WriteRecord& record);
+    Job assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high, const std::vector<RowRun>& own);
+    void digest_runs(const RoundStore& round, const std::vector<RowRun>& runs);
     void gather_checksums(int sum);
     void checksum_segment(const char* data, std::uint64_t position, std::uint64_t count,
                           const std::function<void(std::uint64_t, std::uint64_t)>& fill);

@@ -1,6 +1,7 @@
 // stackplay: parse the options, call the mode's library entry (run_stackplay,
 // run_tetris, run_bot, serve), report errors.
 #include "support/cli.h"
+#include "support/options.h"
 #include "support/errors.h"
 #include "support/limits.h"
 #include "stacking/stacking_run.h"
@@ -11,326 +12,325 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-
-namespace po = boost::program_options;
-
-namespace {
-
-// --threads's help, its bound from support/limits.h as stackgen's says it.
-const std::string ThreadsHelp =
-    "threads (0: the cores this process is bound to), at most " + std::to_string(stack::MostThreads);
-
-}  // namespace
+#include <limits>
 
 namespace {
 
-po::options_description described_options() {
-    po::options_description described = stack::tool_options(
+// stackplay's modes, as bits: each option declares the modes that take it,
+// and an option given to a mode that does not is refused, not ignored.
+constexpr stack::OptionTable::Modes Stacking = 1, Tetris = 2, Bot = 4, Serve = 8;
+
+// Every option of stackplay, declared once: its bounds, default, help and
+// the modes that take it.
+stack::OptionTable declared_options() {
+    stack::OptionTable table(
         "Usage: stackplay [--table FILE] [options]\n"
         "       stackplay --game tetris [--policy P] [--preview N] [options]   (the real game)\n"
         "       stackplay --game tetris --board FILE --piece T [--next SZO] [--hold [L]]  (one decision)\n"
         "       stackplay --bot tbp [--hold] [--policy P] [--preview N]       (the Tetris Bot Protocol on stdin/stdout)\n"
         "       stackplay --serve [--port 8080] [--bind 127.0.0.1] [--table FILE]  (the web viewer)");
-    described.add_options()("game", po::value<std::string>()->default_value("stacking"),
-                            "stacking (the hole-free game of the table) or tetris (the real game: holes, line clears)")(
-        "table", po::value<std::string>(),
-        "table written by stackgen (default: the one stack_*.h5 in the current directory)")(
-        "runs", po::value<std::string>()->default_value("100000"), "games to play (>= 1)")(
-        "policy", po::value<std::string>()->default_value("table"),
-        "stacking: table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" "
-        "(N = 1..4 next pieces known); tetris: dellacherie (its default), lee, el-tetris, seed001, expectimax, "
-        "seed000-printed, seed001-printed")("start", po::value<std::string>(),
-                                            "start board as column heights, e.g. 1,0,0,0 (default: empty)")(
-        "board", po::value<std::string>(),
-        "stacking: the same as --start (reads better with --explain); "
-        "tetris: a board file ('#' filled, '.' empty, top row first; - reads standard input) "
-        "to decide one move on (with --piece), or to start the games on")("start-id", po::value<std::string>(),
-                                                                          "start board as a board id")(
-        "seed", po::value<std::string>()->default_value("1"), "random seed (>= 0)")(
-        "threads", po::value<std::string>()->default_value("0"), ThreadsHelp.c_str())(
-        "check",
-        "exit 1 when the games disagree with the exact length distribution (z-test of the mean, "
-        "chi-square test of the lengths) or, for the table policy, its mean with the table's value")(
-        "check-level", po::value<std::string>()->default_value("1e-4"), "--check fails on a p-value below this")(
-        "memory-limit", po::value<std::string>(),
-        "most bytes of table values to hold in memory, e.g. 16G (default: 3/4 of the available memory); "
-        "a larger table is read lazily")(
-        "show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")(
-        "explain", "print the start board's value and every placement of every piece, best first")(
-        "json", "print the report as JSON");
-    po::options_description tetris("The real game (--game tetris)");
-    tetris.add_options()("width", po::value<std::string>()->default_value("10"), "well width, 2-16")(
-        "height", po::value<std::string>()->default_value("20"), "well height, 2-64")(
-        "pieces", po::value<std::string>()->default_value("tetrominoes"),
-        "tetrominoes, rectangles, pentominoes or a piece file")("preview", po::value<std::string>()->default_value("0"),
-                                                                "next pieces known and searched, 0-8 (past a "
-                                                                "projected minute a move, with --yes; "
-                                                                "seed 000's window of 4 is --preview 3)")(
-        "depth", po::value<std::string>(), "--policy expectimax: unknown next pieces averaged, 1-2 (default 1)")(
-        "moves", po::value<std::string>()->default_value("harddrop"),
-        "harddrop (every rotation and column, dropped) or bfs (every SRS placement, tetrominoes)")(
-        "draw", po::value<std::string>()->default_value("independent"),
-        "independent (the set's weights) or bag (each piece once per bag)")(
-        "piece-file", po::value<std::string>(), "pieces in seed 000's format: 0-6 for I O S Z T J L")(
-        "game-over", po::value<std::string>()->default_value("placement"),
-        "placement (no placement of the piece fits) or entry (also when it cannot enter at its spawn, Fahey's)")(
-        "games", po::value<std::string>()->default_value("10"), "games to play, 1 to 1,000,000")(
-        "max-pieces", po::value<std::string>()->default_value("1000000"),
-        "stop a game after this many pieces (0: never)")("level", po::value<std::string>()->default_value("0"),
-                                                         "Game Boy starting level, 0-20 (points)")(
-        "piece", po::value<std::string>(), "with --board FILE: decide one move for this piece (its letter)")(
-        "next", po::value<std::string>(), "with --piece: the next pieces known, in order, e.g. SZO")(
-        "hold", po::value<std::string>()->implicit_value(""),
-        "a turn may hold first (swap with the held piece; the hold empty, play the next); with --piece, "
-        "--hold X says X is held")("alternatives", po::value<std::string>()->default_value("8"),
-                                   "with --piece: the ranked first choices shown in --json, 0-1000")(
-        "buffer-rows", po::value<std::string>()->default_value("0"),
-        "rows above the well a piece may use, 0-8, if a cell of it is in the well (seed 000 has 5)")(
-        "scoring", po::value<std::string>()->default_value("simple"),
-        "simple (40/100/300/1200 x (level + 1), a level every 10 lines) or gameboy (the Game Boy's: its "
-        "level-ups, a point a row soft-dropped, the score stopping at 999,999)")(
-        "weights", po::value<std::string>(),
-        "the policy's feature weights, comma-separated, as the seeds print them: lee, expectimax, "
-        "seed000-printed 4 (height, lines, holes, bumpiness, magnitudes); dellacherie, el-tetris 6 (signed: "
-        "landing height, eroded cells, row and column transitions, holes, wells); seed001 4 (its priorities: "
-        "full rows, height, longest row, unreachable)")("yes",
-                                                        "run a --preview projected to take over a minute a move")(
-        "quiet", "no progress lines on stderr (results and --json still print)");
-    described.add(tetris);
-    po::options_description bot(
-        "The Tetris Bot Protocol bot (--bot tbp; it takes --policy, --preview, --depth, --hold, "
-        "--threads)");
-    bot.add_options()("bot", po::value<std::string>(),
-                      "tbp: play the Tetris Bot Protocol on standard input and output")(
-        "budget-ms", po::value<std::string>(),
-        "think at most about this long per suggestion: the search deepens one known piece at a time up to --preview "
-        "while the next depth's projected time fits")("budget-leaves", po::value<std::string>(),
-                                                      "the same budget counted in leaves scored (deterministic)")(
-        "suggestions", po::value<std::string>()->default_value("5"), "moves a suggestion lists, best first, 1-100");
-    described.add(bot);
-    po::options_description web("The web viewer (--serve)");
-    web.add_options()("serve",
-                      "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
-                      "table explorer and the table game's replays")(
-        "port", po::value<std::string>()->default_value("8080"), "port to listen on, 0-65535 (0: any free one)")(
-        "bind", po::value<std::string>()->default_value("127.0.0.1"),
-        "address to listen on; the default answers this machine only: anything else (0.0.0.0: every network) "
-        "must be asked for")("allow-host", po::value<std::vector<std::string>>()->composing(),
-                             "a host name the page may be reached by besides localhost and IP addresses (the Host "
-                             "header is checked against them; repeatable; * admits any)");
-    described.add(web);
-    return described;
+    table.choice("game",
+                 {{"stacking", "the hole-free game of the table"}, {"tetris", "the real game: holes, line clears"}})
+        .defaults_to("stacking")
+        .in(Stacking | Tetris | Bot);
+    table.text("table", "table written by stackgen (default: the one stack_*.h5 in the current directory)")
+        .in(Stacking | Serve);
+    table.count("runs", 1, std::uint64_t(1) << 40, "games to play").defaults_to("100000").in(Stacking);
+    table
+        .text("policy",
+              "stacking: table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" "
+              "(N = 1..4 next pieces known); tetris: dellacherie (its default), lee, el-tetris, seed001, expectimax, "
+              "seed000-printed, seed001-printed")
+        .defaults_to("table")
+        .in(Stacking | Tetris | Bot);
+    table.text("start", "start board as column heights, e.g. 1,0,0,0 (default: empty)").in(Stacking);
+    table
+        .text("board",
+              "stacking: the same as --start (reads better with --explain); "
+              "tetris: a board file ('#' filled, '.' empty, top row first; - reads standard input) "
+              "to decide one move on (with --piece), or to start the games on")
+        .in(Stacking | Tetris);
+    table.count("start-id", 0, std::numeric_limits<std::uint64_t>::max(), "start board as a board id").in(Stacking);
+    table.count("seed", 0, std::numeric_limits<std::uint64_t>::max(), "random seed")
+        .defaults_to("1")
+        .in(Stacking | Tetris);
+    table.integer("threads", 0, stack::MostThreads, "threads (0: the cores this process is bound to)")
+        .defaults_to("0")
+        .in(Stacking | Tetris | Bot);
+    table
+        .flag("check",
+              "exit 1 when the games disagree with the exact length distribution (z-test of the mean, "
+              "chi-square test of the lengths) or, for the table policy, its mean with the table's value")
+        .in(Stacking);
+    table.real("check-level", 0, 1, "--check fails on a p-value below this").defaults_to("1e-4").in(Stacking);
+    table
+        .bytes("memory-limit",
+               "most bytes of table values to hold in memory (default: 3/4 of the available memory); "
+               "a larger table is read lazily")
+        .in(Stacking);
+    table.flag("show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")
+        .in(Stacking | Tetris);
+    table.flag("explain", "print the start board's value and every placement of every piece, best first")
+        .in(Stacking);
+    table.flag("json", "print the report as JSON").in(Stacking | Tetris);
+
+    table.section("The real game (--game tetris)");
+    table.integer("width", 2, stack::tetris::MostWidth, "well width").defaults_to("10").in(Tetris);
+    table.integer("height", 2, stack::tetris::MostHeight, "well height").defaults_to("20").in(Tetris);
+    table.text("pieces", "tetrominoes, rectangles, pentominoes or a piece file").defaults_to("tetrominoes").in(Tetris);
+    table
+        .integer("preview", 0, stack::tetris::MostPreview,
+                 "next pieces known and searched (past a projected minute a move, with --yes; "
+                 "seed 000's window of 4 is --preview 3)")
+        .defaults_to("0")
+        .in(Tetris | Bot);
+    table.integer("depth", 1, 2, "--policy expectimax: unknown next pieces averaged (default 1)").in(Tetris | Bot);
+    table
+        .choice("moves",
+                {{"harddrop", "every rotation and column, dropped"}, {"bfs", "every SRS placement, tetrominoes"}})
+        .defaults_to("harddrop")
+        .in(Tetris | Bot);
+    table.choice("draw", {{"independent", "the set's weights"}, {"bag", "each piece once per bag"}})
+        .defaults_to("independent")
+        .in(Tetris);
+    table.text("piece-file", "pieces in seed 000's format: 0-6 for I O S Z T J L").in(Tetris);
+    table
+        .choice("game-over", {{"placement", "no placement of the piece fits"},
+                              {"entry", "also when it cannot enter at its spawn, Fahey's"}})
+        .defaults_to("placement")
+        .in(Tetris);
+    table.count("games", 1, 1000000, "games to play").defaults_to("10").in(Tetris);
+    table.count("max-pieces", 0, std::uint64_t(1) << 48, "stop a game after this many pieces (0: never)")
+        .defaults_to("1000000")
+        .in(Tetris);
+    table.integer("level", 0, 20, "Game Boy starting level (points)").defaults_to("0").in(Tetris);
+    table.text("piece", "with --board FILE: decide one move for this piece (its letter)").in(Tetris);
+    table.text("next", "with --piece: the next pieces known, in order, e.g. SZO").in(Tetris);
+    table
+        .text("hold", "a turn may hold first (swap with the held piece; the hold empty, play the next); with --piece, "
+                      "--hold X says X is held")
+        .bare_means("")
+        .in(Tetris | Bot);
+    table.integer("alternatives", 0, 1000, "with --piece: the ranked first choices shown in --json")
+        .defaults_to("8")
+        .in(Tetris);
+    table
+        .integer("buffer-rows", 0, 8,
+                 "rows above the well a piece may use, if a cell of it is in the well (seed 000 has 5)")
+        .defaults_to("0")
+        .in(Tetris);
+    table
+        .choice("scoring",
+                {{"simple", "40/100/300/1200 x (level + 1), a level every 10 lines"},
+                 {"gameboy", "the Game Boy's: its level-ups, a point a row soft-dropped, the score stopping at "
+                             "999,999"}})
+        .defaults_to("simple")
+        .in(Tetris);
+    table
+        .reals("weights", -1e6, 1e6,
+               "the policy's feature weights, as the seeds print them: lee, expectimax, "
+               "seed000-printed 4 (height, lines, holes, bumpiness, magnitudes); dellacherie, el-tetris 6 (signed: "
+               "landing height, eroded cells, row and column transitions, holes, wells); seed001 4 (its priorities: "
+               "full rows, height, longest row, unreachable)")
+        .in(Tetris | Bot);
+    table.flag("yes", "run a --preview projected to take over a minute a move").in(Tetris | Bot);
+    table.flag("quiet", "no progress lines on stderr (results and --json still print)").in(Tetris | Bot);
+
+    table.section("The Tetris Bot Protocol bot (--bot tbp; it takes --policy, --preview, --depth, --hold, --threads)");
+    table.choice("bot", {{"tbp", "play the Tetris Bot Protocol on standard input and output"}}).in(Bot);
+    table
+        .real("budget-ms", 0.001, 3.6e6,
+              "think at most about this long per suggestion: the search deepens one known piece at a time up to "
+              "--preview while the next depth's projected time fits")
+        .in(Bot);
+    table.count("budget-leaves", 1, std::uint64_t(1) << 50, "the same budget counted in leaves scored (deterministic)")
+        .in(Bot);
+    table.integer("suggestions", 1, 100, "moves a suggestion lists, best first").defaults_to("5").in(Bot);
+
+    table.section("The web viewer (--serve)");
+    table
+        .flag("serve", "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
+                       "table explorer and the table game's replays")
+        .in(Serve);
+    table.integer("port", 0, 65535, "port to listen on (0: any free one)").defaults_to("8080").in(Serve);
+    table
+        .text("bind", "address to listen on; the default answers this machine only: anything else (0.0.0.0: every "
+                      "network) must be asked for")
+        .defaults_to("127.0.0.1")
+        .in(Serve);
+    table
+        .text("allow-host", "a host name the page may be reached by besides localhost and IP addresses (the Host "
+                            "header is checked against them; * admits any)")
+        .many()
+        .in(Serve);
+    return table;
 }
 
-// The options that belong to one game only: given for the other, they are
-// refused rather than ignored.
-constexpr const char* TetrisOnly[] = {"width",   "height",     "pieces",    "preview", "depth",        "moves",
-                                      "draw",    "piece-file", "game-over", "games",   "max-pieces",   "level",
-                                      "piece",   "next",       "quiet",     "hold",    "alternatives", "buffer-rows",
-                                      "scoring", "weights",    "yes"};
-constexpr const char* StackingOnly[] = {"table", "runs",        "start",        "start-id",
-                                        "check", "check-level", "memory-limit", "explain"};
-
-bool given(const po::variables_map& variables, const char* name) {
-    return variables.count(name) && !variables[name].defaulted();
+// The first option given that only `mode` takes: "--port is for --serve".
+void refuse_options_only_for(const stack::OptionTable& table, stack::OptionTable::Modes mode,
+                             const std::string& what) {
+    for (const stack::OptionTable::Option& option : table.options())
+        if (option.modes == mode && table.given(option.name))
+            throw stack::InputError("--" + option.name + " is for " + what);
 }
 
-constexpr const char* ServeOnly[] = {"port", "bind", "allow-host"};
-stack::web::ServeOptions parse_serve_options(const po::variables_map& variables) {
-    for (const auto& [name, value] : variables)
-        if (!value.defaulted() && name != "serve" && name != "table"
-            && std::find(std::begin(ServeOnly), std::end(ServeOnly), name) == std::end(ServeOnly))
-            throw stack::InputError("--" + name
-                                    + " is not for --serve (it takes --port, --bind, --allow-host and --table)");
+stack::web::ServeOptions parse_serve_options(const stack::OptionTable& table) {
+    for (const stack::OptionTable::Option* option : table.given_outside(Serve))
+        throw stack::InputError("--" + option->name + " is not for --serve (it takes "
+                                + table.taken_only_by(Serve, "serve") + ")");
     stack::web::ServeOptions options;
-    options.port = stack::parse_int_option("port", variables["port"].as<std::string>(), 0, 65535);
-    options.bind = variables["bind"].as<std::string>();
+    options.port = table.integer("port");
+    options.bind = table.text("bind");
     if (options.bind.empty())
         throw stack::InputError("--bind must name an address, e.g. 127.0.0.1");
-    if (variables.count("allow-host"))
-        for (const std::string& name : variables["allow-host"].as<std::vector<std::string>>()) {
-            if (name.empty() || name.size() > 253 || name.find_first_of(" /:@[]") != std::string::npos)
-                throw stack::InputError("--allow-host takes a host name without a port (got '"
-                                        + stack::printable(name, 60) + "')");
-            options.allowed_hosts.push_back(name);
-        }
-    if (variables.count("table")) {
-        options.table = variables["table"].as<std::string>();
+    for (const std::string& name : table.texts("allow-host")) {
+        if (name.empty() || name.size() > 253 || name.find_first_of(" /:@[]") != std::string::npos)
+            throw stack::InputError("--allow-host takes a host name without a port (got '"
+                                    + stack::printable(name, 60) + "')");
+        options.allowed_hosts.push_back(name);
+    }
+    if (table.has("table")) {
+        options.table = table.text("table");
         if (options.table->empty())
             throw stack::InputError("--table must name a file");
     }
     return options;
 }
 
-stack::tetris::TetrisOptions parse_tetris_options(const po::variables_map& variables) {
-    for (const char* name : StackingOnly)
-        if (given(variables, name))
-            throw stack::InputError(std::string("--") + name + " is for the stacking game, not --game tetris");
-    const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
+// The real game's options; the options of other modes were refused before.
+stack::tetris::TetrisOptions parse_tetris_options(const stack::OptionTable& table) {
     stack::tetris::TetrisOptions options;
-    options.width = stack::parse_int_option("width", text("width"), 2, stack::tetris::MostWidth);
-    options.height = stack::parse_int_option("height", text("height"), 2, stack::tetris::MostHeight);
-    options.pieces = text("pieces");
-    options.policy = given(variables, "policy") ? text("policy") : "dellacherie";
-    if (given(variables, "preview"))  // unset: a decision searches every piece it is told
-        options.preview = stack::parse_int_option("preview", text("preview"), 0, stack::tetris::MostPreview);
-    if (variables.count("depth"))
-        options.depth = stack::parse_int_option("depth", text("depth"), 1, 2);
-    const std::string moves = text("moves"), draw = text("draw"), rule = text("game-over");
-    if (moves != "harddrop" && moves != "bfs")
-        throw stack::InputError("--moves must be harddrop or bfs (got '" + moves + "')");
-    options.moves = moves == "bfs" ? stack::tetris::MoveSet::BreadthFirst : stack::tetris::MoveSet::HardDrop;
-    if (draw != "independent" && draw != "bag")
-        throw stack::InputError("--draw must be independent or bag (got '" + draw + "')");
-    options.draw = draw == "bag" ? stack::tetris::Draw::Bag : stack::tetris::Draw::Independent;
-    if (rule != "placement" && rule != "entry")
-        throw stack::InputError("--game-over must be placement or entry (got '" + rule + "')");
-    options.rule = rule == "entry" ? stack::tetris::GameOverRule::Entry : stack::tetris::GameOverRule::Placement;
-    if (variables.count("piece-file"))
-        options.piece_file = text("piece-file");
-    options.games = stack::parse_unsigned_option("games", text("games"), 1, 1000000);
-    options.max_pieces = stack::parse_unsigned_option("max-pieces", text("max-pieces"), 0, std::uint64_t(1) << 48);
-    options.level = stack::parse_int_option("level", text("level"), 0, 20);
-    const std::string scoring = text("scoring");
-    if (scoring != "simple" && scoring != "gameboy")
-        throw stack::InputError("--scoring must be simple or gameboy (got '" + scoring + "')");
-    options.scoring = scoring == "gameboy" ? stack::tetris::ScoringRule::GameBoy : stack::tetris::ScoringRule::Simple;
-    if (variables.count("weights")) {
-        const std::string weights = text("weights");
-        for (std::size_t from = 0;;) {
-            const std::size_t comma = weights.find(',', from);
-            options.weights.push_back(
-                stack::parse_real_option("weights", weights.substr(from, comma - from), -1e6, 1e6));
-            if (comma == std::string::npos)
-                break;
-            from = comma + 1;
-        }
-    }
-    options.yes = variables.count("yes") > 0;
-    options.seed = stack::parse_unsigned_option("seed", text("seed"));
-    options.threads = stack::parse_int_option("threads", text("threads"), 0, stack::MostThreads);
-    if (variables.count("board"))
-        options.board_file = text("board");
-    if (variables.count("piece"))
+    options.width = table.integer("width");
+    options.height = table.integer("height");
+    options.pieces = table.text("pieces");
+    options.policy = table.given("policy") ? table.text("policy") : "dellacherie";
+    if (table.given("preview"))  // unset: a decision searches every piece it is told
+        options.preview = table.integer("preview");
+    if (table.has("depth"))
+        options.depth = table.integer("depth");
+    options.moves =
+        table.choice("moves") == "bfs" ? stack::tetris::MoveSet::BreadthFirst : stack::tetris::MoveSet::HardDrop;
+    options.draw = table.choice("draw") == "bag" ? stack::tetris::Draw::Bag : stack::tetris::Draw::Independent;
+    options.rule = table.choice("game-over") == "entry" ? stack::tetris::GameOverRule::Entry
+                                                        : stack::tetris::GameOverRule::Placement;
+    if (table.has("piece-file"))
+        options.piece_file = table.text("piece-file");
+    options.games = table.count("games");
+    options.max_pieces = table.count("max-pieces");
+    options.level = table.integer("level");
+    options.scoring = table.choice("scoring") == "gameboy" ? stack::tetris::ScoringRule::GameBoy
+                                                           : stack::tetris::ScoringRule::Simple;
+    if (table.has("weights"))
+        options.weights = table.reals("weights");
+    options.yes = table.given("yes");
+    options.seed = table.count("seed");
+    options.threads = table.integer("threads");
+    if (table.has("board"))
+        options.board_file = table.text("board");
+    if (table.has("piece"))
         for (const char* name : {"games", "max-pieces", "level", "scoring", "draw", "seed", "piece-file"})
-            if (given(variables, name))
+            if (table.given(name))
                 throw stack::InputError(std::string("--") + name + " is for games, not the decision of --piece");
-    if (variables.count("hold")) {
+    if (table.has("hold")) {
         options.hold = true;
-        options.held = text("hold");
+        options.held = table.text("hold");
     }
-    options.alternatives = stack::parse_int_option("alternatives", text("alternatives"), 0, 1000);
-    options.buffer_rows = stack::parse_int_option("buffer-rows", text("buffer-rows"), 0, 8);
+    options.alternatives = table.integer("alternatives");
+    options.buffer_rows = table.integer("buffer-rows");
     if (options.height + options.buffer_rows > stack::tetris::MostHeight)
         throw stack::InputError("--height plus --buffer-rows must be at most "
                                 + std::to_string(stack::tetris::MostHeight));
-    if (variables.count("show"))
+    if (table.given("show"))
         for (const char* name : {"games", "json"})
-            if (given(variables, name))
+            if (table.given(name))
                 throw stack::InputError(std::string("--show draws game 0 of --seed as text: give --") + name
                                         + " without it");
-    if (variables.count("piece"))
-        options.piece = text("piece");
-    if (variables.count("next"))
-        options.next = text("next");
-    options.show = variables.count("show") > 0;
-    if (options.show && !given(variables, "max-pieces")) {  // --show draws every piece: a cap unless asked
+    if (table.has("piece"))
+        options.piece = table.text("piece");
+    if (table.has("next"))
+        options.next = table.text("next");
+    options.show = table.given("show");
+    if (options.show && !table.given("max-pieces")) {  // --show draws every piece: a cap unless asked
         options.max_pieces = stack::tetris::ShowMostPieces;
         options.show_capped = true;
     }
-    options.json = variables.count("json") > 0;
-    options.quiet = variables.count("quiet") > 0;
+    options.json = table.given("json");
+    options.quiet = table.given("quiet");
     return options;
 }
 
-constexpr const char* BotOnly[] = {"budget-ms", "budget-leaves", "suggestions"};
-
 // --bot tbp: the real game's policy options, on the protocol's 10x40 board.
-stack::tetris::BotOptions parse_bot_options(const po::variables_map& variables) {
-    if (variables["bot"].as<std::string>() != "tbp")
-        throw stack::InputError("--bot must be tbp (the Tetris Bot Protocol; got '" + variables["bot"].as<std::string>()
-                                + "')");
-    for (const char* name :
-         {"width", "height", "pieces", "draw", "piece-file", "game-over", "games", "max-pieces", "level", "piece",
-          "next", "board", "show", "json", "alternatives", "buffer-rows", "serve", "seed", "scoring"})
-        if (variables.count(name) && !variables[name].defaulted())
-            throw stack::InputError(std::string("--") + name
-                                    + " is not for --bot tbp (the protocol's game: a 10x40 board, SRS moves)");
+stack::tetris::BotOptions parse_bot_options(const stack::OptionTable& table) {
+    table.choice("bot");
+    for (const stack::OptionTable::Option* option : table.given_outside(Bot))
+        throw stack::InputError("--" + option->name
+                                + " is not for --bot tbp (the protocol's game: a 10x40 board, SRS moves)");
     stack::tetris::BotOptions options;
-    options.game = parse_tetris_options(variables);
-    if (!given(variables, "moves"))  // the bot's moves are SRS's; breadth first unless hard drop is asked for
+    options.game = parse_tetris_options(table);
+    if (!table.given("moves"))  // the bot's moves are SRS's; breadth first unless hard drop is asked for
         options.game.moves = stack::tetris::MoveSet::BreadthFirst;
     if (options.game.held && !options.game.held->empty())
         throw stack::InputError("--hold takes no piece with --bot (the start message says what is held)");
-    const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
-    if (variables.count("budget-ms"))
-        options.budget_ms = stack::parse_real_option("budget-ms", text("budget-ms"), 0.001, 3.6e6);
-    if (variables.count("budget-leaves"))
-        options.budget_leaves =
-            stack::parse_unsigned_option("budget-leaves", text("budget-leaves"), 1, std::uint64_t(1) << 50);
-    options.moves = stack::parse_int_option("suggestions", text("suggestions"), 1, 100);
+    if (table.has("budget-ms"))
+        options.budget_ms = table.real("budget-ms");
+    if (table.has("budget-leaves"))
+        options.budget_leaves = table.count("budget-leaves");
+    options.moves = table.integer("suggestions");
     return options;
 }
 
-stack::PlayOptions parse_options(const po::variables_map& variables) {
-    for (const char* name : TetrisOnly)
-        if (given(variables, name))
-            throw stack::InputError(std::string("--") + name + " is for --game tetris");
+stack::PlayOptions parse_options(const stack::OptionTable& table) {
     stack::PlayOptions options;
-    const auto text = [&](const char* name) { return variables[name].as<std::string>(); };
-    if (variables.count("table")) {
-        options.table = text("table");
+    if (table.has("table")) {
+        options.table = table.text("table");
         if (options.table.empty())
             throw stack::InputError("--table must name a file");
     }
-    if (variables.count("start") && variables.count("board"))
+    if (table.has("start") && table.has("board"))
         throw stack::InputError("give either --start or --board, not both");
-    if (variables.count("start") || variables.count("board"))
-        options.start_heights = text(variables.count("start") ? "start" : "board");
-    if (variables.count("start-id"))
-        options.start_id = stack::parse_unsigned_option("start-id", text("start-id"));
-    if (variables.count("show") && variables.count("explain"))
+    if (table.has("start") || table.has("board"))
+        options.start_heights = table.text(table.has("start") ? "start" : "board");
+    if (table.has("start-id"))
+        options.start_id = table.count("start-id");
+    if (table.given("show") && table.given("explain"))
         throw stack::InputError("give either --show or --explain, not both");
-    options.mode = variables.count("show")      ? stack::PlayMode::Show
-                   : variables.count("explain") ? stack::PlayMode::Explain
-                                                : stack::PlayMode::Play;
-    options.runs = stack::parse_unsigned_option("runs", text("runs"), 1, std::uint64_t(1) << 40);
-    options.seed = stack::parse_unsigned_option("seed", text("seed"));
-    options.threads = stack::parse_int_option("threads", text("threads"), 0, stack::MostThreads);
-    options.check_level = stack::parse_real_option("check-level", text("check-level"), 0.0, 1.0);
-    if (variables.count("memory-limit"))
-        options.memory_limit = stack::parse_bytes_option("memory-limit", text("memory-limit"));
-    options.policy = stack::parse_policy(text("policy"));
-    options.json = variables.count("json") > 0;
-    options.check = variables.count("check") > 0;
+    options.mode = table.given("show")      ? stack::PlayMode::Show
+                   : table.given("explain") ? stack::PlayMode::Explain
+                                            : stack::PlayMode::Play;
+    options.runs = table.count("runs");
+    options.seed = table.count("seed");
+    options.threads = table.integer("threads");
+    options.check_level = table.real("check-level");
+    if (table.has("memory-limit"))
+        options.memory_limit = table.bytes("memory-limit");
+    options.policy = stack::parse_policy(table.text("policy"));
+    options.json = table.given("json");
+    options.check = table.given("check");
     return options;
 }
 
 int run(int argc, char** argv) {
     try {
-        const po::options_description described = described_options();
-        po::variables_map variables;
-        stack::parse_command_line(argc, argv, described, variables);
-        if (stack::print_help_or_version("stackplay", described, variables))
+        stack::OptionTable table = declared_options();
+        table.parse(argc, argv);
+        if (table.help_or_version("stackplay"))
             return stack::ExitSuccess;
-        if (variables.count("serve"))
-            return stack::web::serve(parse_serve_options(variables));
-        for (const char* name : ServeOnly)
-            if (given(variables, name))
-                throw stack::InputError(std::string("--") + name + " is for --serve");
-        if (variables.count("bot")) {
+        if (table.given("serve"))
+            return stack::web::serve(parse_serve_options(table));
+        refuse_options_only_for(table, Serve, "--serve");
+        if (table.has("bot")) {
             std::ios::sync_with_stdio(false);  // the protocol's lines through iostreams alone
-            return stack::tetris::run_bot(parse_bot_options(variables), std::cin, std::cout, std::cerr);
+            return stack::tetris::run_bot(parse_bot_options(table), std::cin, std::cout, std::cerr);
         }
-        for (const char* name : BotOnly)
-            if (given(variables, name))
-                throw stack::InputError(std::string("--") + name + " is for --bot tbp");
-        const std::string game = variables["game"].as<std::string>();
-        if (game == "tetris")
-            return stack::tetris::run_tetris(parse_tetris_options(variables));
-        if (game != "stacking")
-            throw stack::InputError("--game must be stacking or tetris (got '" + game + "')");
-        return stack::run_stackplay(parse_options(variables));
+        refuse_options_only_for(table, Bot, "--bot tbp");
+        if (table.choice("game") == "tetris") {
+            for (const stack::OptionTable::Option* option : table.given_outside(Tetris))
+                throw stack::InputError("--" + option->name + " is for the stacking game, not --game tetris");
+            return stack::tetris::run_tetris(parse_tetris_options(table));
+        }
+        for (const stack::OptionTable::Option* option : table.given_outside(Stacking))
+            throw stack::InputError("--" + option->name + " is for --game tetris");
+        return stack::run_stackplay(parse_options(table));
     } catch (const stack::InputError& error) {
         std::fprintf(stderr, "stackplay: error: %s\n", error.what());
         return stack::ExitBadInput;

@@ -26,7 +26,7 @@ expect_error 2 '--height is required' gen --width 4 --output "$work/a.h5"
 expect_error 2 "--residue 4: the pieces \\(tetrominoes\\) have 4 classes of the height sum \\(mod 4, the gcd of their sizes\\): 0 to 3" gen --width 4 --height 4 --residue 4 --output "$work/a.h5"
 expect_error 2 "--residue must be a whole number in \[0, 63\], not '-1'" gen --width 4 --height 4 --residue -1 --output "$work/a.h5"
 expect_error 2 "residue class 2 is given twice" gen --width 4 --height 4 --residue 2 --residue 2 --output "$work/a.h5"
-expect_error 2 "--precision must be float64 or float32, not 'float16'" gen --width 4 --height 4 --precision float16 --output "$work/a.h5"
+expect_error 2 "--precision must be float64 or float32 \(got 'float16'\)" gen --width 4 --height 4 --precision float16 --output "$work/a.h5"
 # A table larger than the free disk: a 1 MB file system of its own.
 if unshare -m true 2> /dev/null; then
     expect_error 2 "the 5x10 table needs about .* of memory per rank .* and 1.4 MB of disk, .* /mnt has 1.0 MB free: free some disk" \

@@ -59,13 +59,13 @@ namespace {
     throw InputError("--" + option + " must be " + expected + ", not '" + text + "'");
 }
 
-std::string range_text(std::uint64_t minimum, std::uint64_t maximum) {
+}  // namespace
+
+std::string whole_range_text(std::int64_t minimum, std::uint64_t maximum) {
     if (maximum == std::numeric_limits<std::uint64_t>::max())
-        return minimum == 0 ? "a whole number >= 0" : "a whole number >= " + std::to_string(minimum);
+        return "a whole number >= " + std::to_string(minimum);
     return "a whole number in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]";
 }
-
-}  // namespace
 
 std::uint64_t parse_unsigned_option(const std::string& option, const std::string& text, std::uint64_t minimum,
                                     std::uint64_t maximum) {
@@ -73,9 +73,9 @@ std::uint64_t parse_unsigned_option(const std::string& option, const std::string
     const char* end = text.data() + text.size();
     const auto [stop, error] = std::from_chars(text.data(), end, value);
     if (text.empty() || stop != end || (error != std::errc() && error != std::errc::result_out_of_range))
-        bad_number(option, text, range_text(minimum, maximum));
+        bad_number(option, text, whole_range_text(std::int64_t(minimum), maximum));
     if (error == std::errc::result_out_of_range || value < minimum || value > maximum)
-        bad_number(option, text, range_text(minimum, maximum));
+        bad_number(option, text, whole_range_text(std::int64_t(minimum), maximum));
     return value;
 }
 
@@ -83,7 +83,7 @@ int parse_int_option(const std::string& option, const std::string& text, int min
     long long value = 0;
     const char* end = text.data() + text.size();
     const auto [stop, error] = std::from_chars(text.data(), end, value);
-    const std::string expected = "a whole number in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]";
+    const std::string expected = whole_range_text(minimum, std::uint64_t(std::int64_t(maximum)));
     // "-0" is not a whole number in [0, N]: no sign where none can be meant.
     const bool signed_zero = minimum >= 0 && !text.empty() && text[0] == '-';
     if (text.empty() || stop != end || error != std::errc() || value < minimum || value > maximum || signed_zero)
@@ -91,17 +91,24 @@ int parse_int_option(const std::string& option, const std::string& text, int min
     return static_cast<int>(value);
 }
 
-double parse_real_option(const std::string& option, const std::string& text, double above, double below) {
+std::string real_range_text(double above, double below, bool above_included) {
+    char range[96];
+    if (above_included)
+        std::snprintf(range, sizeof range, "a number >= %g and below %g", above, below);
+    else
+        std::snprintf(range, sizeof range, "a number strictly between %g and %g", above, below);
+    return range;
+}
+
+double parse_real_option(const std::string& option, const std::string& text, double above, double below,
+                         bool above_included) {
     double value = 0;
     const char* end = text.data() + text.size();
     const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || stop != end || error != std::errc() || !std::isfinite(value) || !(value > above)
-        || !(value < below)) {
-        char expected[96];
-        std::snprintf(expected, sizeof expected, "a number strictly between %g and %g", above, below);
-        bad_number(option, text, expected);
-    }
-    return value;
+    if (text.empty() || stop != end || error != std::errc() || !std::isfinite(value)
+        || !(above_included ? value >= above : value > above) || !(value < below))
+        bad_number(option, text, real_range_text(above, below, above_included));
+    return value + 0.0;  // -0 is 0
 }
 
 int byte_unit_shift(char unit) {

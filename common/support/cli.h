@@ -40,9 +40,16 @@ void parse_command_line(int argc, char** argv, const boost::program_options::opt
 // lies outside [minimum, maximum].
 std::uint64_t parse_unsigned_option(const std::string& option, const std::string& text, std::uint64_t minimum = 0,
                                     std::uint64_t maximum = std::numeric_limits<std::uint64_t>::max());
+// The words an error and the help use for a whole number's range: "a
+// whole number in [1, 16]", or ">= 0" when the maximum is 2^64 - 1.
+std::string whole_range_text(std::int64_t minimum, std::uint64_t maximum);
 int parse_int_option(const std::string& option, const std::string& text, int minimum, int maximum);
-// A finite real strictly between `above` and `below`.
-double parse_real_option(const std::string& option, const std::string& text, double above, double below);
+// A finite real strictly between `above` and `below` (with
+// `above_included`, `above` itself too), and the words its error and help
+// use for that range.
+double parse_real_option(const std::string& option, const std::string& text, double above, double below,
+                         bool above_included = false);
+std::string real_range_text(double above, double below, bool above_included);
 // The power of two a byte count's unit letter stands for (K 10, M 20, G 30,
 // T 40, either case), 0 for any other character.
 int byte_unit_shift(char unit);

@@ -50,7 +50,7 @@ std::uint64_t BlockCache::memory_bytes() {
     return blocks_.size() * BlockValues * sizeof(double);
 }
 
-std::unordered_map<std::uint64_t, BlockCache::Block>::iterator BlockCache::load(const RoundLayout::Block& block) {
+std::unordered_map<std::uint64_t, BlockCache::CachedBlock>::iterator BlockCache::load(const RoundLayout::Block& block) {
     if (blocks_.size() >= capacity_) {
         blocks_.erase(recency_.back());
         recency_.pop_back();
@@ -73,7 +73,7 @@ std::unordered_map<std::uint64_t, BlockCache::Block>::iterator BlockCache::load(
     convert_and_check(raw.data(), info_.precision, count, values.data(), info_, path_,
                       [&](std::uint64_t i) { return board_at(first + i); });
     recency_.push_front(block.index);
-    return blocks_.emplace(block.index, Block{std::move(values), recency_.begin()}).first;
+    return blocks_.emplace(block.index, CachedBlock{std::move(values), recency_.begin()}).first;
 }
 
 BoardId BlockCache::board_at(std::uint64_t position) const {

@@ -34,11 +34,11 @@ public:
     std::uint64_t memory_bytes();
 
 private:
-    struct Block {
+    struct CachedBlock {
         std::vector<double> values;
         std::list<std::uint64_t>::iterator position;  // in recency_
     };
-    std::unordered_map<std::uint64_t, Block>::iterator load(const RoundLayout::Block& block);
+    std::unordered_map<std::uint64_t, CachedBlock>::iterator load(const RoundLayout::Block& block);
     BoardId board_at(std::uint64_t position) const;
 
     std::mutex mutex_;
@@ -50,7 +50,7 @@ private:
     int descriptor_ = -1;
     std::uint64_t data_offset_ = 0;
     std::uint64_t capacity_;
-    std::unordered_map<std::uint64_t, Block> blocks_;
+    std::unordered_map<std::uint64_t, CachedBlock> blocks_;
     std::list<std::uint64_t> recency_;  // most recently used first
 };
 

@@ -10,11 +10,7 @@ namespace stack::moves {
 namespace {
 
 // The spawn state's cells in the piece's box (x right, y up) and the box size.
-struct Shape {
-    int box;
-    Cells cells;
-};
-constexpr std::array<Shape, PieceCount> Shapes = {{
+constexpr std::array<SpawnShape, PieceCount> SpawnShapes = {{
     {4, {{{0, 2}, {1, 2}, {2, 2}, {3, 2}}}},  // I  (i)
     {3, {{{0, 1}, {1, 1}, {2, 1}, {1, 2}}}},  // T  (t)
     {2, {{{0, 0}, {1, 0}, {0, 1}, {1, 1}}}},  // O  (sq)
@@ -52,20 +48,25 @@ constexpr std::array<Kicks, 4> ICounterClockwiseKicks = {{
     {{{0, 0}, {-2, 0}, {1, 0}, {-2, -1}, {1, 2}}},  // L -> 2
 }};
 
-// The cells of every rotation, in box coordinates: a clockwise turn maps
-// (x, y) to (y, box - 1 - x).
-std::array<Cells, 4> rotations_of(Piece piece) {
-    const Shape& shape = Shapes[int(piece)];
-    std::array<Cells, 4> turned;
-    turned[0] = shape.cells;
-    for (int rotation = 1; rotation < 4; ++rotation)
-        for (int k = 0; k < 4; ++k)
-            turned[rotation][k] = {turned[rotation - 1][k].second, shape.box - 1 - turned[rotation - 1][k].first};
-    return turned;
-}
 
-enum Move : std::uint8_t { Left, Right, Down, Clockwise, CounterClockwise, Half, MoveCount };
-constexpr char MoveLetters[] = {'l', 'r', 'd', 'c', 'w', 'f'};
+// The moves a search steps by, and their input letters (InputLetters).
+enum Step : std::uint8_t { Left, Right, Down, Clockwise, CounterClockwise, Half, StepCount };
+constexpr char StepLetters[] = {'l', 'r', 'd', 'c', 'w', 'f'};
+// Every step's letter, and H and D, is an input the page can spell.
+constexpr bool every_letter_spelled() {
+    for (const char letter : {'l', 'r', 'd', 'c', 'w', 'f', 'H', 'D'}) {
+        bool found = false;
+        for (const InputLetter& input : InputLetters)
+            found = found || input.letter == letter;
+        if (!found)
+            return false;
+    }
+    for (const char letter : StepLetters)
+        if (letter != 'l' && letter != 'r' && letter != 'd' && letter != 'c' && letter != 'w' && letter != 'f')
+            return false;
+    return true;
+}
+static_assert(every_letter_spelled());
 
 // The spawn row: the options', or the board's height.
 int spawn_row_of(const SrsBoard& board, const MoveOptions& options) {
@@ -118,7 +119,7 @@ std::pair<std::pair<int, int>, Cells> normalized(Cells cells) {
 
 PieceMoves make_piece_moves(Piece piece) {
     PieceMoves moves;
-    moves.shapes = rotations_of(piece);
+    moves.shapes = rotation_cells(piece);
     for (Cells& cells : moves.shapes)
         std::sort(cells.begin(), cells.end());
     moves.kicks = piece == PieceSquare ? 1 : 5;
@@ -182,7 +183,7 @@ public:
     }
 
     // Where a move goes, or nothing when it is blocked.
-    std::optional<Moved> apply(Index at, Move move, bool rotate_180) const {
+    std::optional<Moved> apply(Index at, Step move, bool rotate_180) const {
         switch (move) {
         case Left: return shifted(at, -1);
         case Right: return shifted(at, 1);
@@ -202,7 +203,7 @@ public:
 
     // How a lockable location was reached by this move: plain, or a T-spin
     // (mini or full) by the corner rules.
-    std::uint8_t arrival(const Moved& moved, Move move) const {
+    std::uint8_t arrival(const Moved& moved, Step move) const {
         if (piece_ != PieceT || (move != Clockwise && move != CounterClockwise && move != Half))
             return ReachedPlain;
         const Location at = location_of(moved.at);
@@ -400,7 +401,7 @@ template <typename Visit, typename Land>
 void hard_drop_paths(const Map& map, Index spawn, Visit visit, Land land) {
     struct Turns {
         int count;
-        std::array<Move, 2> moves;
+        std::array<Step, 2> moves;
     };
     constexpr std::array<Turns, 4> paths = {
         {{0, {}}, {1, {Clockwise}}, {2, {Clockwise, Clockwise}}, {1, {CounterClockwise}}}};
@@ -460,7 +461,7 @@ public:
     }
 
 private:
-    template <Move move>
+    template <Step move>
     void step(Index at) {
         const auto moved = map_.apply(at, move, rotate_180_);
         if (!moved)
@@ -505,7 +506,7 @@ void convolution(Search& search, Index spawn, const MoveOptions& options, bool e
             const Index at = search.flood[next];
             search.found.note(SearchEventKind::Popped, at);
             bool edge = false;  // blocked in some direction
-            for (Move move : {Left, Right, Down}) {
+            for (Step move : {Left, Right, Down}) {
                 const auto moved = map.apply(at, move, false);
                 if (!moved) {
                     edge = true;
@@ -518,7 +519,7 @@ void convolution(Search& search, Index spawn, const MoveOptions& options, bool e
             }
             if (edges_only && !edge)
                 continue;  // open air: the document leaves its turns to the edges
-            for (Move move : {Clockwise, CounterClockwise, Half}) {
+            for (Step move : {Clockwise, CounterClockwise, Half}) {
                 const auto moved = map.apply(at, move, options.rotate_180);
                 if (!moved)
                     continue;
@@ -532,7 +533,7 @@ void convolution(Search& search, Index spawn, const MoveOptions& options, bool e
 }
 
 Location spawn_of(const SrsBoard& board, Piece piece, const MoveOptions& options) {
-    const int box = Shapes[int(piece)].box, row = spawn_row_of(board, options);
+    const int box = SpawnShapes[int(piece)].box, row = spawn_row_of(board, options);
     // Spawn cells in rows S and S+1: the I's are in its box's row 2, the O's
     // in rows 0-1, the others' in rows 1-2.
     const int y = piece == PieceI ? row - 2 : piece == PieceSquare ? row : row - 1;
@@ -575,6 +576,16 @@ SrsBoard SrsBoard::from_heights(int width, int height, const std::vector<int>& h
         for (int y = 0; y < heights.at(std::size_t(x)); ++y)
             board.fill(x, y);
     return board;
+}
+
+std::array<Cells, 4> rotation_cells(Piece piece) {
+    const SpawnShape& shape = SpawnShapes[int(piece)];
+    std::array<Cells, 4> turned;
+    turned[0] = shape.cells;
+    for (int rotation = 1; rotation < 4; ++rotation)
+        for (int k = 0; k < 4; ++k)
+            turned[rotation][k] = {turned[rotation - 1][k].second, shape.box - 1 - turned[rotation - 1][k].first};
+    return turned;
 }
 
 Cells cells_at(Piece piece, const Location& location) {
@@ -639,7 +650,7 @@ namespace {
 // The spin kinds as indexes: none (plain), mini, full.
 constexpr std::array<std::uint8_t, 3> SpinKinds = {ReachedPlain, ReachedMini, ReachedFull};
 int kind_index(std::uint8_t reached) { return reached == ReachedFull ? 2 : reached == ReachedMini ? 1 : 0; }
-bool is_turn(Move move) { return move == Clockwise || move == CounterClockwise || move == Half; }
+bool is_turn(Step move) { return move == Clockwise || move == CounterClockwise || move == Half; }
 
 // Breadth first over single inputs (each move, and D: soft drop held to
 // the bottom), from spawn. Every way to lock is reported to
@@ -689,12 +700,12 @@ void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& option
             arrived[std::size_t(to)] = arrival;
             queue.push_back(to);
         };
-        for (int move = 0; move < MoveCount; ++move)
-            if (const auto moved = map.apply(current, Move(move), options.rotate_180)) {
-                const std::uint8_t arrival = is_turn(Move(move)) ? map.arrival(*moved, Move(move)) : ReachedPlain;
+        for (int move = 0; move < StepCount; ++move)
+            if (const auto moved = map.apply(current, Step(move), options.rotate_180)) {
+                const std::uint8_t arrival = is_turn(Step(move)) ? map.arrival(*moved, Step(move)) : std::uint8_t(ReachedPlain);
                 if (!map.fits(moved->at - RowStep))
-                    locked(map.cells(moved->at), arrival, inputs(MoveLetters[move]));
-                step(moved->at, MoveLetters[move], arrival);
+                    locked(map.cells(moved->at), arrival, inputs(StepLetters[move]));
+                step(moved->at, StepLetters[move], arrival);
             }
         if (landing != current)
             step(landing, 'D', ReachedPlain);  // soft drop held to the bottom: one input, tried last
@@ -787,12 +798,12 @@ std::optional<Replayed> replay(const SrsBoard& board, Piece piece, const std::st
                 return Replayed{map.cells(at), last};
             continue;
         }
-        const char* found = std::find(std::begin(MoveLetters), std::end(MoveLetters), letter);
-        if (found == std::end(MoveLetters))
+        const char* found = std::find(std::begin(StepLetters), std::end(StepLetters), letter);
+        if (found == std::end(StepLetters))
             throw std::invalid_argument(std::string("replay: no input '") + letter + "'");
-        const Move move = Move(found - std::begin(MoveLetters));
+        const Step move = Step(found - std::begin(StepLetters));
         if (const auto moved = map.apply(at, move, options.rotate_180)) {
-            last = is_turn(move) ? map.arrival(*moved, move) : ReachedPlain;
+            last = is_turn(move) ? map.arrival(*moved, move) : std::uint8_t(ReachedPlain);
             at = moved->at;
         }
     }
@@ -817,10 +828,10 @@ std::vector<int> last_kicks(const SrsBoard& board, Piece piece, const std::vecto
                     at -= RowStep;
                 continue;
             }
-            const char* found = std::find(std::begin(MoveLetters), std::end(MoveLetters), letter);
-            if (found == std::end(MoveLetters))
+            const char* found = std::find(std::begin(StepLetters), std::end(StepLetters), letter);
+            if (found == std::end(StepLetters))
                 throw std::invalid_argument(std::string("last_kicks: no input '") + letter + "'");
-            const Move move = Move(found - std::begin(MoveLetters));
+            const Step move = Step(found - std::begin(StepLetters));
             if (const auto moved = map.apply(at, move, options.rotate_180)) {
                 if (is_turn(move))
                     kicks[i] = moved->kick;

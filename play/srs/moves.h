@@ -79,6 +79,25 @@ struct Location {
 using Cells = std::array<std::pair<int, int>, 4>;  // (x, y), sorted
 Cells cells_at(Piece piece, const Location& location);
 
+// A piece's spawn cells in its box (x right, y up), and the box's side.
+struct SpawnShape {
+    int box;
+    Cells cells;
+};
+// The cells of each rotation (0, R, 2, L) in the piece's box: a clockwise
+// turn maps (x, y) to (y, box - 1 - x). The web page's shapes are written
+// from these at build time (play/web/page_tables.cpp).
+std::array<Cells, 4> rotation_cells(Piece piece);
+
+// The inputs, one letter each, and the word the page spells each with.
+struct InputLetter {
+    char letter;
+    const char* word;
+};
+constexpr InputLetter InputLetters[] = {{'l', "left"},      {'r', "right"},      {'c', "rotate-cw"},
+                                        {'w', "rotate-ccw"}, {'f', "rotate-180"}, {'d', "soft-drop"},
+                                        {'D', "soft-drop-to-bottom"}, {'H', "hard-drop"}};
+
 enum SpinBits : std::uint8_t { ReachedPlain = 1, ReachedMini = 2, ReachedFull = 4 };
 
 struct SrsPlacement {

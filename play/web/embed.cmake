@@ -1,7 +1,10 @@
-# cmake -DOUTPUT=assets.cpp -DROOT=play/web/page -P embed.cmake
-# Writes a C++ file holding the bytes of each file in ROOT, for
+# cmake -DOUTPUT=assets.cpp -DROOT=play/web/page -DGENERATED=build/play/web/page -P embed.cmake
+# Writes a C++ file holding the bytes of each file in ROOT and in GENERATED
+# (the page's files written at build time: srs.js, by page_tables), for
 # play/web/assets.h.
 file(GLOB FILES LIST_DIRECTORIES false "${ROOT}/*")
+file(GLOB GENERATED_FILES LIST_DIRECTORIES false "${GENERATED}/*")
+list(APPEND FILES ${GENERATED_FILES})
 list(SORT FILES)
 set(body "")
 set(table "")
@@ -9,7 +12,12 @@ set(index 0)
 foreach(file IN LISTS FILES)
   file(READ "${file}" hex HEX)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," bytes "${hex}")
-  file(RELATIVE_PATH name "${ROOT}" "${file}")
+  list(FIND GENERATED_FILES "${file}" generated_at)
+  if(generated_at GREATER -1)
+    file(RELATIVE_PATH name "${GENERATED}" "${file}")
+  else()
+    file(RELATIVE_PATH name "${ROOT}" "${file}")
+  endif()
   get_filename_component(extension "${file}" LAST_EXT)
   if(extension STREQUAL ".html")
     set(type "text/html; charset=utf-8")

@@ -1,30 +1,12 @@
 // shapes.js — the SRS tetrominoes (cells of each rotation), the pieces'
 // colours, and spelling out input strings ("lcH" -> "left rotate-cw hard-drop"),
-// and cells written as columns and rows.
-
-// Rotation 0 (spawn) cells in the piece's box, x right and y UP.
-const SPAWN = {
-  I: { box: 4, cells: [[0, 2], [1, 2], [2, 2], [3, 2]] },
-  T: { box: 3, cells: [[0, 1], [1, 1], [2, 1], [1, 2]] },
-  O: { box: 2, cells: [[0, 0], [1, 0], [0, 1], [1, 1]] },
-  S: { box: 3, cells: [[0, 1], [1, 1], [1, 2], [2, 2]] },
-  Z: { box: 3, cells: [[0, 2], [1, 2], [1, 1], [2, 1]] },
-  L: { box: 3, cells: [[2, 2], [0, 1], [1, 1], [2, 1]] },
-  J: { box: 3, cells: [[0, 2], [0, 1], [1, 1], [2, 1]] },
-};
+// and cells written as columns and rows. The shapes and the inputs' words
+// come from srs.js, which the build writes from the C++ (play/web/page_tables.cpp).
+import { INPUT_WORDS, SHAPES } from './srs.js';
 
 export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'J', 'L'];
 export const ROTATION_NAMES = ['0', 'R', '2', 'L'];
 const ROTATION_WORDS = ['spawn', 'one turn clockwise', 'two turns', 'one turn counter-clockwise'];
-
-// SHAPES[piece][rotation]: the cells in the box; a clockwise turn maps
-// (x, y) to (y, box-1-x).
-const SHAPES = {};
-for (const [piece, { box, cells }] of Object.entries(SPAWN)) {
-  const turns = [cells];
-  for (let r = 1; r < 4; r++) turns.push(turns[r - 1].map(([x, y]) => [y, box - 1 - x]));
-  SHAPES[piece] = turns;
-}
 
 // The board cells a location covers: the piece in that rotation with its
 // box's bottom-left corner at (x, y).
@@ -97,11 +79,6 @@ export const FILLED_COLOUR = '#8a919e';
 export function pieceColour(letter) {
   return PIECE_COLOURS[String(letter).toUpperCase()] ?? FILLED_COLOUR;
 }
-
-const INPUT_WORDS = {
-  l: 'left', r: 'right', c: 'rotate-cw', w: 'rotate-ccw', f: 'rotate-180',
-  d: 'soft-drop', D: 'soft-drop-to-bottom', H: 'hard-drop',
-};
 
 // "lllcH" -> "left left left rotate-cw hard-drop" (unknown letters kept as ?x).
 export function spellInputs(inputs) {
