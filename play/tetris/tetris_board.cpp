@@ -83,61 +83,91 @@ TetrisBoard::TetrisBoard(int width, int height) : width_(width), height_(height)
                          + std::to_string(height) + ")");
 }
 
-TetrisBoard TetrisBoard::from_text(const std::string& text, int width, int height) {
-    std::vector<std::string> lines;
-    std::size_t blank = 0;  // blank lines since the last row
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        if (line.empty()) {
-            ++blank;
-            continue;
-        }
-        if (blank > 0 && !lines.empty())
-            throw InputError("board row " + std::to_string(lines.size() + 1)
-                             + " is empty (blank lines only at the end)");
-        blank = 0;
-        lines.push_back(line);
+namespace {
+
+std::string row_name(std::size_t index, std::size_t rows, RowNaming naming) {
+    return naming == RowNaming::FileLine ? "board row " + std::to_string(index + 1)
+                                         : "board: row " + std::to_string(rows - 1 - index) + " (from the bottom, 0)";
+}
+
+// A character that is not a cell, as an error names it: "'x'", or
+// "U+2588 '...'" for UTF-8 (a row drawn with '█' is named by it, not
+// miscounted by its bytes).
+std::string named_character(const std::string& row, std::size_t at) {
+    const unsigned char lead = static_cast<unsigned char>(row[at]);
+    const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    const std::string_view character = std::string_view(row).substr(at, length);
+    std::string named = "'" + printable(character) + "'";
+    if (length > 1 && character.size() == length) {  // UTF-8: name its code point too
+        unsigned point = lead & (0x7F >> length);
+        for (std::size_t k = 1; k < length; ++k)
+            point = point << 6 | (static_cast<unsigned char>(character[k]) & 0x3F);
+        char code[16];
+        std::snprintf(code, sizeof code, "U+%04X ", point);
+        named = code + named;
     }
-    if (lines.empty())
+    return named;
+}
+
+}  // namespace
+
+std::vector<std::string> read_board_rows(const std::string& text, char separator, RowNaming naming) {
+    std::vector<std::string> rows;
+    std::size_t blank = 0;  // blank lines since the last row (a file's)
+    for (std::size_t from = 0; from <= text.size();) {
+        std::size_t end = text.find(separator, from);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string row = text.substr(from, end - from);
+        from = end + 1;
+        if (separator == '\n') {
+            if (!row.empty() && row.back() == '\r')
+                row.pop_back();
+            if (row.empty()) {
+                ++blank;
+                continue;
+            }
+            if (blank > 0 && !rows.empty())
+                throw InputError(row_name(rows.size(), rows.size() + 1, naming)
+                                 + " is empty (blank lines only at the end)");
+            blank = 0;
+        }
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty() || (rows.size() == 1 && rows[0].empty()))
         throw InputError("the board has no rows");
-    // The cells first: a row drawn with another character ('█', three
-    // bytes of UTF-8) is named by it, not miscounted by its bytes.
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::size_t bad = lines[i].find_first_not_of("#.");
-        if (bad == std::string::npos)
-            continue;
-        const unsigned char lead = static_cast<unsigned char>(lines[i][bad]);
-        const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-        const std::string_view character = std::string_view(lines[i]).substr(bad, length);
-        std::string named = "'" + printable(character) + "'";
-        if (length > 1 && character.size() == length) {  // UTF-8: name its code point too
-            unsigned point = lead & (0x7F >> length);
-            for (std::size_t k = 1; k < length; ++k)
-                point = point << 6 | (static_cast<unsigned char>(character[k]) & 0x3F);
-            char code[16];
-            std::snprintf(code, sizeof code, "U+%04X ", point);
-            named = code + named;
-        }
-        throw InputError("board row " + std::to_string(i + 1) + " has " + named + " (only '#' filled and '.' empty)");
+    for (std::size_t i = 0; i < rows.size(); ++i) {  // the cells first, then the widths
+        const std::size_t bad = rows[i].find_first_not_of("#.");
+        if (bad != std::string::npos)
+            throw InputError(row_name(i, rows.size(), naming) + " has " + named_character(rows[i], bad)
+                             + " (only '#' filled and '.' empty)");
     }
-    for (std::size_t i = 0; i < lines.size(); ++i)
-        if (lines[i].size() != lines[0].size())
-            throw InputError("board row " + std::to_string(i + 1) + " has " + std::to_string(lines[i].size())
-                             + " cells, row 1 has " + std::to_string(lines[0].size()));
-    if (int(lines[0].size()) != width || int(lines.size()) != height)
-        throw InputError("the board is " + std::to_string(lines[0].size()) + "x" + std::to_string(lines.size())
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].size() != rows[0].size())
+            throw InputError(row_name(i, rows.size(), naming) + " has " + std::to_string(rows[i].size())
+                             + " cells, " + (naming == RowNaming::FileLine ? "row 1" : "the top row") + " has "
+                             + std::to_string(rows[0].size()));
+    for (std::size_t i = rows.size(); i-- > 0;)
+        if (rows[i].find('.') == std::string::npos)
+            throw InputError(row_name(i, rows.size(), naming) + " is full (a full row is cleared at once)");
+    return rows;
+}
+
+TetrisBoard TetrisBoard::from_text(const std::string& text, int width, int height) {
+    const std::vector<std::string> rows = read_board_rows(text, '\n', RowNaming::FileLine);
+    if (int(rows[0].size()) != width || int(rows.size()) != height)
+        throw InputError("the board is " + std::to_string(rows[0].size()) + "x" + std::to_string(rows.size())
                          + ", the well " + std::to_string(width) + "x" + std::to_string(height));
-    TetrisBoard board(width, height);
+    return from_rows(rows);
+}
+
+TetrisBoard TetrisBoard::from_rows(const std::vector<std::string>& rows) {
+    const int width = int(rows.front().size()), height = int(rows.size());
+    TetrisBoard board(width, height);  // checks the well's size
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x)
-            if (lines[std::size_t(height - 1 - y)][std::size_t(x)] == '#')
+            if (rows[std::size_t(height - 1 - y)][std::size_t(x)] == '#')
                 board.set(x, y);
-    const Row full = board.full_;
-    for (int y = 0; y < height; ++y)
-        if (board.rows_[std::size_t(y)] == full)
-            throw InputError("board row " + std::to_string(height - y) + " is full (a full row is cleared at once)");
     return board;
 }
 

@@ -110,13 +110,27 @@ struct Landing {
     int eroded_cells = 0;  // the piece's own cells in the cleared rows
 };
 
+// How an error names a drawn board's row: as a board file's line (1 the
+// top row) or as the web page does (0 the floor).
+enum class RowNaming { FileLine, FromFloor };
+
+// The one reader of a drawn board, for board files and the web API alike:
+// rows top first, '#' filled and '.' empty, split by `separator` ('\n' in
+// a file, where "\r\n" ends and blank lines at the end are allowed; '/' in
+// the API). Every row only '#' and '.' (another character is named, with its
+// code point when it is UTF-8), every row as wide as the top one, and none
+// full (a full row is cleared at once); throws InputError naming the first
+// bad row by `naming`.
+std::vector<std::string> read_board_rows(const std::string& text, char separator, RowNaming naming);
+
 class TetrisBoard {
 public:
     TetrisBoard(int width, int height);
-    // A board drawn as text, top row first, '#' filled and '.' empty, one
-    // line per row (all as long, `height` of them; blank lines only at the
-    // end, "\r\n" line ends allowed); throws InputError.
+    // A board drawn as text, one line per row (read_board_rows), `width` x
+    // `height` of them; throws InputError.
     static TetrisBoard from_text(const std::string& text, int width, int height);
+    // The same from rows read_board_rows returned.
+    static TetrisBoard from_rows(const std::vector<std::string>& rows);
 
     int width() const { return width_; }
     int height() const { return height_; }

@@ -68,48 +68,35 @@ private:
     const Parameters& parameters_;
 };
 
-// ROWS: the rows top first, '.' empty and '#' filled, joined by '/'; each
-// row as wide, from `least_width` (`why`: the reason, if any) to
-// MostBoardWidth cells, and at most MostBoardHeight of them. An error names
-// a row as the page does: 0 the bottom one.
+// ROWS: the rows top first, '.' empty and '#' filled, joined by '/', read
+// as a board file's are (tetris::read_board_rows), an error naming a row as
+// the page does (0 the bottom one); each row as wide, from `least_width`
+// (`why`: the reason, if any) to MostBoardWidth cells, and at most
+// MostBoardHeight of them.
 std::vector<std::string> split_rows(const std::string& text, int least_width, const std::string& why) {
-    std::vector<std::string> rows(1);
-    for (char c : text) {
-        if (c == '/')
-            rows.emplace_back();
-        else if (c == '.' || c == '#')
-            rows.back() += c;
-        else
-            throw BadRequest("board: rows hold '.' (empty) and '#' (filled), joined by '/' (got '"
-                             + printable(std::string(1, c)) + "')");
-        if (rows.size() > std::size_t(MostBoardHeight) || rows.back().size() > std::size_t(MostBoardWidth))
-            throw BadRequest("board: at most " + std::to_string(MostBoardHeight) + " rows of at most "
-                             + std::to_string(MostBoardWidth) + " cells");
+    const auto too_large = [] {
+        return BadRequest("board: at most " + std::to_string(MostBoardHeight) + " rows of at most "
+                          + std::to_string(MostBoardWidth) + " cells");
+    };
+    if (text.size() > std::size_t(MostBoardHeight) * (MostBoardWidth + 1))
+        throw too_large();
+    std::vector<std::string> rows;
+    try {
+        rows = tetris::read_board_rows(text, '/', tetris::RowNaming::FromFloor);
+    } catch (const InputError& error) {
+        throw BadRequest(error.what());
     }
-    const std::size_t width = rows.front().size();
-    if (width < std::size_t(least_width))
+    if (rows.size() > std::size_t(MostBoardHeight) || rows.front().size() > std::size_t(MostBoardWidth))
+        throw too_large();
+    if (rows.front().size() < std::size_t(least_width))
         throw BadRequest("board: rows of " + std::to_string(least_width) + " to " + std::to_string(MostBoardWidth)
                          + " cells" + why);
-    for (std::size_t r = 0; r < rows.size(); ++r)
-        if (rows[r].size() != width)
-            throw BadRequest("board: row " + std::to_string(rows.size() - 1 - r) + " (from the bottom, 0) has "
-                             + std::to_string(rows[r].size()) + " cells, the top row " + std::to_string(width));
     return rows;
-}
-
-// A full row would have been cleared: no game shows one. Named as the page
-// names rows (0 the bottom), not as a board file's lines (1 the top).
-void refuse_full_rows(const std::vector<std::string>& rows) {
-    for (std::size_t r = rows.size(); r-- > 0;)
-        if (rows[r].find('.') == std::string::npos)
-            throw BadRequest("board: row " + std::to_string(rows.size() - 1 - r)
-                             + " (from the bottom, 0) is full: a full row is cleared, so no board holds one");
 }
 
 moves::SrsBoard parse_board(const std::string& text) {
     const std::vector<std::string> rows = split_rows(text, 4, " (SRS spawns in a well at least 4 wide)");
     const std::size_t width = rows.front().size();
-    refuse_full_rows(rows);  // the placements found on one would be drawn outside the board
     moves::SrsBoard board(int(width), int(rows.size()));
     for (std::size_t r = 0; r < rows.size(); ++r) {
         for (std::size_t x = 0; x < width; ++x)
@@ -586,17 +573,7 @@ Json Api::decide(const Parameters& parameters) const {
     tetris::TetrisOptions options;
     options.width = int(rows.front().size());
     options.height = int(rows.size());
-    refuse_full_rows(rows);  // before from_text, whose message counts a file's lines
-    std::string text;
-    for (const std::string& row : rows)
-        text += row + '\n';
-    const tetris::TetrisBoard board = [&] {
-        try {
-            return tetris::TetrisBoard::from_text(text, options.width, options.height);
-        } catch (const InputError& error) {
-            throw BadRequest(error.what());  // it names the board's row
-        }
-    }();
+    const tetris::TetrisBoard board = tetris::TetrisBoard::from_rows(rows);
 
     // The known pieces: the current one, then the next ones in order.
     const auto set_piece = [&](const std::string& letter, const char* name) {
