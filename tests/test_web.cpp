@@ -563,11 +563,11 @@ TEST(WebAssets, ThePageIsCompiledIn) {
         EXPECT_FALSE(asset(i).content_type.empty()) << asset(i).path;
 }
 
-// The page's SRS tables (srs.js) are the C++'s: each piece's line lists
+// The page's tables (tables.js) are the C++'s: each piece's line lists
 // the numbers of moves::rotation_cells, rotation by rotation, and each input
 // letter maps to its word; shapes.js takes them from there, not its own copy.
 TEST(WebAssets, ThePagesSrsTablesAreTheCxxOnes) {
-    const Asset* srs = find_asset("/srs.js");
+    const Asset* srs = find_asset("/tables.js");
     ASSERT_NE(srs, nullptr);
     const std::string text(srs->bytes);
     for (int piece = 0; piece < PieceCount; ++piece) {
@@ -591,8 +591,12 @@ TEST(WebAssets, ThePagesSrsTablesAreTheCxxOnes) {
             << input.letter;
     const Asset* shapes = find_asset("/shapes.js");
     ASSERT_NE(shapes, nullptr);
-    EXPECT_NE(shapes->bytes.find("from './srs.js'"), std::string_view::npos);
+    EXPECT_NE(shapes->bytes.find("from './tables.js'"), std::string_view::npos);
     EXPECT_EQ(shapes->bytes.find("const SPAWN"), std::string_view::npos);
+    EXPECT_NE(text.find("export const LIMITS = { leastWidth: " + std::to_string(moves::LeastWidth)
+                        + ", mostWidth: " + std::to_string(MaxWidth) + ", mostHeight: "
+                        + std::to_string(MostGameHeight) + " };"),
+              std::string::npos);
 }
 
 // The server's own reading of a query: names split from values at the

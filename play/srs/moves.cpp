@@ -554,7 +554,7 @@ const char* algorithm_name(Algorithm algorithm) {
 }
 
 SrsBoard::SrsBoard(int width, int height) : width_(width), height_(height), rows_(std::size_t(height)) {
-    if (width < 4 || width > 16 || height < 1)
+    if (width < LeastWidth || width > MaxWidth || height < 1)
         throw std::invalid_argument("moves::SrsBoard: the width is 4-16 and the height at least 1");
 }
 

@@ -38,6 +38,7 @@
 
 #include "rules/orientation.h"
 #include "rules/pieces.h"
+#include "support/limits.h"
 
 #include <array>
 #include <cstdint>
@@ -53,7 +54,11 @@ namespace stack::moves {
 enum class Algorithm : std::uint8_t { HardDrop, BreadthFirst, Quick, Convolution, ConvolutionSeed };
 const char* algorithm_name(Algorithm algorithm);
 
-// A well of width <= 16 and any height; cells above the top row are empty.
+// SRS spawns a piece in a well at least this wide (the I's box is 4).
+constexpr int LeastWidth = 4;
+
+// A well of width LeastWidth to MaxWidth and any height; cells above the
+// top row are empty.
 class SrsBoard {
 public:
     SrsBoard(int width, int height);

@@ -1,6 +1,6 @@
 # cmake -DOUTPUT=assets.cpp -DROOT=play/web/page -DGENERATED=build/play/web/page -P embed.cmake
 # Writes a C++ file holding the bytes of each file in ROOT and in GENERATED
-# (the page's files written at build time: srs.js, by page_tables), for
+# (the page's files written at build time: tables.js, by page_tables), for
 # play/web/assets.h.
 file(GLOB FILES LIST_DIRECTORIES false "${ROOT}/*")
 file(GLOB GENERATED_FILES LIST_DIRECTORIES false "${GENERATED}/*")

@@ -1,10 +1,12 @@
-// page_tables OUTPUT: writes the web page's SRS tables (srs.js) from the
-// C++ that plays the moves, so the page draws the shapes and spells the
-// inputs the server means: the cells of each piece's rotations
-// (moves::rotation_cells) and each input letter's word (moves::InputLetters).
+// page_tables OUTPUT: writes the web page's tables (tables.js) from the C++
+// that plays the moves, so the page draws the shapes, spells the inputs and
+// bounds the wells the server means: the cells of each piece's rotations
+// (moves::rotation_cells), each input letter's word (moves::InputLetters),
+// and the wells the move explorer takes (moves::LeastWidth, support/limits.h).
 // The build runs it and embeds its output beside play/web/page/.
 #include "rules/pieces.h"
 #include "srs/moves.h"
+#include "support/limits.h"
 
 #include <cstdio>
 #include <fstream>
@@ -16,8 +18,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::ostringstream js;
-    js << "// srs.js: written at build time by play/web/page_tables.cpp from the C++\n"
-          "// SRS tables (srs/moves.h): do not edit.\n\n"
+    js << "// tables.js: written at build time by play/web/page_tables.cpp from the C++\n"
+          "// (srs/moves.h, support/limits.h): do not edit.\n\n"
           "// SHAPES[piece][rotation]: the cells in the piece's box, x right and y up;\n"
           "// rotations 0, R, 2, L.\n"
           "export const SHAPES = {\n";
@@ -34,7 +36,10 @@ int main(int argc, char** argv) {
     js << "};\n\n// The input letters and the words they are spelled with.\nexport const INPUT_WORDS = {\n";
     for (const stack::moves::InputLetter& input : stack::moves::InputLetters)
         js << "  " << input.letter << ": '" << input.word << "',\n";
-    js << "};\n";
+    js << "};\n\n// The wells the move explorer takes: SRS needs 4 columns; rows and columns\n"
+          "// are bit masks of the server's.\n"
+       << "export const LIMITS = { leastWidth: " << stack::moves::LeastWidth << ", mostWidth: " << stack::MaxWidth
+       << ", mostHeight: " << stack::MostGameHeight << " };\n";
     const std::string temporary = std::string(argv[1]) + ".new";
     std::ofstream out(temporary);
     out << js.str();

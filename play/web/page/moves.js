@@ -8,6 +8,7 @@ import * as bot from './bot.js';
 import { buildCompare, clearCompare, markCurrent, refreshCompare } from './compare.js';
 import { makeGrid } from './grid.js';
 import { cellList, cellsKey, locationCells, placeWords, rotationWords, spellInputs } from './shapes.js';
+import { LIMITS } from './tables.js';
 
 // A cell's tint: the most telling thing seen there so far.
 const TINTS = ['', 't-r', 't-p', 't-ok', 't-mini', 't-full'];
@@ -518,7 +519,7 @@ function readSize() {
     input.value = v;
     return v;
   };
-  return [clamp($('moves-width'), 4, 16, 10), clamp($('moves-height'), 1, 64, 20)];
+  return [clamp($('moves-width'), LIMITS.leastWidth, LIMITS.mostWidth, 10), clamp($('moves-height'), 1, LIMITS.mostHeight, 20)];
 }
 
 // The counterexample: an I over a 4-wide shaft above a 1-wide hole.
@@ -536,6 +537,10 @@ function presetShaft() {
 }
 
 export function init() {
+  // The size inputs' bounds are the server's (tables.js), not the page's own.
+  $('moves-width').min = LIMITS.leastWidth;
+  $('moves-width').max = LIMITS.mostWidth;
+  $('moves-height').max = LIMITS.mostHeight;
   newBoard(10, 20);
   wireBoard();
   buildCompare($('moves-compare'));

@@ -1,8 +1,8 @@
 // shapes.js — the SRS tetrominoes (cells of each rotation), the pieces'
 // colours, and spelling out input strings ("lcH" -> "left rotate-cw hard-drop"),
 // and cells written as columns and rows. The shapes and the inputs' words
-// come from srs.js, which the build writes from the C++ (play/web/page_tables.cpp).
-import { INPUT_WORDS, SHAPES } from './srs.js';
+// come from tables.js, which the build writes from the C++ (play/web/page_tables.cpp).
+import { INPUT_WORDS, SHAPES } from './tables.js';
 
 export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'J', 'L'];
 export const ROTATION_NAMES = ['0', 'R', '2', 'L'];
