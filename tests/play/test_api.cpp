@@ -164,7 +164,7 @@ TEST(WebApi, SeedsUpTo2To64AreEchoedExactly) {
 
 TEST(WebApi, MovesMarkATSpin) {
     const Api api(std::nullopt);
-    // A T-spin double slot (tests/test_moves.cpp TSpinDoubleSlot): rows 0
+    // A T-spin double slot (tests/play/test_moves.cpp TSpinDoubleSlot): rows 0
     // and 1 full but for the slot, an overhang at (3,2) and (4,2).
     std::vector<std::string> rows(20, "..........");
     rows[19] = "##.#######";
