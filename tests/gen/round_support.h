@@ -1,7 +1,7 @@
 // What the round writer's and the checkpoint's suites share
 // (tests/gen/test_round_writer_mpi.cpp, test_checkpoint_mpi.cpp): a table's
-// attributes and rounds as stackgen makes them (generate.cpp), and the bytes
-// its /values must hold, laid out from the plain solver's values.
+// rounds computed and written as stackgen's loop does (generate.cpp), and
+// the bytes its /values must hold, laid out from the plain solver's values.
 #pragma once
 
 #include "partition.h"
@@ -16,23 +16,6 @@
 #include <vector>
 
 namespace stack::testing {
-
-// The attributes of a table not yet begun, as stackgen sets them.
-inline TableInfo round_table_info(const RoundLayout& layout, const Rules& rules, Precision precision) {
-    const Geometry& geometry = layout.geometry();
-    TableInfo info;
-    info.width = geometry.width();
-    info.height = geometry.height();
-    info.schedule = "rounds";
-    info.states = geometry.states();
-    info.stored_states = layout.stored_states();
-    info.pieces = rules.set();
-    info.generator = "test";
-    info.residues = layout.residues();
-    info.precision = precision;
-    info.connections_done.assign(std::size_t(rules.piece_count()), 0);
-    return info;
-}
 
 // Computes the first `rounds` rounds (from the top row sum) and hands each to
 // the writer as stackgen's loop does; waits for the writes. Collective.

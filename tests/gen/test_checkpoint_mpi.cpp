@@ -8,6 +8,7 @@
 // plain solver (rules/piece_values.h). Rank-0-only checks never ASSERT
 // before a collective call.
 #include "checkpoint.h"
+#include "generate.h"
 #include "mpi_support.h"
 #include "output.h"
 #include "partition.h"
@@ -39,7 +40,7 @@ struct Table {
     Geometry geometry{5, 8};
     const Rules& rules = Rules::tetrominoes();
     RoundLayout layout{geometry, ResidueSet::all(rules.modulus())};
-    TableInfo info = testing::round_table_info(layout, rules, Precision::Float64);
+    TableInfo info = table_info(geometry, layout, rules, GenerateOptions{});
 };
 
 // What a run stopped after its first `rounds` rounds leaves: `partial`

@@ -5,6 +5,7 @@
 // the file must hold, with a file and without one; and its segments cover a
 // round in as few groups of one segment a rank as keep each near
 // SegmentBytes. Rank-0-only checks never ASSERT before a collective call.
+#include "generate.h"
 #include "mpi_support.h"
 #include "partition.h"
 #include "round_support.h"
@@ -67,9 +68,10 @@ TEST(RoundWriter, WritesEveryRoundBitIdenticalInFileOrder) {
                 const std::string path = testing::shared_temporary_path(world, "stack_round_writer_test");
                 std::optional<RoundTableFile> file;
                 std::uint64_t data_offset = 0;
+                GenerateOptions options;
+                options.precision = precision;
                 world.on_root([&] {
-                    file.emplace(
-                        RoundTableFile::create(path, testing::round_table_info(layout, rules, precision), layout));
+                    file.emplace(RoundTableFile::create(path, table_info(geometry, layout, rules, options), layout));
                     data_offset = file->data_offset();
                 });
                 world.broadcast(data_offset);
