@@ -77,6 +77,8 @@ void guard_output(const GenerateOptions& options, const std::string& output, std
     check_output_state(options, output, options.resume);
 }
 
+}  // namespace
+
 TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const Rules& rules,
                      const GenerateOptions& options) {
     TableInfo info;
@@ -92,6 +94,8 @@ TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const 
     info.connections_done.assign(std::size_t(rules.piece_count()), 0);
     return info;
 }
+
+namespace {
 
 PieceCounts sum_over_ranks(const Communicator& comm, PieceCounts local, const PieceCounts& before) {
     comm.all_reduce(local.data(), int(local.size()), Reduction::Sum);

@@ -4,6 +4,7 @@
 
 #include "rules/piece_set.h"
 #include "rules/residues.h"
+#include "rules/rules.h"
 #include "support/communicator.h"
 #include "table/table_format.h"
 
@@ -54,6 +55,12 @@ void check_options(const GenerateOptions& options);
 // (output.h), and a partial there against --resume and --force. Throws
 // InputError. `resume`: the decided --resume (--resume-if-partial decides).
 void check_output_state(const GenerateOptions& options, const std::string& output, bool resume);
+
+// The attributes of the table the options ask for (their precision), before
+// any round is done: no rounds, no connections. The tests' tables are made
+// with it too.
+TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const Rules& rules,
+                     const GenerateOptions& options);
 
 // Throws InputError (raised identically on every rank) when the request
 // cannot be met: a bad shape or output, a run already writing the output, a

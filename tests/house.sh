@@ -6,7 +6,10 @@
 #   - the README's glossary defines each word a newcomer must learn (issue 39);
 #   - no two headers share a name, and every tool's --threads has one bound;
 #   - the README's layout section names every source file's subsystem and
-#     every folder of common/, gen/ and play/.
+#     every folder of common/, gen/ and play/;
+#   - the tests mirror the source (issue 39): each test file of tests/common,
+#     tests/gen and tests/play is named after a header of that room and is
+#     built, and none is left at tests/' top level.
 #   tests/house.sh SOURCE_DIR
 set -uo pipefail
 cd "$1" || exit 2
@@ -45,6 +48,26 @@ own_limits=$(git grep -n 'parse_int_option("threads"' -- common gen play | grep 
 
 root_files=$(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | wc -l)
 [ "$root_files" -le 2 ] || fail "Open MPI's root settings are in $root_files files of scripts/: $(git grep -l OMPI_ALLOW_RUN_AS_ROOT -- scripts | tr '\n' ' ')"
+
+# The tests mirror the source (issue 39): tests/ROOM/test_NAME.cpp, or
+# test_NAME_mpi.cpp for an MPI suite, tests ROOM's header NAME.h (in any
+# folder of ROOM: no two headers share a name), and tests/CMakeLists.txt
+# builds it; a test of several headers is named after its main one.
+for file in $(git ls-files 'tests/test_*.cpp'); do
+    fail "$file sits at tests/' top level: move it to the room of the header it tests (tests/common, gen or play)"
+done
+for file in $(git ls-files 'tests/common/*.cpp' 'tests/gen/*.cpp' 'tests/play/*.cpp'); do
+    room=$(cut -d/ -f2 <<< "$file")
+    name=$(basename "$file" .cpp)
+    header=${name#test_}
+    header=${header%_mpi}.h
+    if [ "$name" = "${name#test_}" ]; then
+        fail "$file: a test file's name is test_NAME.cpp, for the header NAME.h it tests"
+    elif [ -z "$(git ls-files "$room/$header" "$room/*/$header")" ]; then
+        fail "$file: $room/ has no header $header for it to test: name it after the header it tests"
+    fi
+    grep -qwF "${file#tests/}" tests/CMakeLists.txt || fail "$file: tests/CMakeLists.txt does not build it"
+done
 
 # The layout: each folder of common/, gen/ and play/ has its block (a line
 # starting "name/" at its depth, with the lines indented under it), and each

@@ -3,7 +3,7 @@
 // placement adds cells, so it raises the id), each orientation tried at
 // every column by its definition (surface and added, orientation.h). It is
 // the independent reference the MPI generator is checked against, bit for
-// bit, for every set (tests/test_solver_mpi.cpp).
+// bit, for every set (tests/gen/test_solver_mpi.cpp).
 #pragma once
 
 #include "rules/board.h"

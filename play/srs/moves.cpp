@@ -490,7 +490,7 @@ private:
 // turn in open air leads nowhere a turn at an edge does not; that is false:
 // a kick can lift a turn from a location away from the edges to where no
 // edge's turn goes (the I in a 4-wide shaft over a 1-wide hole: 11
-// placements where BFS finds 17, tests/test_moves.cpp). `edges_only` keeps
+// placements where BFS finds 17, tests/play/test_moves.cpp). `edges_only` keeps
 // the document's version (Algorithm::ConvolutionSeed); without it every
 // flooded location turns and the search equals BFS.
 void convolution(Search& search, Index spawn, const MoveOptions& options, bool edges_only) {

@@ -216,7 +216,7 @@ Json tetris_game(const Query& query) {
 // projects them (projected_leaves, tetris/search.h), with SRS moves P being
 // at least the most placements any piece has on this board (they can reach
 // many more on a board with overhangs: 752 for a J on a sparse 16x64
-// board, tests/test_web.cpp), and each board's placements coming from a
+// board, tests/play/test_api.cpp), and each board's placements coming from a
 // breadth-first search over the well, so a leaf counts width x height / 80.
 // About 40 ns a unit on one core either way.
 double decision_work(const tetris::ShapeSet& shapes, const tetris::TetrisBoard& board,

@@ -11,8 +11,6 @@
 #include "tetris/decision.h"
 #include "tetris/game.h"
 #include "web/api.h"
-#include "web/assets.h"
-#include "web/server.h"
 
 #include <gtest/gtest.h>
 
@@ -167,7 +165,7 @@ TEST(WebApi, SeedsUpTo2To64AreEchoedExactly) {
 
 TEST(WebApi, MovesMarkATSpin) {
     const Api api(std::nullopt);
-    // A T-spin double slot (tests/test_moves.cpp TSpinDoubleSlot): rows 0
+    // A T-spin double slot (tests/play/test_moves.cpp TSpinDoubleSlot): rows 0
     // and 1 full but for the slot, an overhang at (3,2) and (4,2).
     std::vector<std::string> rows(20, "..........");
     rows[19] = "##.#######";
@@ -551,94 +549,6 @@ TEST(WebApi, BadDecideRequestsAreRefused) {
     EXPECT_NO_THROW(api.decide({{"board", "../../../.."}, {"piece", "I"}}));
     // The same SRS search with one known piece fewer is within bounds.
     EXPECT_NO_THROW(api.decide({{"board", sparse_board()}, {"piece", "T"}, {"next", "I"}, {"moves", "bfs"}}));
-}
-
-TEST(WebAssets, ThePageIsCompiledIn) {
-    ASSERT_NE(find_asset("/"), nullptr);
-    EXPECT_EQ(find_asset("/"), find_asset("/index.html"));
-    EXPECT_NE(find_asset("/index.html")->bytes.find("<html"), std::string_view::npos);
-    EXPECT_EQ(find_asset("/../CMakeLists.txt"), nullptr);
-    EXPECT_EQ(find_asset("/api.cpp"), nullptr);
-    for (std::size_t i = 0; i < asset_count(); ++i)
-        EXPECT_FALSE(asset(i).content_type.empty()) << asset(i).path;
-}
-
-// The page's tables (tables.js) are the C++'s: each piece's line lists
-// the numbers of moves::rotation_cells, rotation by rotation, and each input
-// letter maps to its word; shapes.js takes them from there, not its own copy.
-TEST(WebAssets, ThePagesSrsTablesAreTheCxxOnes) {
-    const Asset* srs = find_asset("/tables.js");
-    ASSERT_NE(srs, nullptr);
-    const std::string text(srs->bytes);
-    for (int piece = 0; piece < PieceCount; ++piece) {
-        const std::string head = std::string("\n  ") + piece_letter(Piece(piece)) + ": [";
-        const std::size_t from = text.find(head);
-        ASSERT_NE(from, std::string::npos) << piece_letter(Piece(piece));
-        std::vector<int> numbers;
-        for (std::size_t at = from + head.size(); text[at] != '\n'; ++at)
-            if (std::isdigit(static_cast<unsigned char>(text[at])))
-                numbers.push_back(text[at] - '0');  // box coordinates are single digits
-        std::vector<int> expected;
-        for (const moves::Cells& cells : moves::rotation_cells(Piece(piece)))
-            for (const auto& [x, y] : cells) {
-                expected.push_back(x);
-                expected.push_back(y);
-            }
-        EXPECT_EQ(numbers, expected) << piece_letter(Piece(piece));
-    }
-    for (const moves::InputLetter& input : moves::InputLetters)
-        EXPECT_NE(text.find(std::string("  ") + input.letter + ": '" + input.word + "',"), std::string::npos)
-            << input.letter;
-    const Asset* shapes = find_asset("/shapes.js");
-    ASSERT_NE(shapes, nullptr);
-    EXPECT_NE(shapes->bytes.find("from './tables.js'"), std::string_view::npos);
-    EXPECT_EQ(shapes->bytes.find("const SPAWN"), std::string_view::npos);
-    EXPECT_NE(text.find("export const LIMITS = { leastWidth: " + std::to_string(moves::LeastWidth)
-                        + ", mostWidth: " + std::to_string(MaxWidth) + ", mostHeight: "
-                        + std::to_string(MostGameHeight) + " };"),
-              std::string::npos);
-}
-
-// The server's own reading of a query: names split from values at the
-// first '=' only, escapes decoded, every repeat kept (so Query refuses it).
-TEST(WebServer, QueryStringsAreReadWhole) {
-    const Parameters parsed = parse_query("board=a%3Db=c&piece=T&empty=&flag&x=1+2&&x=1+2");
-    EXPECT_EQ(parsed.find("board")->second, "a=b=c");
-    EXPECT_EQ(parsed.find("piece")->second, "T");
-    EXPECT_EQ(parsed.find("empty")->second, "");
-    EXPECT_EQ(parsed.find("flag")->second, "");
-    EXPECT_EQ(parsed.count("x"), 2u);
-    EXPECT_EQ(parsed.find("x")->second, "1 2");
-    EXPECT_EQ(parse_query("board=%23%2f%2F").find("board")->second, "#//");
-    EXPECT_EQ(parse_query("").size(), 0u);
-    for (const char* bad : {"board=%", "board=%2", "board=%zz", "%g1=1"})
-        EXPECT_THROW(parse_query(bad), BadRequest) << bad;
-    // The same name twice with the same value is refused like two values.
-    const Api api(std::nullopt);
-    EXPECT_THROW(api.moves(parse_query("board=....&board=....")), BadRequest);
-    // A value holding '=' reaches the endpoint whole (and is refused for it).
-    try {
-        api.moves(parse_query("board=..=.&piece=T"));
-        ADD_FAILURE() << "a board with '=' was accepted";
-    } catch (const BadRequest& error) {
-        EXPECT_NE(std::string(error.what()).find("'='"), std::string::npos) << error.what();
-    }
-}
-
-// A page on another site whose name resolves to 127.0.0.1 sends its own
-// name as Host: refused unless allowed; addresses and localhost pass.
-TEST(WebServer, HostMustNameThisServer) {
-    const std::vector<std::string> none, allowed = {"viewer.lan"};
-    for (const char* host :
-         {"localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1:8080", "[::1]:8080", "[::1]", "192.168.1.20:80"})
-        EXPECT_TRUE(host_allowed(host, none)) << host;
-    for (const char* host :
-         {"evil.example", "evil.example:8080", "localhost.evil.example", "", "[::1", "127.0.0.1.nip.io",
-          "[::1]evil.example", "[::1]:80x", "[::1]:", "127.0.0.1:", "127.0.0.1:8o80", "localhost:1234567"})
-        EXPECT_FALSE(host_allowed(host, none)) << host;
-    EXPECT_TRUE(host_allowed("Viewer.LAN:8080", allowed));
-    EXPECT_FALSE(host_allowed("viewer.lan.evil.example", allowed));
-    EXPECT_TRUE(host_allowed("anything.example", {"*"}));
 }
 
 }  // namespace stack::web

@@ -1,0 +1,245 @@
+// The Tetris Bot Protocol bot (tetris/bot_protocol.h), fed whole sessions:
+// malformed lines, the leaf budget, holding, empty queues, blocked spawns,
+// stop.
+#include "support/json.h"
+#include "tetris/bot_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace stack::tetris {
+
+namespace {
+
+std::string empty_board_json() {
+    std::string rows;
+    for (int y = 0; y < 40; ++y)
+        rows += std::string(y ? "," : "") + "[null,null,null,null,null,null,null,null,null,null]";
+    return "[" + rows + "]";
+}
+
+struct BotRun {
+    std::vector<Json> replies;
+    std::string errors;
+    int code;
+};
+
+BotRun run(const std::string& input, bool hold = false, int preview = 0, std::uint64_t budget_leaves = 0) {
+    BotOptions options;
+    options.game.hold = hold;
+    options.game.threads = 1;
+    options.game.preview = preview;
+    options.budget_leaves = budget_leaves;
+    std::istringstream in(input);
+    std::ostringstream out, errors;
+    BotRun result;
+    result.code = run_bot(options, in, out, errors);
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);)
+        result.replies.push_back(Json::parse(line));
+    result.errors = errors.str();
+    return result;
+}
+
+}  // namespace
+
+TEST(BotProtocol, MalformedLinesAreReportedAndIgnored) {
+    const std::string start =
+        R"({"type":"start","hold":null,"queue":["T","I","O"],"combo":0,"back_to_back":false,"board":)"
+        + empty_board_json() + "}\n";
+    const BotRun result = run(R"({"type":"rules"})"
+                              "\n" + start + "not json\n[1,2]\n{\"type\":\"no_such\"}\n{\"type\":\"play\"}\n"
+                              R"({"type":"play","move":{"location":{"type":"T","orientation":"up","x":99,"y":-5}}})"
+                              "\n"
+                              R"({"type":"play","move":{"location":{"type":"O","orientation":"north","x":4,"y":0}}})"
+                              "\n"
+                              R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"y":30}}})"
+                              "\n{\"type\":\"new_piece\"}\n{\"type\":\"suggest\"}\n{\"type\":\"quit\"}\n"
+                              "{\"type\":\"suggest\"}\n");
+    EXPECT_EQ(result.code, 0);
+    ASSERT_EQ(result.replies.size(), 3u);  // info, ready, one suggestion (nothing after quit)
+    EXPECT_EQ(result.replies[0]["type"], "info");
+    EXPECT_EQ(result.replies[1]["type"], "ready");
+    const Json& suggestion = result.replies[2];
+    EXPECT_EQ(suggestion["type"], "suggestion");
+    EXPECT_EQ(suggestion["state"]["queue"], Json::array({"T", "I", "O"}));  // no bad line changed it
+    EXPECT_EQ(suggestion["moves"][0]["location"]["type"], "T");
+    // not JSON, not a message, no move, a bad orientation, a piece that is neither the current one nor what the
+    // hold gives (the I, the hold being empty), a floating piece, a new piece without a piece; the unknown type
+    // is ignored silently.
+    EXPECT_EQ(std::count(result.errors.begin(), result.errors.end(), '\n'), 7) << result.errors;
+    EXPECT_NE(result.errors.find("does not rest on anything"), std::string::npos) << result.errors;
+}
+
+// A leaf budget deepens the search one known piece at a time while the
+// next depth's projection fits: a tiny budget stops at the current piece, a
+// large one reaches --preview.
+TEST(BotProtocol, ALeafBudgetChoosesTheDepth) {
+    const std::string input =
+        R"({"type":"start","hold":null,"queue":["T","I","O","S"],"combo":0,"back_to_back":false,"board":)"
+        + empty_board_json() + "}\n{\"type\":\"suggest\"}\n";
+    const auto depth_of = [&](std::uint64_t budget) {
+        const BotRun result = run(input, false, 2, budget);
+        return result.replies.back()["move_info"]["depth"].get<int>();
+    };
+    EXPECT_EQ(depth_of(1), 1);
+    EXPECT_EQ(depth_of(1000000000), 3);
+    EXPECT_EQ(run(input, false, 2).replies.back()["move_info"]["depth"], 3);  // no budget: --preview's
+    const std::uint64_t middle = 3000;  // past depth 1's leaves times its growth, short of depth 3's
+    EXPECT_EQ(depth_of(middle), 2);
+}
+
+TEST(BotProtocol, ABoardItCannotHoldLeavesNoPositionNotSilence) {
+    const BotRun result = run(R"({"type":"start","hold":null,"queue":["T"],"board":[[null]]})"
+                              "\n{\"type\":\"suggest\"}\n");
+    EXPECT_EQ(result.code, 0);
+    ASSERT_EQ(result.replies.size(), 2u);  // info, and a suggestion of no moves
+    EXPECT_EQ(result.replies[1]["type"], "suggestion");
+    EXPECT_TRUE(result.replies[1]["moves"].empty());
+    EXPECT_NE(result.errors.find("not a list of 40 rows"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("suggest after a start it could not use"), std::string::npos) << result.errors;
+}
+
+TEST(BotProtocol, PlayAdvancesThePositionAndClearsRows) {
+    // The bottom row full but for columns 3-6: an I lying there clears it.
+    std::string board = "[[\"G\",\"G\",\"G\",null,null,null,null,\"G\",\"G\",\"G\"]";
+    for (int y = 1; y < 40; ++y)
+        board += ",[null,null,null,null,null,null,null,null,null,null]";
+    board += "]";
+    const BotRun result = run(
+        R"({"type":"start","hold":null,"queue":["T","I","O"],"combo":0,"back_to_back":false,"board":)" + board
+            + "}\n"
+              R"({"type":"play","move":{"location":{"type":"I","orientation":"north","x":4,"y":0},"spin":"none"}})"
+              "\n"
+              R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"y":0},"spin":"none"}})"
+              "\n{\"type\":\"suggest\"}\n",
+        true);
+    ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+    // No piece is left to place: the suggestion says so, and nothing else does.
+    EXPECT_EQ(result.errors, "stackplay: tbp: suggest with an empty queue: no moves until a new piece arrives\n");
+    // The I (the next piece) filled the row, holding the T; then the held T swapped with the O.
+    const Json& state = result.replies[1]["state"];
+    EXPECT_EQ(state["hold"], "O");
+    EXPECT_EQ(state["queue"], Json::array());
+    // The row cleared, and the T lies on the floor.
+    const Json empty;
+    EXPECT_EQ(state["board"][0], Json::array({empty, empty, empty, "T", "T", "T", empty, empty, empty, empty}));
+    EXPECT_EQ(state["board"][1][4], "T");
+    EXPECT_EQ(state["board"][1][3], empty);
+    EXPECT_TRUE(result.replies[1]["moves"].empty());  // no piece left to place
+}
+
+namespace {
+
+std::string start_json(const std::string& hold, const std::string& queue,
+                       const std::string& board = empty_board_json()) {
+    return R"({"type":"start","hold":)" + hold + R"(,"queue":)" + queue + R"(,"combo":0,"back_to_back":false,"board":)"
+           + board + "}\n";
+}
+
+std::string play_json(const std::string& piece, int x, int y) {
+    return R"({"type":"play","move":{"location":{"type":")" + piece + R"(","orientation":"north","x":)"
+           + std::to_string(x) + ",\"y\":" + std::to_string(y) + R"(},"spin":"none"}})" + "\n";
+}
+
+}  // namespace
+
+// Without --hold the bot never suggests holding, but it follows a frontend
+// that holds: a start with a held piece, a play of the held piece (a swap)
+// and, with the hold empty, a play of the next piece (the current one goes
+// into the hold).
+TEST(BotProtocol, WithoutHoldItFollowsAFrontendThatHolds) {
+    const BotRun result =
+        run(start_json(R"("T")", R"(["I","O","S"])") + "{\"type\":\"suggest\"}\n" + play_json("T", 4, 0)
+            + "{\"type\":\"suggest\"}\n" + start_json("null", R"(["T","I","O"])") + play_json("I", 4, 0)
+            + "{\"type\":\"suggest\"}\n");
+    EXPECT_EQ(result.errors, "");
+    ASSERT_EQ(result.replies.size(), 4u) << result.errors;  // info and three suggestions
+    const Json& first = result.replies[1];
+    EXPECT_EQ(first["state"]["hold"], "T");
+    ASSERT_FALSE(first["moves"].empty());
+    for (const Json& move : first["moves"])
+        EXPECT_EQ(move["location"]["type"], "I") << "the bot itself never holds without --hold";
+    // The held T was placed; the I went into the hold.
+    const Json& second = result.replies[2]["state"];
+    EXPECT_EQ(second["hold"], "I");
+    EXPECT_EQ(second["queue"], Json::array({"O", "S"}));
+    EXPECT_EQ(second["board"][0][4], "T");
+    EXPECT_EQ(second["board"][1][4], "T");
+    EXPECT_EQ(result.replies[2]["moves"][0]["location"]["type"], "O");
+    // A new game with the hold empty: the I (the next piece) was placed, the T held.
+    const Json& third = result.replies[3]["state"];
+    EXPECT_EQ(third["hold"], "T");
+    EXPECT_EQ(third["queue"], Json::array({"O"}));
+    EXPECT_EQ(third["board"][0][3], "I");
+    EXPECT_EQ(third["board"][0][6], "I");
+}
+
+// A start whose queue is empty is a position with nothing to place: it is
+// taken, with a line saying so, and each suggestion until a new piece
+// arrives forfeits with a line. A start with no queue at all is refused
+// with a line naming the field, and the bot waits for a good start.
+TEST(BotProtocol, AnEmptyOrMissingQueueIsSaidNotSilent) {
+    const BotRun empty = run(start_json("null", "[]") + "{\"type\":\"suggest\"}\n"
+                             + R"({"type":"new_piece","piece":"T"})" + "\n{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(empty.replies.size(), 3u) << empty.errors;
+    EXPECT_TRUE(empty.replies[1]["moves"].empty());
+    EXPECT_EQ(empty.replies[2]["moves"][0]["location"]["type"], "T");
+    EXPECT_EQ(std::count(empty.errors.begin(), empty.errors.end(), '\n'), 2) << empty.errors;
+    EXPECT_NE(empty.errors.find("start has an empty queue: no suggestion until a new piece arrives"), std::string::npos)
+        << empty.errors;
+    EXPECT_NE(empty.errors.find("suggest with an empty queue"), std::string::npos) << empty.errors;
+
+    const std::string no_queue = R"({"type":"start","hold":null,"board":)" + empty_board_json() + "}\n";
+    const BotRun missing =
+        run(no_queue + "{\"type\":\"suggest\"}\n" + start_json("null", R"(["S"])") + "{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(missing.replies.size(), 3u) << missing.errors;
+    EXPECT_TRUE(missing.replies[1]["moves"].empty());
+    EXPECT_EQ(missing.replies[2]["moves"][0]["location"]["type"], "S");  // alive, and the good start taken
+    EXPECT_EQ(std::count(missing.errors.begin(), missing.errors.end(), '\n'), 2) << missing.errors;
+    EXPECT_NE(missing.errors.find(R"(start: no "queue" field)"), std::string::npos) << missing.errors;
+    EXPECT_NE(missing.errors.find("suggest after a start it could not use"), std::string::npos) << missing.errors;
+}
+
+// A spawn blocked (columns 3-5 filled up to row 19, under the spawn): the
+// suggestion has no moves (a forfeit) and one line says why; with --hold it
+// names the hold's piece too.
+TEST(BotProtocol, ABlockedSpawnForfeitsWithALine) {
+    std::string board = "[";
+    for (int y = 0; y < 40; ++y)
+        board += std::string(y ? "," : "")
+                 + (y < 20 ? R"([null,null,null,"G","G","G",null,null,null,null])"
+                           : "[null,null,null,null,null,null,null,null,null,null]");
+    board += "]";
+    const BotRun alone = run(start_json("null", R"(["T"])", board) + "{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(alone.replies.size(), 2u) << alone.errors;
+    EXPECT_TRUE(alone.replies[1]["moves"].empty());
+    EXPECT_EQ(std::count(alone.errors.begin(), alone.errors.end(), '\n'), 1) << alone.errors;
+    EXPECT_NE(alone.errors.find("the spawn of T is blocked: forfeiting"), std::string::npos) << alone.errors;
+    const BotRun held = run(start_json("null", R"(["T","I"])", board) + "{\"type\":\"suggest\"}\n", true);
+    ASSERT_EQ(held.replies.size(), 2u) << held.errors;
+    EXPECT_TRUE(held.replies[1]["moves"].empty());
+    EXPECT_NE(held.errors.find("the spawns of T and of the hold's I are blocked: forfeiting"), std::string::npos)
+        << held.errors;
+}
+
+// After stop, a play, a new piece and a suggestion are answered as without
+// a position, and the lines say the game was stopped, not "before start".
+TEST(BotProtocol, AfterStopTheLinesSayTheGameStopped) {
+    const BotRun result = run(start_json("null", R"(["T","I"])") + "{\"type\":\"stop\"}\n" + play_json("T", 4, 0)
+                              + R"({"type":"new_piece","piece":"O"})" + "\n{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+    EXPECT_TRUE(result.replies[1]["moves"].empty());
+    EXPECT_EQ(std::count(result.errors.begin(), result.errors.end(), '\n'), 3) << result.errors;
+    EXPECT_NE(result.errors.find("play after stop: waiting for a start"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("new_piece after stop"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("suggest after stop"), std::string::npos) << result.errors;
+    EXPECT_EQ(result.errors.find("before start"), std::string::npos) << result.errors;
+}
+
+}  // namespace stack::tetris
