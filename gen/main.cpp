@@ -34,20 +34,23 @@ stack::OptionTable declared_options() {
                  "compute only boards whose height sum mod g is R, g the gcd of the set's piece sizes (4 for the "
                  "tetrominoes: R in 0..3; default all)")
         .many();
-    table.choice("precision",
-                 {{"float64", ""}, {"float32", "computed in float64, rounded once when written"}},
-                 "values in the file")
+    table
+        .choice("precision", {{"float64", ""}, {"float32", "computed in float64, rounded once when written"}},
+                "values in the file")
         .defaults_to("float64");
-    table.choice("band-precision",
-                 {{"float64", ""},
-                  {"float32", "half the band; each value computed in float64 from float32 successors, so it may "
-                              "differ from a float64 band's in the last bits: needs --precision float32 or "
-                              "--no-output"}},
-                 "the rounds held in memory")
+    table
+        .choice("band-precision",
+                {{"float64", ""},
+                 {"float32",
+                  "half the band; each value computed in float64 from float32 successors, so it may "
+                  "differ from a float64 band's in the last bits: needs --precision float32 or "
+                  "--no-output"}},
+                "the rounds held in memory")
         .defaults_to("float64");
-    table.integer("threads", 0, stack::MostThreads,
-                  "worker threads per rank, sharing its rounds (0: the cores this rank is bound to); one rank per "
-                  "node or socket times threads is the layout to use")
+    table
+        .integer("threads", 0, stack::MostThreads,
+                 "worker threads per rank, sharing its rounds (0: the cores this rank is bound to); one rank per "
+                 "node or socket times threads is the layout to use")
         .defaults_to("1");
     table.flag("resume",
                "continue <output>.partial, left by a run that stopped, from its last recorded round "
@@ -65,19 +68,29 @@ stack::OptionTable declared_options() {
                "print what the run would need (memory per rank and node, disk, time from the measured cost "
                "model) without computing; exit 0 when it fits, 2 with the reason when not");
     table.integer("plan-ranks", 1, 1 << 24, "with --plan: plan for this many ranks (default: the launch's)").in(Plan);
-    table.integer("plan-nodes", 1, 1 << 20, "with --plan: the ranks spread over this many nodes").in(Plan).defaults_to("1");
+    table.integer("plan-nodes", 1, 1 << 20, "with --plan: the ranks spread over this many nodes")
+        .in(Plan)
+        .defaults_to("1");
     table.bytes("plan-memory", "with --plan: the memory of a node, e.g. 128G (default: what this node has available)")
         .in(Plan);
     table
         .integer("plan-cores", 1, 1 << 20,
                  "with --plan: the cores of a node, for the time and for --threads 0 (default: this node's cores)")
         .in(Plan);
-    table.bytes("plan-disk", "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")
+    table
+        .bytes("plan-disk",
+               "with --plan: the free disk for the table, e.g. 64G (default: what the output's directory has)")
         .in(Plan);
-    table.bytes("plan-gpu-memory", "with --plan and --gpu: the memory of each rank's GPU, e.g. 139G (default: not checked)")
+    table
+        .bytes("plan-gpu-memory",
+               "with --plan and --gpu: the memory of each rank's GPU, e.g. 139G (default: not checked)")
         .in(Plan);
-    table.rate("plan-link", "with --plan: what a node's link carries, for the network's time").in(Plan).defaults_to("100G");
-    table.real("plan-latency-us", 0, 1e6, "with --plan: the microseconds a message between nodes takes, for the network's time", true)
+    table.rate("plan-link", "with --plan: what a node's link carries, for the network's time")
+        .in(Plan)
+        .defaults_to("100G");
+    table
+        .real("plan-latency-us", 0, 1e6,
+              "with --plan: the microseconds a message between nodes takes, for the network's time", true)
         .in(Plan)
         .defaults_to("2");
     table.flag("gpu",
@@ -87,7 +100,9 @@ stack::OptionTable declared_options() {
                "compute the rounds with the GPU path's slice work on the CPU threads (slower than the default; "
                "checks the GPU path's logic where there is no GPU)");
     table.flag("force", "discard an existing <output>.partial instead of refusing to start");
-    table.real("checkpoint-seconds", 0, 1e9, "record the rounds on disk in the partial table at most this often (0: after every round)", true)
+    table
+        .real("checkpoint-seconds", 0, 1e9,
+              "record the rounds on disk in the partial table at most this often (0: after every round)", true)
         .defaults_to("1");
     table.flag("progress", "print a progress line for every round holding 1% of the states (default: a few a second)");
     table.flag("quiet",
@@ -110,7 +125,7 @@ stack::GenerateOptions parse_options(const stack::OptionTable& table) {
     if (table.given("quiet") && table.given("progress"))
         throw stack::InputError("give --quiet or --progress, not both");
     options.quiet = table.given("quiet");
-    options.progress = options.quiet                ? stack::ProgressMode::Never
+    options.progress = options.quiet             ? stack::ProgressMode::Never
                        : table.given("progress") ? stack::ProgressMode::Always
                                                  : stack::ProgressMode::Default;
     options.json = table.given("json");

@@ -129,8 +129,8 @@ std::vector<RoundWriter::RowRun> RoundWriter::file_runs(const RoundStore& round)
 // Cuts the next runs into the segments of one group, one list of pieces per
 // destination rank; `next` and `row_in_run` say where the runs stand.
 std::vector<std::vector<RoundWriter::RowRun>> RoundWriter::cut_group(const Segments& segments, std::uint64_t group,
-                                                                    const std::vector<RowRun>& runs, std::size_t& next,
-                                                                    std::uint64_t& row_in_run) const {
+                                                                     const std::vector<RowRun>& runs, std::size_t& next,
+                                                                     std::uint64_t& row_in_run) const {
     const int ranks = comm_.size();
     std::vector<std::vector<RowRun>> pieces(static_cast<std::size_t>(ranks));
     for (int destination = 0; destination < ranks; ++destination) {
@@ -224,7 +224,7 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
     // Where each piece lands, in values from the segment's start, in order.
     struct Source {
         std::uint64_t at, count;
-        const RowRun* own;      // this rank's rows (converted), or
+        const RowRun* own;     // this rank's rows (converted), or
         const char* received;  // rows received (copied)
     };
     std::vector<Source> sources;

@@ -138,10 +138,11 @@ private:
     int worker_parts(std::uint64_t items) const;
     std::vector<RowRun> file_runs(const RoundStore& round) const;
     std::vector<std::vector<RowRun>> cut_group(const Segments& segments, std::uint64_t group,
-                                              const std::vector<RowRun>& runs, std::size_t& next,
-                                              std::uint64_t& row_in_run) const;
+                                               const std::vector<RowRun>& runs, std::size_t& next,
+                                               std::uint64_t& row_in_run) const;
     void send_pieces(const RoundStore& round, const std::vector<std::vector<RowRun>>& pieces, WriteRecord& record);
-    Job assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high, const std::vector<RowRun>& own);
+    Job assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high,
+                         const std::vector<RowRun>& own);
     void digest_runs(const RoundStore& round, const std::vector<RowRun>& runs);
     void gather_checksums(int sum);
     void checksum_segment(const char* data, std::uint64_t position, std::uint64_t count,

@@ -29,8 +29,9 @@ stack::OptionTable declared_options() {
         "       stackplay --game tetris --board FILE --piece T [--next SZO] [--hold [L]]  (one decision)\n"
         "       stackplay --bot tbp [--hold] [--policy P] [--preview N]       (the Tetris Bot Protocol on stdin/stdout)\n"
         "       stackplay --serve [--port 8080] [--bind 127.0.0.1] [--table FILE]  (the web viewer)");
-    table.choice("game",
-                 {{"stacking", "the hole-free game of the table"}, {"tetris", "the real game: holes, line clears"}})
+    table
+        .choice("game",
+                {{"stacking", "the hole-free game of the table"}, {"tetris", "the real game: holes, line clears"}})
         .defaults_to("stacking")
         .in(Stacking | Tetris | Bot);
     table.text("table", "table written by stackgen (default: the one stack_*.h5 in the current directory)")
@@ -70,8 +71,7 @@ stack::OptionTable declared_options() {
         .in(Stacking);
     table.flag("show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")
         .in(Stacking | Tetris);
-    table.flag("explain", "print the start board's value and every placement of every piece, best first")
-        .in(Stacking);
+    table.flag("explain", "print the start board's value and every placement of every piece, best first").in(Stacking);
     table.flag("json", "print the report as JSON").in(Stacking | Tetris);
 
     table.section("The real game (--game tetris)");
@@ -107,8 +107,9 @@ stack::OptionTable declared_options() {
     table.text("piece", "with --board FILE: decide one move for this piece (its letter)").in(Tetris);
     table.text("next", "with --piece: the next pieces known, in order, e.g. SZO").in(Tetris);
     table
-        .text("hold", "a turn may hold first (swap with the held piece; the hold empty, play the next); with --piece, "
-                      "--hold X says X is held")
+        .text("hold",
+              "a turn may hold first (swap with the held piece; the hold empty, play the next); with --piece, "
+              "--hold X says X is held")
         .bare_means("")
         .in(Tetris | Bot);
     table.integer("alternatives", 0, 1000, "with --piece: the ranked first choices shown in --json")
@@ -120,9 +121,9 @@ stack::OptionTable declared_options() {
         .defaults_to("0")
         .in(Tetris);
     table
-        .choice("scoring",
-                {{"simple", "40/100/300/1200 x (level + 1), a level every 10 lines"},
-                 {"gameboy", "the Game Boy's: its level-ups, a point a row soft-dropped, the score stopping at "
+        .choice("scoring", {{"simple", "40/100/300/1200 x (level + 1), a level every 10 lines"},
+                            {"gameboy",
+                             "the Game Boy's: its level-ups, a point a row soft-dropped, the score stopping at "
                              "999,999"}})
         .defaults_to("simple")
         .in(Tetris);
@@ -149,26 +150,28 @@ stack::OptionTable declared_options() {
 
     table.section("The web viewer (--serve)");
     table
-        .flag("serve", "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
-                       "table explorer and the table game's replays")
+        .flag("serve",
+              "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
+              "table explorer and the table game's replays")
         .in(Serve);
     table.integer("port", 0, 65535, "port to listen on (0: any free one)").defaults_to("8080").in(Serve);
     table
-        .text("bind", "address to listen on; the default answers this machine only: anything else (0.0.0.0: every "
-                      "network) must be asked for")
+        .text("bind",
+              "address to listen on; the default answers this machine only: anything else (0.0.0.0: every "
+              "network) must be asked for")
         .defaults_to("127.0.0.1")
         .in(Serve);
     table
-        .text("allow-host", "a host name the page may be reached by besides localhost and IP addresses (the Host "
-                            "header is checked against them; * admits any)")
+        .text("allow-host",
+              "a host name the page may be reached by besides localhost and IP addresses (the Host "
+              "header is checked against them; * admits any)")
         .many()
         .in(Serve);
     return table;
 }
 
 // The first option given that only `mode` takes: "--port is for --serve".
-void refuse_options_only_for(const stack::OptionTable& table, stack::OptionTable::Modes mode,
-                             const std::string& what) {
+void refuse_options_only_for(const stack::OptionTable& table, stack::OptionTable::Modes mode, const std::string& what) {
     for (const stack::OptionTable::Option& option : table.options())
         if (option.modes == mode && table.given(option.name))
             throw stack::InputError("--" + option.name + " is for " + what);
@@ -185,8 +188,8 @@ stack::web::ServeOptions parse_serve_options(const stack::OptionTable& table) {
         throw stack::InputError("--bind must name an address, e.g. 127.0.0.1");
     for (const std::string& name : table.texts("allow-host")) {
         if (name.empty() || name.size() > 253 || name.find_first_of(" /:@[]") != std::string::npos)
-            throw stack::InputError("--allow-host takes a host name without a port (got '"
-                                    + stack::printable(name, 60) + "')");
+            throw stack::InputError("--allow-host takes a host name without a port (got '" + stack::printable(name, 60)
+                                    + "')");
         options.allowed_hosts.push_back(name);
     }
     if (table.has("table")) {
@@ -218,8 +221,8 @@ stack::tetris::TetrisOptions parse_tetris_options(const stack::OptionTable& tabl
     options.games = table.count("games");
     options.max_pieces = table.count("max-pieces");
     options.level = table.integer("level");
-    options.scoring = table.choice("scoring") == "gameboy" ? stack::tetris::ScoringRule::GameBoy
-                                                           : stack::tetris::ScoringRule::Simple;
+    options.scoring =
+        table.choice("scoring") == "gameboy" ? stack::tetris::ScoringRule::GameBoy : stack::tetris::ScoringRule::Simple;
     if (table.has("weights"))
         options.weights = table.reals("weights");
     options.yes = table.given("yes");

@@ -38,7 +38,9 @@ std::string OptionTable::Option::described() const {
     case Kind::Count: accepts = whole_range_text(lowest, std::uint64_t(highest)); break;
     case Kind::Real: accepts = real_range_text(above, below, above_included); break;
     case Kind::Reals: accepts = "comma-separated, each " + real_range_text(above, below, above_included); break;
-    case Kind::Bytes: accepts = "a byte count such as 512M, 16G or 2T, at least 1M: K, M, G, T are powers of 1024"; break;
+    case Kind::Bytes:
+        accepts = "a byte count such as 512M, 16G or 2T, at least 1M: K, M, G, T are powers of 1024";
+        break;
     case Kind::Rate: accepts = "bits a second such as 100G, 2.5G or 400M: K, M, G, T are powers of 1000"; break;
     case Kind::Choice: {
         std::vector<std::string> meanings;

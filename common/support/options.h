@@ -33,22 +33,34 @@ public:
     struct Option {
         std::string name;
         Kind kind = Kind::Flag;
-        std::string help;                     // the prose; bounds and choices are added from the fields below
-        std::optional<std::string> fallback;  // the default, as it would be typed
-        std::optional<std::string> implicit;  // the value of the bare option (--hold)
-        bool repeated = false;                // may be given several times (--residue)
-        std::int64_t lowest = 0, highest = 0;      // Integer, Count
-        double above = 0, below = 0;                // Real, Reals: above < value < below ...
-        bool above_included = false;                // ... or above <= value
-        std::vector<OptionChoice> choices;          // Choice
+        std::string help;                      // the prose; bounds and choices are added from the fields below
+        std::optional<std::string> fallback;   // the default, as it would be typed
+        std::optional<std::string> implicit;   // the value of the bare option (--hold)
+        bool repeated = false;                 // may be given several times (--residue)
+        std::int64_t lowest = 0, highest = 0;  // Integer, Count
+        double above = 0, below = 0;           // Real, Reals: above < value < below ...
+        bool above_included = false;           // ... or above <= value
+        std::vector<OptionChoice> choices;     // Choice
         Modes modes = 0;
         std::string section;
 
         // Chained after a declaration.
-        Option& defaults_to(std::string text) { fallback = std::move(text); return *this; }
-        Option& bare_means(std::string text) { implicit = std::move(text); return *this; }
-        Option& in(Modes taken_by) { modes = taken_by; return *this; }
-        Option& many() { repeated = true; return *this; }
+        Option& defaults_to(std::string text) {
+            fallback = std::move(text);
+            return *this;
+        }
+        Option& bare_means(std::string text) {
+            implicit = std::move(text);
+            return *this;
+        }
+        Option& in(Modes taken_by) {
+            modes = taken_by;
+            return *this;
+        }
+        Option& many() {
+            repeated = true;
+            return *this;
+        }
         // The line the help prints after the name.
         std::string described() const;
         bool taken_by(Modes mode) const { return modes == 0 || (modes & mode) != 0; }

@@ -48,7 +48,6 @@ constexpr std::array<Kicks, 4> ICounterClockwiseKicks = {{
     {{{0, 0}, {-2, 0}, {1, 0}, {-2, -1}, {1, 2}}},  // L -> 2
 }};
 
-
 // The moves a search steps by, and their input letters (InputLetters).
 enum Step : std::uint8_t { Left, Right, Down, Clockwise, CounterClockwise, Half, StepCount };
 constexpr char StepLetters[] = {'l', 'r', 'd', 'c', 'w', 'f'};
@@ -702,7 +701,8 @@ void search_inputs(const SrsBoard& board, Piece piece, const MoveOptions& option
         };
         for (int move = 0; move < StepCount; ++move)
             if (const auto moved = map.apply(current, Step(move), options.rotate_180)) {
-                const std::uint8_t arrival = is_turn(Step(move)) ? map.arrival(*moved, Step(move)) : std::uint8_t(ReachedPlain);
+                const std::uint8_t arrival =
+                    is_turn(Step(move)) ? map.arrival(*moved, Step(move)) : std::uint8_t(ReachedPlain);
                 if (!map.fits(moved->at - RowStep))
                     locked(map.cells(moved->at), arrival, inputs(StepLetters[move]));
                 step(moved->at, StepLetters[move], arrival);

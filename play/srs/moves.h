@@ -99,9 +99,9 @@ struct InputLetter {
     char letter;
     const char* word;
 };
-constexpr InputLetter InputLetters[] = {{'l', "left"},      {'r', "right"},      {'c', "rotate-cw"},
-                                        {'w', "rotate-ccw"}, {'f', "rotate-180"}, {'d', "soft-drop"},
-                                        {'D', "soft-drop-to-bottom"}, {'H', "hard-drop"}};
+constexpr InputLetter InputLetters[] = {
+    {'l', "left"},       {'r', "right"},     {'c', "rotate-cw"},           {'w', "rotate-ccw"},
+    {'f', "rotate-180"}, {'d', "soft-drop"}, {'D', "soft-drop-to-bottom"}, {'H', "hard-drop"}};
 
 enum SpinBits : std::uint8_t { ReachedPlain = 1, ReachedMini = 2, ReachedFull = 4 };
 

@@ -144,8 +144,8 @@ std::vector<std::string> read_board_rows(const std::string& text, char separator
     }
     for (std::size_t i = 0; i < rows.size(); ++i)
         if (rows[i].size() != rows[0].size())
-            throw InputError(row_name(i, rows.size(), naming) + " has " + std::to_string(rows[i].size())
-                             + " cells, " + (naming == RowNaming::FileLine ? "row 1" : "the top row") + " has "
+            throw InputError(row_name(i, rows.size(), naming) + " has " + std::to_string(rows[i].size()) + " cells, "
+                             + (naming == RowNaming::FileLine ? "row 1" : "the top row") + " has "
                              + std::to_string(rows[0].size()));
     for (std::size_t i = rows.size(); i-- > 0;)
         if (rows[i].find('.') == std::string::npos)

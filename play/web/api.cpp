@@ -95,8 +95,8 @@ std::vector<std::string> split_rows(const std::string& text, int least_width, co
 }
 
 moves::SrsBoard parse_board(const std::string& text) {
-    const std::vector<std::string> rows = split_rows(text, moves::LeastWidth, " (SRS spawns in a well at least "
-                                                                       + std::to_string(moves::LeastWidth) + " wide)");
+    const std::vector<std::string> rows = split_rows(
+        text, moves::LeastWidth, " (SRS spawns in a well at least " + std::to_string(moves::LeastWidth) + " wide)");
     const std::size_t width = rows.front().size();
     moves::SrsBoard board(int(width), int(rows.size()));
     for (std::size_t r = 0; r < rows.size(); ++r) {

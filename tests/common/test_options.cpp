@@ -116,7 +116,7 @@ TEST(Options, MistakesInTheDeclarationsOrTheCommandLineAreCaught) {
     OptionTable stray("usage");
     stray.flag("json", "as JSON");
     EXPECT_NE(error_of([&] { parse(stray, {"word"}); }), "no error");  // no positional option declared
-    EXPECT_THROW(stray.integer("json"), std::logic_error);              // read as another kind than declared
+    EXPECT_THROW(stray.integer("json"), std::logic_error);             // read as another kind than declared
 }
 
 }  // namespace

@@ -53,9 +53,8 @@ TEST(WebAssets, ThePagesSrsTablesAreTheCxxOnes) {
     ASSERT_NE(shapes, nullptr);
     EXPECT_NE(shapes->bytes.find("from './tables.js'"), std::string_view::npos);
     EXPECT_EQ(shapes->bytes.find("const SPAWN"), std::string_view::npos);
-    EXPECT_NE(text.find("export const LIMITS = { leastWidth: " + std::to_string(moves::LeastWidth)
-                        + ", mostWidth: " + std::to_string(MaxWidth) + ", mostHeight: "
-                        + std::to_string(MostGameHeight) + " };"),
+    EXPECT_NE(text.find("export const LIMITS = { leastWidth: " + std::to_string(moves::LeastWidth) + ", mostWidth: "
+                        + std::to_string(MaxWidth) + ", mostHeight: " + std::to_string(MostGameHeight) + " };"),
               std::string::npos);
 }
 

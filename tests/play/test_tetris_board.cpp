@@ -398,7 +398,8 @@ TEST(TetrisBoard, FilesAndTheWebApiReadBoardsByOneReader) {
     EXPECT_EQ(error_of("....\n#..#\n##.\n", '\n', RowNaming::FileLine), "board row 3 has 3 cells, row 1 has 4");
     EXPECT_EQ(error_of("..../#..#/##.", '/', RowNaming::FromFloor),
               "board: row 0 (from the bottom, 0) has 3 cells, the top row has 4");
-    EXPECT_EQ(error_of("....\n\n##.#\n", '\n', RowNaming::FileLine), "board row 2 is empty (blank lines only at the end)");
+    EXPECT_EQ(error_of("....\n\n##.#\n", '\n', RowNaming::FileLine),
+              "board row 2 is empty (blank lines only at the end)");
     EXPECT_EQ(error_of("", '/', RowNaming::FromFloor), "the board has no rows");
     const TetrisBoard board = TetrisBoard::from_rows(rows);
     EXPECT_EQ(board.width(), 4);
