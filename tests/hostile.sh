@@ -373,8 +373,8 @@ PYTHON
     to_full "$stackplay" --table "$work/t.h5" --runs 1000 --json
     to_full "$stackplay" --table "$work/t.h5" --show --seed 3
     to_full "$stackplay" --table "$work/t.h5" --explain --board 1,2,0,3
-    to_full "$stackplay" --game tetris --games 2
-    to_full "$stackplay" --game tetris --games 2 --json
+    to_full "$stackplay" --game tetris --games 2 --max-pieces 1000
+    to_full "$stackplay" --game tetris --games 2 --max-pieces 1000 --json
     to_full "$stackplay" --help
     # The same commands to a device that takes everything succeed.
     "$stackplay" --table "$work/t.h5" --runs 1000 > /dev/null && "$stackverify" "$work/t.h5" > /dev/null && pass \

@@ -25,7 +25,7 @@ struct OptionChoice {
 
 class OptionTable {
 public:
-    enum class Kind { Flag, Integer, Count, Real, Reals, Bytes, Rate, Text, Texts, Choice };
+    enum class Kind { Flag, Integer, Count, Real, Reals, Bytes, Rate, Text, Choice };
     // A tool's modes as bits (stackplay: stacking, tetris, bot, serve); an
     // option with none is taken by every mode.
     using Modes = unsigned;
