@@ -34,14 +34,18 @@ stack::OptionTable declared_options() {
                 {{"stacking", "the hole-free game of the table"}, {"tetris", "the real game: holes, line clears"}})
         .defaults_to("stacking")
         .in(Stacking | Tetris | Bot);
-    table.text("table", "table written by stackgen (default: the one stack_*.h5 in the current directory)")
-        .in(Stacking | Serve);
+    table
+        .text("table",
+              "table written by stackgen (default: the one stack_*.h5 in the current directory); "
+              "for --policy well, a table one column narrower than the board")
+        .in(Stacking | Tetris | Bot | Serve);
     table.count("runs", 1, std::uint64_t(1) << 40, "games to play").defaults_to("100000").in(Stacking);
     table
         .text("policy",
               "stacking: table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" "
               "(N = 1..4 next pieces known); tetris: dellacherie (its default), lee, el-tetris, seed001, expectimax, "
-              "seed000-printed, seed001-printed")
+              "seed000-printed, seed001-printed, well (the table judges a stack beside an empty well column: "
+              "--table), well-builder (a heuristic that keeps the well)")
         .defaults_to("table")
         .in(Stacking | Tetris | Bot);
     table.text("start", "start board as column heights, e.g. 1,0,0,0 (default: empty)").in(Stacking);
@@ -85,6 +89,20 @@ stack::OptionTable declared_options() {
         .defaults_to("0")
         .in(Tetris | Bot);
     table.integer("depth", 1, 2, "--policy expectimax: unknown next pieces averaged (default 1)").in(Tetris | Bot);
+    table.choice("well", {{"left", "the first column"}, {"right", "the last column"}}, "--policy well, well-builder: the column kept empty for tetrises")
+        .defaults_to("left")
+        .in(Tetris | Bot);
+    table
+        .choice("fallback",
+                {{"well-builder", "the heuristic well-builder"},
+                 {"dellacherie", "Dellacherie's"},
+                 {"el-tetris", "El-Tetris's"},
+                 {"lee", "Lee's"}},
+                "--policy well: the policy that plays while the table cannot judge the board")
+        .defaults_to("well-builder")
+        .in(Tetris | Bot);
+    table.flag("banked", "--policy well: judge the contour above the rows a tetris waits for, not from the floor")
+        .in(Tetris | Bot);
     table
         .choice("moves",
                 {{"harddrop", "every rotation and column, dropped"}, {"bfs", "every SRS placement, tetrominoes"}})
@@ -132,7 +150,8 @@ stack::OptionTable declared_options() {
                "the policy's feature weights, as the seeds print them: lee, expectimax, "
                "seed000-printed 4 (height, lines, holes, bumpiness, magnitudes); dellacherie, el-tetris 6 (signed: "
                "landing height, eroded cells, row and column transitions, holes, wells); seed001 4 (its priorities: "
-               "full rows, height, longest row, unreachable)")
+               "full rows, height, longest row, unreachable); well-builder 8 (signed: dellacherie's 6, then "
+               "the well's readiness and a tetris)")
         .in(Tetris | Bot);
     table.flag("yes", "run a --preview projected to take over a minute a move").in(Tetris | Bot);
     table.flag("quiet", "no progress lines on stderr (results and --json still print)").in(Tetris | Bot);
@@ -207,6 +226,16 @@ stack::tetris::TetrisOptions parse_tetris_options(const stack::OptionTable& tabl
     options.height = table.integer("height");
     options.pieces = table.text("pieces");
     options.policy = table.given("policy") ? table.text("policy") : "dellacherie";
+    if (table.given("table"))
+        options.table_file = table.text("table");
+    options.well = table.choice("well") == "right" ? stack::tetris::WellSide::Right : stack::tetris::WellSide::Left;
+    options.fallback = stack::tetris::parse_fallback(table.choice("fallback"));
+    options.banked = table.given("banked");
+    for (const char* name : {"fallback", "banked"})
+        if (table.given(name) && options.policy != "well")
+            throw stack::InputError(std::string("--") + name + " is for --policy well");
+    if (table.given("well") && options.policy != "well" && options.policy != "well-builder")
+        throw stack::InputError("--well is for --policy well or well-builder");
     if (table.given("preview"))  // unset: a decision searches every piece it is told
         options.preview = table.integer("preview");
     if (table.has("depth"))

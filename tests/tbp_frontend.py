@@ -65,6 +65,7 @@ PIECES = "IOTSZJL"
 ORIENTATIONS = ("north", "east", "south", "west")
 WIDTH, HEIGHT = 10, 40
 SPAWN = (4, 19)  # the TBP centre of every piece at spawn, facing north
+VISIBLE_ROWS = 20  # the guideline's visible field: a piece locked wholly above it is a lock-out
 PREVIEW = 5
 REPLY_SECONDS = 10.0
 MALFORMED_EVERY = 97
@@ -451,6 +452,7 @@ class Run:
         self.rng = random.Random(args.seed)
         self.bot = Bot(args.bot, args.max_seconds)
         self.pieces = self.lines = self.topped_out = self.games = self.malformed_batches = self.frontend_holds = 0
+        self.tetris_lines = 0
         self.latencies = []
         self.bot_cpu_seconds = 0.0
         self.game = None
@@ -500,8 +502,14 @@ class Run:
             if own:
                 move, piece, cells = own
                 self.frontend_holds += 1
-        self.lines += game.play(piece, cells)
+        cleared = game.play(piece, cells)
+        self.lines += cleared
+        self.tetris_lines += cleared if cleared >= 4 else 0
         self.bot.send({"type": "play", "move": move})
+        if self.args.lock_out and all(y >= VISIBLE_ROWS for _, y in cells):
+            self.topped_out += 1  # the guideline's lock-out: the piece locked wholly above the visible rows
+            self.pieces += 1
+            return False
         for new in game.top_up():
             self.bot.send({"type": "new_piece", "piece": new})
         self.pieces += 1
@@ -550,6 +558,8 @@ class Run:
         ordered = sorted(self.latencies) or [0.0]
         p99 = ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
         return {"pieces": self.pieces, "lines": self.lines, "topped_out": self.topped_out, "games": self.games,
+                "tetris_lines": self.tetris_lines, "tetris_rate": round(self.tetris_lines / max(1, self.lines), 4),
+                "lock_out": self.args.lock_out,
                 "latency_ms": {"median": round(statistics.median(ordered), 3), "p99": round(p99, 3),
                                "max": round(ordered[-1], 3)},
                 "bot_cpu_seconds": round(self.bot_cpu_seconds, 3), "suggestions": len(self.latencies),
@@ -609,6 +619,8 @@ def parse_args(argv):
     parser.add_argument("--json", metavar="OUT", help="write the summary to OUT as JSON")
     parser.add_argument("--max-seconds", type=float, default=600, help="fail when the run takes longer")
     parser.add_argument("--game-pieces", type=int, default=300, help="stop a game after this many pieces")
+    parser.add_argument("--lock-out", action="store_true",
+                        help="also end a game (a top-out) when a piece locks wholly above the visible 20 rows")
     return parser.parse_args(argv)
 
 
@@ -635,8 +647,9 @@ def main(argv):
         return 1
     result = run.summary()
     lat = result["latency_ms"]
-    print("tbp_frontend: %d pieces, %d lines, %d topped out in %d games; suggest latency median %.2f ms, "
-          "p99 %.2f ms, max %.2f ms (%s%s%s)" % (result["pieces"], result["lines"], result["topped_out"], result["games"],
+    print("tbp_frontend: %d pieces, %d lines (%.1f%% by tetrises), %d topped out in %d games; suggest latency median "
+          "%.2f ms, p99 %.2f ms, max %.2f ms (%s%s%s)" % (result["pieces"], result["lines"], 100 * result["tetris_rate"],
+                                                         result["topped_out"], result["games"],
                                                lat["median"], lat["p99"], lat["max"], args.bot,
                                                ", hold" if args.hold else "",
                                                ", the frontend held %d times" % result["frontend_holds"]

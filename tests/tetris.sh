@@ -13,6 +13,8 @@
 #   tetris.sh plan       --next plans every known piece, and a game of exactly those pieces plays the plan
 #   tetris.sh guards     --show's piece cap, and --preview projected past a minute a move asks for --yes
 #   tetris.sh scoring    --scoring gameboy adds soft-drop points; --weights and seed001-printed in the report
+#   tetris.sh well       --policy well: a 5-wide table judging a 6-wide game (tetrises, the fallback's
+#                        counts, any thread count), its refusals, a decision, and the TBP bot with a 9-wide table
 # Environment: BIN (build dir)
 source "$(dirname "$0")/lib.sh"
 command=$1; shift
@@ -378,6 +380,69 @@ PYTHON
     tetris --policy seed001-printed --games 1 --max-pieces 50 --json > "$work/p.json" || fail "seed001-printed"
     [ "$(json_field "$work/p.json" "(d['policy'], d['weights'])")" \
         = "('seed001-printed, preview 1', [18.0, 10.0, 3.0, 10.0])" ] && pass || fail "seed001-printed: $(head -c 300 "$work/p.json")"
+    ;;
+well)
+    # A 9x6 table, class 0 (10,088,401 boards, float32: 40 MB, made in seconds), judging a 10-wide game
+    # and the bot's board; a 5x8 one for a 6-wide decision.
+    "$stackgen" --width 9 --height 6 --residue 0 --precision float32 --threads 2 --output "$work/9x6.h5" \
+        > /dev/null 2>&1 || fail "stackgen 9x6"
+    "$stackgen" --width 5 --height 8 --residue 0 --precision float32 --output "$work/5x8.h5" > /dev/null 2>&1 \
+        || fail "stackgen 5x8"
+    # Six rows from the floor leave little room: the games judge the contour above the banked rows.
+    game=(--policy well --table "$work/9x6.h5" --banked --games 16 --max-pieces 1000 --draw bag --preview 1
+          --scoring gameboy --json)
+    tetris "${game[@]}" --seed 3 --threads 1 > "$work/w1.json" || fail "the well policy's games"
+    tetris "${game[@]}" --seed 3 --threads 2 > "$work/w2.json" || fail "the well policy's games on 2 threads"
+    cmp -s <(json_field "$work/w1.json" "d['per_game']") <(json_field "$work/w2.json" "d['per_game']") && pass \
+        || fail "the well policy's games differ between 1 and 2 threads"
+    "$python" - "$work/w1.json" <<'PYTHON' && pass || fail "the well policy's figures: $(head -c 600 "$work/w1.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f, w = d["scoring_figures"], d["scoring_figures"]["well"]
+games = d["per_game"]
+assert d["policy"] == "well, preview 1, well left, banked, fallback well-builder", d["policy"]
+# Tetrises, counted from the games; most of the lines by them (the well is kept).
+assert f["tetrises"] == sum(g["tetrises"] for g in games) > 0
+assert f["tetris_lines"] == sum(g["tetris_lines"] for g in games) >= 4 * f["tetrises"]
+assert f["tetris_rate"] > 0.3, f["tetris_rate"]  # 39% when written (the fallback plays a third of the turns)
+# Every turn is the table's or the fallback's.
+assert w["fallback_turns"] == sum(g["fallback_turns"] for g in games) < sum(g["pieces"] for g in games)
+assert w["clean_stretches"] >= 1 and w["judged_stretches"] <= w["clean_stretches"]
+assert 0 < w["judged_mean_predicted"] <= 9 * 6 / 4  # a 9x6 table's values: at most 13.5 pieces
+assert all(g["first_hole_at"] <= g["pieces"] for g in games)
+PYTHON
+    # Another seed's games are other games.
+    tetris "${game[@]}" --seed 4 > "$work/w4.json" || fail "seed 4"
+    ! cmp -s <(json_field "$work/w1.json" "d['per_game']") <(json_field "$work/w4.json" "d['per_game']") && pass \
+        || fail "seeds 3 and 4 played the same games"
+    # A decision: every column beside the well 4 high, the I goes into the well for a tetris.
+    printf '%s\n' '......' '......' '.#####' '.#####' '.#####' '.#####' > "$work/ready.txt"
+    tetris --policy well --table "$work/5x8.h5" --width 6 --height 6 --board "$work/ready.txt" --piece I --json \
+        > "$work/d.json" || fail "the well policy's decision"
+    [ "$(json_field "$work/d.json" "(d['best']['column'], d['best']['lines'])")" = "(0, 4)" ] && pass \
+        || fail "the I is not played into the well: $(head -c 400 "$work/d.json")"
+    expect_error 2 "^stackplay: error: --policy well needs --table FILE: " tetris --policy well --width 6
+    expect_error 2 "^stackplay: error: --policy well: the table FILE is 9 wide, so the board must be 10 wide \(got --width 6\)$" \
+        tetris --policy well --table "$work/9x6.h5" --width 6
+    expect_error 2 "^stackplay: error: --table is for --policy well in the real game " \
+        tetris --table "$work/5x8.h5" --width 6
+    expect_error 2 "^stackplay: error: --fallback is for --policy well$" tetris --fallback lee
+    expect_error 2 "^stackplay: error: --banked is for --policy well$" tetris --policy well-builder --banked
+    expect_error 2 "^stackplay: error: --well is for --policy well or well-builder$" tetris --policy lee --well right
+    expect_error 2 "^stackplay: error: --fallback must be well-builder, dellacherie, el-tetris or lee \(got 'x'\)$" \
+        tetris --policy well --fallback x
+    expect_error 2 "^stackplay: error: --weights: policy well takes 0 weights \(got 1\)$" \
+        tetris --policy well --table "$work/5x8.h5" --width 6 --weights 1
+    # The well-builder and --well right play (no table).
+    tetris --policy well-builder --well right --games 2 --max-pieces 300 --draw bag --json > "$work/b.json" \
+        && [ "$(json_field "$work/b.json" "d['policy']")" = "well-builder, well right" ] && pass \
+        || fail "well-builder --well right: $(head -c 300 "$work/b.json")"
+    # The TBP bot with the well policy and hold, checked move by move by the frontend.
+    "$python" "$tests_dir/tbp_frontend.py" --bot "$stackplay --bot tbp --hold --policy well --table $work/9x6.h5" \
+        --hold --lock-out --pieces 300 --game-pieces 300 --seed 5 --json "$work/tbp.json" > /dev/null \
+        && pass || fail "the TBP bot with the well policy"
+    [ "$(json_field "$work/tbp.json" "(d['topped_out'], d['tetris_lines'] > 0)")" = "(0, True)" ] && pass \
+        || fail "the TBP bot's well: $(cat "$work/tbp.json")"
     ;;
 *)
     echo "unknown subcommand $command"; exit 2 ;;

@@ -6,6 +6,7 @@
 #include "support/errors.h"
 #include "support/json.h"
 #include "support/parallel.h"
+#include "table/stack_table.h"
 #include "tetris/decision.h"
 #include "tetris/tetris_run.h"
 
@@ -73,6 +74,7 @@ private:
     std::ostream& errors_;
     PieceSet set_;
     ShapeSet shapes_;
+    std::unique_ptr<StackTable> table_;   // --policy well's (--table)
     std::vector<TetrisPolicy> policies_;  // [d] searches d more known pieces than the first
     int threads_;
     Phase phase_ = Phase::NoStart;
@@ -82,7 +84,8 @@ private:
 // The policies of each depth: with a budget, from the shallowest the
 // options allow (the current piece, or with hold the current and the next)
 // to --preview; without, --preview's only.
-std::vector<TetrisPolicy> policies_for(const BotOptions& options, const ShapeSet& shapes, const Rules& rules) {
+std::vector<TetrisPolicy> policies_for(const BotOptions& options, const ShapeSet& shapes, const Rules& rules,
+                                       const StackTable* table) {
     std::vector<TetrisPolicy> policies;
     TetrisOptions game = options.game;
     const int deepest = policy_config(game).preview;
@@ -93,14 +96,15 @@ std::vector<TetrisPolicy> policies_for(const BotOptions& options, const ShapeSet
         PolicyConfig config = policy_config(game);
         config.moves = options.game.moves == MoveSet::HardDrop ? MoveSet::SrsHardDrop : MoveSet::BreadthFirst;
         config.spawn_row = SpawnRow;
-        policies.emplace_back(shapes, config, draw_probabilities(rules));
+        policies.emplace_back(shapes, config, draw_probabilities(rules), table);
     }
     return policies;
 }
 
 Bot::Bot(const BotOptions& options, std::ostream& out, std::ostream& errors)
     : options_(options), out_(out), errors_(errors), set_(PieceSet::named_or_file("tetrominoes")), shapes_(set_),
-      policies_(policies_for(options, shapes_, Rules(set_))), threads_(resolve_threads(options.game.threads)) {
+      table_(open_well_table(options.game)), policies_(policies_for(options, shapes_, Rules(set_), table_.get())),
+      threads_(resolve_threads(options.game.threads)) {
     if (!options.budget_ms && !options.budget_leaves) {  // a budget bounds the work; else the guard does
         TetrisOptions well = options.game;
         well.height = SpawnRow + 1;  // the rows under the spawn

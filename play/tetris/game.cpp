@@ -9,6 +9,7 @@
 #include "support/cli.h"
 #include "support/errors.h"
 #include "support/json.h"
+#include "table/stack_table.h"
 
 #include <algorithm>
 #include <atomic>
@@ -134,12 +135,36 @@ PolicyConfig policy_config(const TetrisOptions& options) {
     PolicyConfig config = parse_tetris_policy(options.policy, preview, options.depth);
     config.moves = options.moves;
     config.hold = options.hold;
+    config.well_side = options.well;
+    config.fallback = options.fallback;
+    config.banked = options.banked;
     set_policy_weights(config, options.weights);
     if (options.buffer_rows > 0)
         config.visible_rows = options.height;
     if (options.hold && config.printed_seed000)
         throw InputError("--hold is not for --policy seed000-printed (seed 000 has no hold)");
     return config;
+}
+
+std::unique_ptr<StackTable> open_well_table(const TetrisOptions& options) {
+    if (options.policy != "well") {
+        if (options.table_file)
+            throw InputError("--table is for --policy well in the real game (the table that judges its stacks)");
+        return nullptr;
+    }
+    if (!options.table_file)
+        throw InputError("--policy well needs --table FILE: a table of the tetrominoes one column narrower than the "
+                         "board (the well beside it)");
+    // Resident (when it fits the memory limit): every move looks up
+    // hundreds of boards, and a lazy table's locked block reads made 9x12's
+    // games 24 times slower.
+    auto table = std::make_unique<StackTable>(StackTable::open(*options.table_file));
+    const int width = table->geometry().width();
+    if (width + 1 != options.width)
+        throw InputError("--policy well: the table " + *options.table_file + " is " + std::to_string(width)
+                         + " wide, so the board must be " + std::to_string(width + 1) + " wide (got --width "
+                         + std::to_string(options.width) + ")");
+    return table;
 }
 
 GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, const ShapeSet& shapes,
@@ -159,6 +184,8 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
     int hold = -1;
     TetrisBoard before = board;  // for `turns`
     std::vector<TetrisChoice> scored;
+    const bool well_policy = policy.judge() != nullptr;
+    bool in_clean_stretch = false, in_fallback = false, judged = false;
     const auto refill = [&] {
         while (known_count < window)
             if (const std::optional<int> piece = stream.next())
@@ -190,12 +217,37 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
         }
         if (turns)
             before = board;
+        if (well_policy) {
+            if (!chosen->fallback && !in_clean_stretch) {
+                ++record.clean_stretches;
+                const std::optional<double> predicted = policy.table_value(board);
+                judged = predicted.has_value();
+                record.judged_stretches += judged;
+                record.judged_predicted += predicted.value_or(0);
+            }
+            record.fallback_stretches += chosen->fallback && !in_fallback;
+            record.fallback_turns += chosen->fallback;
+            record.clean_turns += !chosen->fallback;
+            record.judged_turns += !chosen->fallback && judged;
+            in_clean_stretch = !chosen->fallback;
+            in_fallback = chosen->fallback;
+        }
         const TetrisPlacement& placement = chosen->placement;
         const Landing landing = board.place(shapes.shape(placement.shape), placement.x, placement.row);
         score.add(landing.lines, dropped_rows(shapes.shape(placement.shape), board.height(), placement.row));
         record.lines = score.lines;
         record.points = score.points;
         ++record.pieces;
+        if (landing.lines >= 4) {
+            ++record.tetrises;
+            record.tetris_lines += std::uint64_t(landing.lines);
+        }
+        if (record.first_hole_at == 0 && board.cells() != board.height_sum())
+            record.first_hole_at = record.pieces;
+        if (record.pieces_to_cap == 0 && record.points >= GameBoyScore::MostPoints) {
+            record.pieces_to_cap = record.pieces;
+            record.lines_to_cap = record.lines;
+        }
         record.holds += chosen->hold;
         record.height_sum += std::uint64_t(board.top());
         record.most_height = std::max(record.most_height, board.top());
@@ -210,6 +262,7 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
         known_count -= used;
     }
     record.final_height = board.top();
+    record.clean_stretches_cut += in_clean_stretch;
     return record;
 }
 

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,6 +53,11 @@ struct TetrisOptions {
     int level = 0;  // Game Boy starting level
     ScoringRule scoring = ScoringRule::Simple;
     std::vector<double> weights;  // the policy's feature weights (empty: its own; search.h)
+    // --policy well: its table (--table), the well's side and the fallback.
+    std::optional<std::string> table_file;
+    WellSide well = WellSide::Left;
+    Evaluation fallback = Evaluation::WellBuilder;
+    bool banked = false;
     bool yes = false;             // run a --preview projected past a minute per move
     bool hold = false;
     // Seed 000's buffer rows: the board has this many rows above the well,
@@ -82,6 +88,22 @@ struct GameRecord {
     std::uint64_t entry_blocked_at = 0, lines_at_entry_block = 0;
     bool topped_out = false;
     bool interrupted = false;  // stopped by Ctrl-C (support/interrupt.h) before it ended
+    // Scoring (issue 40): clears of 4 rows and the rows they cleared; the
+    // piece after which the board first had a hole (0: never); the piece
+    // and the rows by which the points first reached 999,999 (the Game
+    // Boy's counter; 0: never).
+    std::uint64_t tetrises = 0, tetris_lines = 0;
+    std::uint64_t first_hole_at = 0;
+    std::uint64_t pieces_to_cap = 0, lines_to_cap = 0;
+    // The well policy's: turns its fallback played, and the stretches of
+    // them; its clean stretches (turns it played itself, in a row), their
+    // turns summed, and those the game's end cut short; of the stretches
+    // whose first board the table judges, the count, the table's values of
+    // those boards summed and their turns summed.
+    std::uint64_t fallback_turns = 0, fallback_stretches = 0;
+    std::uint64_t clean_stretches = 0, clean_turns = 0, clean_stretches_cut = 0;
+    std::uint64_t judged_stretches = 0, judged_turns = 0;
+    double judged_predicted = 0;
 };
 
 // Reads seed 000's piece file (0-6, whitespace between) as set indices of
@@ -123,6 +145,12 @@ std::string placement_frame(const ShapeSet& shapes, const TetrisBoard& board, co
 // The text frame of a turn (--show): the board with the piece drawn by its
 // letter before its full rows clear, then a line of what it cleared.
 std::string turn_frame(const ShapeSet& shapes, const TetrisTurn& turn);
+
+// The table of --policy well (--table), opened and checked: one column
+// narrower than the board, of the tetrominoes. Nothing for the other
+// policies; throws InputError when they are given --table, or the well
+// policy is not.
+std::unique_ptr<StackTable> open_well_table(const TetrisOptions& options);
 
 // One game: game `game` of the options' seed. `turns`, when given, sees
 // every turn.

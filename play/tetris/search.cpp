@@ -3,6 +3,7 @@
 #include "objectives.h"
 #include "support/parallel.h"
 #include "srs/moves.h"
+#include "support/cli.h"
 #include "support/errors.h"
 #include "tetris/features.h"
 
@@ -25,7 +26,18 @@ constexpr double ElTetrisWeights[] = {-4.500158825082766, 3.4181268101392694, -3
 
 // The weights each policy takes (--weights), and its own.
 int weights_taken(const PolicyConfig& config) {
-    return config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris ? 6 : 4;
+    switch (config.evaluation) {
+    case Evaluation::Dellacherie:
+    case Evaluation::ElTetris: return 6;
+    case Evaluation::Well: return 0;  // the table judges
+    case Evaluation::WellBuilder: return WellFeatureCount;
+    default: return 4;
+    }
+}
+
+// The well-builder's weights: those given, else its own.
+const double* well_builder_weights(const PolicyConfig& config) {
+    return config.weight_count > 0 ? config.weights.data() : WellBuilderWeights.data();
 }
 
 // The score helpers: with config.weight_count 0 the policy's own weights,
@@ -149,9 +161,13 @@ PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth
     } else if (name == "expectimax") {
         config.evaluation = Evaluation::Lee;
         config.expectimax_depth = depth > 0 ? depth : 1;
-    } else
+    } else if (name == "well")
+        config.evaluation = Evaluation::Well;
+    else if (name == "well-builder")
+        config.evaluation = Evaluation::WellBuilder;
+    else
         throw InputError("unknown policy '" + name + "' for the real game (--game tetris, --bot; lee, dellacherie, el-tetris, seed001, "
-                         "expectimax, seed000-printed, seed001-printed)");
+                         "expectimax, seed000-printed, seed001-printed, well, well-builder)");
     if (depth > 0 && name != "expectimax")
         throw InputError("--depth is for --policy expectimax");
     return config;
@@ -166,6 +182,8 @@ std::string base_name(const PolicyConfig& config) {
            : config.evaluation == Evaluation::Lee         ? "lee"
            : config.evaluation == Evaluation::Dellacherie ? "dellacherie"
            : config.evaluation == Evaluation::ElTetris    ? "el-tetris"
+           : config.evaluation == Evaluation::Well        ? "well"
+           : config.evaluation == Evaluation::WellBuilder ? "well-builder"
            : config.printed_longest_row                   ? "seed001-printed"
                                                           : "seed001";
 }
@@ -180,6 +198,10 @@ std::string policy_name(const PolicyConfig& config) {
         name += ", preview " + std::to_string(config.preview);
     if (config.hold)
         name += ", hold";
+    if (config.evaluation == Evaluation::Well || config.evaluation == Evaluation::WellBuilder)
+        name += config.well_side == WellSide::Left ? ", well left" : ", well right";
+    if (config.evaluation == Evaluation::Well)
+        name += std::string(config.banked ? ", banked" : "") + ", fallback " + fallback_name(config.fallback);
     for (int i = 0; i < config.weight_count; ++i)
         name += (i == 0 ? ", weights " : ",") + weight_text(config.weights[std::size_t(i)]);
     return name;
@@ -212,8 +234,29 @@ std::vector<double> policy_weights(const PolicyConfig& config) {
     }
     case Evaluation::Dellacherie: return {std::begin(DellacherieWeights), std::end(DellacherieWeights)};
     case Evaluation::ElTetris: return {std::begin(ElTetrisWeights), std::end(ElTetrisWeights)};
+    case Evaluation::Well: return {};
+    case Evaluation::WellBuilder: return {WellBuilderWeights.begin(), WellBuilderWeights.end()};
     }
     return {};
+}
+
+Evaluation parse_fallback(const std::string& name) {
+    for (const Evaluation fallback :
+         {Evaluation::WellBuilder, Evaluation::Dellacherie, Evaluation::ElTetris, Evaluation::Lee})
+        if (name == fallback_name(fallback))
+            return fallback;
+    throw InputError("--fallback must be well-builder, dellacherie, el-tetris or lee (got '" + printable(name, 40)
+                     + "')");
+}
+
+const char* fallback_name(Evaluation fallback) {
+    switch (fallback) {
+    case Evaluation::WellBuilder: return "well-builder";
+    case Evaluation::Dellacherie: return "dellacherie";
+    case Evaluation::ElTetris: return "el-tetris";
+    case Evaluation::Lee: return "lee";
+    default: return "?";
+    }
 }
 
 int placed_piece(const Known& known, bool hold) {
@@ -257,12 +300,36 @@ int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int pi
     return count;
 }
 
-TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights)
+TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights,
+                           const StackTable* table)
     : shapes_(shapes), config_(config), draw_weights_(std::move(draw_weights)) {
     if (config.moves != MoveSet::HardDrop && shapes.set().name() != "tetrominoes")
         throw InputError("--moves bfs plays the tetrominoes only (SRS)");
-    if (config.hold && (config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris)) {
-        const std::vector<double> weights = policy_weights(config);
+    if (config.repair && table)
+        judge_.emplace(*table, config.banked);
+    if (config.evaluation == Evaluation::Well) {
+        if (!table)
+            throw InputError("--policy well needs --table FILE (a table one column narrower than the board)");
+        if (shapes.set().name() != "tetrominoes")
+            throw InputError("--policy well plays the tetrominoes only (its table's pieces)");
+        judge_.emplace(*table, config.banked);
+        // The same search of the current piece alone (with hold, of the
+        // two a turn may place), for a preview whose every line goes
+        // unclean.
+        if (config.preview > int(config.hold)) {
+            PolicyConfig alone = config;
+            alone.preview = int(config.hold);
+            alone_ = std::make_shared<const TetrisPolicy>(shapes, alone, draw_weights_, table);
+        }
+        PolicyConfig fallback = config;
+        fallback.evaluation = config.fallback;
+        fallback.weight_count = 0;
+        fallback.repair = true;
+        fallback_ = std::make_shared<const TetrisPolicy>(shapes, fallback, draw_weights_, table);
+    }
+    if (config.hold && (config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris
+                        || config.evaluation == Evaluation::WellBuilder)) {
+        const std::vector<double> weights = policy_weights(config);  // landing height and eroded cells first
         landing_weight_ = weights[0];
         eroded_weight_ = weights[1];
     }
@@ -278,13 +345,30 @@ TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vec
 // with hold topped out within 500 pieces of 7-bag where without hold they
 // never did). So with hold every placement of a line adds its own
 // features, weighted as the leaf weights the last one's: the order earns
-// nothing.
+// nothing. The well-builder's first two features are these two, so the
+// same holds for it (it topped out 7 times in 1,000 pieces of the bot's
+// 7-bag with hold before), and every tetris of its lines counts.
 double TetrisPolicy::order_terms(const Shape& shape, int row, const Landing& landing) const {
+    if (config_.evaluation == Evaluation::Well)
+        return landing.lines >= 4 ? TetrisBonus : 0.0;
+    if (config_.evaluation == Evaluation::WellBuilder)  // a line's earlier tetrises count, and as Dellacherie's
+        return (landing.lines >= 4 ? well_builder_weights(config_)[7] : 0.0) + landing_weight_ * (row + (shape.height - 1) / 2.0)
+               + eroded_weight_ * landing.eroded_cells;
     return landing_weight_ * (row + (shape.height - 1) / 2.0) + eroded_weight_ * landing.eroded_cells;
 }
 
 double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& placement,
                           const DellacherieBase* base) const {
+    if (config_.repair) {
+        TetrisBoard next = board;
+        next.place(shapes_.shape(placement.shape), placement.x, placement.row);
+        return own_leaf(board, placement, base) + (judge_->value(next, well_column(next)) ? RepairBonus : 0.0);
+    }
+    return own_leaf(board, placement, base);
+}
+
+double TetrisPolicy::own_leaf(const TetrisBoard& board, const TetrisPlacement& placement,
+                              const DellacherieBase* base) const {
     ++leaves_scored;
     const Shape& shape = shapes_.shape(placement.shape);
     switch (config_.evaluation) {
@@ -299,6 +383,20 @@ double TetrisPolicy::leaf(const TetrisBoard& board, const TetrisPlacement& place
         return six_feature_score(base ? base->features(shape, placement.x, placement.row)
                                       : dellacherie_features(board, shape, placement.x, placement.row),
                                  config_);
+    case Evaluation::Well: {
+        TetrisBoard next = board;
+        const Landing landing = next.place(shape, placement.x, placement.row);
+        const std::optional<double> value = judge_->value(next, well_column(next));
+        return value ? *value + (landing.lines >= 4 ? TetrisBonus : 0.0) : NotClean;
+    }
+    case Evaluation::WellBuilder: {
+        const WellFeatures features = well_features(board, shape, placement.x, placement.row, well_column(board));
+        const double* w = well_builder_weights(config_);
+        double score = 0;
+        for (int i = 0; i < WellFeatureCount; ++i)
+            score += w[i] * features[std::size_t(i)];
+        return score;
+    }
     }
     return 0;
 }
@@ -323,7 +421,11 @@ double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& plac
     TetrisBoard next = board;
     const Shape& shape = shapes_.shape(placement.shape);
     const Landing landing = next.place(shape, placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
+    if (config_.evaluation == Evaluation::Well && !is_clean(next, well_column(next)))
+        return NotClean;  // a hole or a filled well is not undone without clears: the line is lost to the table
     carried += order_terms(shape, placement.row, landing);
+    if (config_.repair && judge_->value(next, well_column(next)))
+        carried += RepairBonus;
     if (turns > 0 && !rest.queue.empty())
         return best(next, rest, unknown, turns, carried);
     if (turns > 0 && rest.hold >= 0) {
@@ -394,7 +496,41 @@ double TetrisPolicy::score(const TetrisBoard& board, const Known& known, const T
                  base);
 }
 
+std::optional<double> TetrisPolicy::table_value(const TetrisBoard& board) const {
+    return judge_ && config_.evaluation == Evaluation::Well ? judge_->value(board, well_column(board)) : std::nullopt;
+}
+
+// The well policy searches while the board is clean and some line stays
+// clean (its leaf judged by the table); then the current piece alone; else
+// its fallback plays.
 std::optional<TetrisChoice> TetrisPolicy::choose(const TetrisBoard& board, const Known& known, int threads,
+                                                 std::uint64_t* leaves, std::vector<TetrisChoice>* scored) const {
+    if (config_.evaluation != Evaluation::Well)
+        return search(board, known, threads, leaves, scored);
+    if (board.width() != judge_->width() + 1)
+        throw InputError("--policy well: the board is " + std::to_string(board.width()) + " wide and the table "
+                         + std::to_string(judge_->width()) + ": the board must be one column (the well) wider");
+    if (is_clean(board, well_column(board))) {
+        const std::size_t before = scored ? scored->size() : 0;
+        for (const TetrisPolicy* policy : {this, alone_.get()}) {
+            if (!policy)
+                continue;
+            if (scored)
+                scored->resize(before);
+            const std::optional<TetrisChoice> choice = policy->search(board, known, threads, leaves, scored);
+            if (choice && is_clean_score(choice->score))
+                return choice;
+        }
+        if (scored)
+            scored->resize(before);
+    }
+    std::optional<TetrisChoice> choice = fallback_->choose(board, known, threads, leaves, scored);
+    if (choice)
+        choice->fallback = true;
+    return choice;
+}
+
+std::optional<TetrisChoice> TetrisPolicy::search(const TetrisBoard& board, const Known& known, int threads,
                                                  std::uint64_t* leaves, std::vector<TetrisChoice>* scored) const {
     std::array<TetrisChoice, 2 * MostPlacements> choices;
     std::array<TetrisPlacement, MostPlacements> placements;
@@ -405,7 +541,7 @@ std::optional<TetrisChoice> TetrisPolicy::choose(const TetrisBoard& board, const
             break;
         const int found = this->placements(board, placed_piece(seen, hold), placements);
         for (int i = 0; i < found; ++i)
-            choices[std::size_t(count++)] = {placements[std::size_t(i)], hold, 0};
+            choices[std::size_t(count++)] = {placements[std::size_t(i)], hold, 0, false};
     }
     if (count == 0)
         return std::nullopt;

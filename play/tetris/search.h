@@ -24,6 +24,18 @@
 //   seed001-printed  seed001 with its longest row as the MiniZinc model
 //                prints it: the most filled cells of any row, full rows
 //                included (seed001 skips them: features.h)
+//   well         the exact table judges a stack beside an empty well
+//                column (well.h): a line's tetrises first, then the
+//                table's value of the contour it leaves; a line that
+//                leaves the board unclean scores NotClean. When no line of
+//                the preview stays clean, the current piece alone is
+//                searched; when it has no clean placement either (or none
+//                whose contour the table holds), or the board is not
+//                clean, the fallback policy (PolicyConfig::fallback) plays
+//                the turn.
+//   well-builder the heuristic well-builder (well.h): a linear score of
+//                the board after each placement; every placement of a
+//                line adds its clears (short clears, tetris)
 //
 // Weights (--weights, PolicyConfig::weights): any policy's own may be
 // replaced, in the order and form the seeds print them: Lee's four
@@ -56,9 +68,11 @@
 #include "srs/moves.h"
 #include "tetris/tetris_board.h"
 #include "tetris/features.h"
+#include "tetris/well.h"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -67,7 +81,7 @@
 
 namespace stack::tetris {
 
-enum class Evaluation : std::uint8_t { Lee, Dellacherie, ElTetris, Seed001 };
+enum class Evaluation : std::uint8_t { Lee, Dellacherie, ElTetris, Seed001, Well, WellBuilder };
 // HardDrop: every rotation at every column, dropped from above the well;
 // BreadthFirst: every placement SRS reaches from the spawn (srs/moves.h);
 // SrsHardDrop: SRS's hard drop from the spawn (turn there, slide, drop),
@@ -90,12 +104,23 @@ struct PolicyConfig {
     int visible_rows = 0;
     bool printed_longest_row = false;  // seed 001's longest row counts full rows (seed001-printed)
     // The feature weights (above); weight_count 0: the policy's own.
-    std::array<double, 6> weights{};
+    std::array<double, 8> weights{};
     int weight_count = 0;
+    // The well policies (well.h): the well's side, and the policy that
+    // plays for `well` when its table cannot judge the board.
+    WellSide well_side = WellSide::Left;
+    Evaluation fallback = Evaluation::WellBuilder;
+    // The fallback's own rule: a line that leaves a board the table judges
+    // (clean, within the table, of a class it holds: well.h) scores
+    // RepairBonus more, once for each such board, so that the fallback
+    // hands the board back to the table as soon as it can. The fallback
+    // gets the well policy's table for it.
+    bool repair = false;
+    bool banked = false;  // the well policy judges the contour above the banked rows (well.h)
 };
 // "lee", "dellacherie", "el-tetris", "seed001", "seed000-printed",
-// "seed001-printed" or "expectimax" (Lee's score, depth 1 unless `depth`
-// says); throws InputError.
+// "seed001-printed", "expectimax" (Lee's score, depth 1 unless `depth`
+// says), "well" or "well-builder"; throws InputError.
 PolicyConfig parse_tetris_policy(const std::string& name, int preview, int depth);
 // The policy's name, its preview and depth, and its weights when given.
 std::string policy_name(const PolicyConfig& config);
@@ -129,6 +154,7 @@ struct TetrisChoice {
     TetrisPlacement placement;
     bool hold;
     double score;
+    bool fallback;  // the well policy's fallback chose it
 };
 static_assert(std::is_trivially_default_constructible_v<TetrisChoice>);
 
@@ -189,23 +215,42 @@ std::optional<TetrisPlacement> placement_of_cells(const ShapeSet& shapes, const 
 int generate_placements(const ShapeSet& shapes, const TetrisBoard& board, int piece, MoveSet moves,
                         std::span<TetrisPlacement, MostPlacements> out, int spawn_row = -1, int visible_rows = 0);
 
+// The fallback of --policy well by name: "well-builder", "dellacherie",
+// "el-tetris" or "lee"; throws InputError.
+Evaluation parse_fallback(const std::string& name);
+const char* fallback_name(Evaluation fallback);
+
+constexpr double RepairBonus = 1e4;
+
 class TetrisPolicy {
 public:
-    TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights);
+    // `table`: the well policy's (it must outlive the policy); the others
+    // take none. Throws InputError when the well policy has none.
+    TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vector<double> draw_weights,
+                 const StackTable* table = nullptr);
     const PolicyConfig& config() const { return config_; }
     const ShapeSet& shapes() const { return shapes_; }
+    // The well policy's judge (null for the others).
+    const WellJudge* judge() const {
+        return judge_ && config_.evaluation == Evaluation::Well ? &*judge_ : nullptr;
+    }
+    // The table's value of a board under the well policy (WellJudge::value),
+    // nothing when it cannot judge it or the policy is not `well`.
+    std::optional<double> table_value(const TetrisBoard& board) const;
     // The score of one first choice (at most config().preview next pieces
     // of the queue are used). `base`, when given, is DellacherieBase(board),
     // shared by the first placements when they are the leaves.
     double score(const TetrisBoard& board, const Known& known, const TetrisChoice& first,
                  const DellacherieBase* base = nullptr) const;
     double score(const TetrisBoard& board, std::span<const int> queue, const TetrisPlacement& first) const {
-        return score(board, Known{queue}, TetrisChoice{first, false, 0});
+        return score(board, Known{queue}, TetrisChoice{first, false, 0, false});
     }
     // The best choice, or nothing when no placement fits. `threads` > 1
     // scores the first choices in parallel. Adds the leaves scored to
     // `leaves`, and every first choice with its score to `scored`, in the
     // search's order.
+    // The well policy's choice is marked `fallback` when its fallback made
+    // it.
     std::optional<TetrisChoice> choose(const TetrisBoard& board, const Known& known, int threads = 1,
                                        std::uint64_t* leaves = nullptr,
                                        std::vector<TetrisChoice>* scored = nullptr) const;
@@ -217,6 +262,9 @@ public:
     int placements(const TetrisBoard& board, int piece, std::span<TetrisPlacement, MostPlacements> out) const;
 
 private:
+    std::optional<TetrisChoice> search(const TetrisBoard& board, const Known& known, int threads,
+                                       std::uint64_t* leaves, std::vector<TetrisChoice>* scored) const;
+    int well_column(const TetrisBoard& board) const { return tetris::well_column(config_.well_side, board.width()); }
     // `turns`: the placements of known pieces a line still makes (see
     // score): every line places as many, hold or not.
     // `carried`: what the line's earlier placements add to its leaf (see
@@ -226,6 +274,7 @@ private:
                  double carried, const DellacherieBase* base) const;
     double order_terms(const Shape& shape, int row, const Landing& landing) const;
     double leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const;
+    double own_leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const;
     Known window(const Known& known) const;                     // the queue cut to the preview
     bool leaves_follow(const Known& known, int unknown) const;  // the first placements are leaves
     const ShapeSet& shapes_;
@@ -235,6 +284,10 @@ private:
     // eroded cells) that every placement of a line adds when hold is in
     // play (order_terms); zero otherwise.
     double landing_weight_ = 0, eroded_weight_ = 0;
+    // The well policy's: the table's judge, the same policy searching the
+    // current piece alone, and the fallback.
+    std::optional<WellJudge> judge_;
+    std::shared_ptr<const TetrisPolicy> alone_, fallback_;
 };
 
 }  // namespace stack::tetris

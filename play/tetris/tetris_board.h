@@ -142,6 +142,13 @@ public:
     const std::array<std::int8_t, MostWidth>& heights() const { return heights_; }
     int top() const { return top_; }      // the highest column height
     int cells() const { return cells_; }  // filled cells
+    // The column heights summed: the cells when the board has no hole.
+    int height_sum() const {
+        int sum = 0;
+        for (int x = 0; x < width_; ++x)
+            sum += heights_[std::size_t(x)];
+        return sum;
+    }
 
     // The row a hard drop of `shape` at leftmost column x lands on.
     int landing_row(const Shape& shape, int x) const {

@@ -8,6 +8,7 @@
 #include "support/interrupt.h"
 #include "support/json.h"
 #include "support/parallel.h"
+#include "table/stack_table.h"
 #include "tetris/decision.h"
 #include "tetris/game.h"
 
@@ -82,8 +83,8 @@ Json summary_json(const Summary& summary, bool any) {
 // reference, so a Setup stays where it was made.
 struct Setup {
     explicit Setup(const TetrisOptions& options)
-        : set(PieceSet::named_or_file(options.pieces)), rules(set), shapes(set),
-          policy(shapes, policy_config(options), draw_probabilities(rules)) {
+        : set(PieceSet::named_or_file(options.pieces)), rules(set), shapes(set), table(open_well_table(options)),
+          policy(shapes, policy_config(options), draw_probabilities(rules), table.get()) {
         if (const int p = shapes.piece_fitting_nowhere(options.width, options.height); p >= 0)
             throw InputError("piece " + set.pieces()[std::size_t(p)].name + " fits the " + std::to_string(options.width)
                              + "x" + std::to_string(options.height) + " well in no rotation");
@@ -112,6 +113,7 @@ struct Setup {
     PieceSet set;
     Rules rules;
     ShapeSet shapes;
+    std::unique_ptr<StackTable> table;  // --policy well's
     TetrisPolicy policy;
     std::optional<std::vector<int>> file_pieces;
 };
@@ -200,6 +202,94 @@ std::vector<GameRecord> play_games(const TetrisOptions& options, const Setup& se
     return records;
 }
 
+// The figures of scoring for a well (issue 40), over the games played.
+struct ScoreFigures {
+    std::uint64_t lines = 0, points = 0, tetrises = 0, tetris_lines = 0;
+    // Points per line counts each game up to the Game Boy's cap (its points
+    // and lines then), as the counter stops there: the points and lines of
+    // that count.
+    std::uint64_t counted_points = 0, counted_lines = 0;
+    std::uint64_t games_with_hole = 0, pieces_before_hole = 0;  // over the games that made one
+    std::uint64_t games_to_cap = 0, pieces_to_cap = 0, lines_to_cap = 0;
+    std::uint64_t fallback_turns = 0, fallback_stretches = 0, pieces = 0;
+    std::uint64_t clean_stretches = 0, clean_turns = 0, clean_stretches_cut = 0;
+    std::uint64_t judged_stretches = 0, judged_turns = 0;
+    double judged_predicted = 0;
+};
+
+ScoreFigures score_figures(const std::vector<GameRecord>& records, ScoringRule rule) {
+    ScoreFigures f;
+    for (const GameRecord& r : records) {
+        f.lines += r.lines, f.points += r.points, f.pieces += r.pieces;
+        const bool capped = rule == ScoringRule::GameBoy && r.pieces_to_cap;
+        f.counted_points += capped ? GameBoyScore::MostPoints : r.points;
+        f.counted_lines += capped ? r.lines_to_cap : r.lines;
+        f.tetrises += r.tetrises, f.tetris_lines += r.tetris_lines;
+        if (r.first_hole_at)
+            ++f.games_with_hole, f.pieces_before_hole += r.first_hole_at - 1;
+        if (r.pieces_to_cap)
+            ++f.games_to_cap, f.pieces_to_cap += r.pieces_to_cap, f.lines_to_cap += r.lines_to_cap;
+        f.fallback_turns += r.fallback_turns, f.fallback_stretches += r.fallback_stretches;
+        f.clean_stretches += r.clean_stretches, f.clean_turns += r.clean_turns;
+        f.clean_stretches_cut += r.clean_stretches_cut;
+        f.judged_stretches += r.judged_stretches, f.judged_turns += r.judged_turns;
+        f.judged_predicted += r.judged_predicted;
+    }
+    return f;
+}
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+// Null where no game had the event.
+Json mean_or_null(std::uint64_t sum, std::uint64_t count) {
+    return count ? Json(double(sum) / double(count)) : Json();
+}
+
+Json figures_json(const ScoreFigures& f, bool well) {
+    Json out = {{"tetrises", f.tetrises},
+                {"tetris_lines", f.tetris_lines},
+                {"tetris_rate", ratio(double(f.tetris_lines), double(f.lines))},
+                {"points_per_line", ratio(double(f.counted_points), double(f.counted_lines))},
+                {"first_hole", {{"games", f.games_with_hole}, {"mean_pieces_before", mean_or_null(f.pieces_before_hole, f.games_with_hole)}}},
+                {"cap_999999",
+                 {{"games", f.games_to_cap},
+                  {"mean_pieces", mean_or_null(f.pieces_to_cap, f.games_to_cap)},
+                  {"mean_lines", mean_or_null(f.lines_to_cap, f.games_to_cap)}}}};
+    if (well)
+        out["well"] = {{"fallback_turns", f.fallback_turns},
+                       {"fallback_share", ratio(double(f.fallback_turns), double(f.pieces))},
+                       {"fallback_stretches", f.fallback_stretches},
+                       {"clean_stretches", f.clean_stretches},
+                       {"clean_stretches_cut_by_game_end", f.clean_stretches_cut},
+                       {"clean_mean_turns", ratio(double(f.clean_turns), double(f.clean_stretches))},
+                       {"judged_stretches", f.judged_stretches},
+                       {"judged_mean_turns", ratio(double(f.judged_turns), double(f.judged_stretches))},
+                       {"judged_mean_predicted", ratio(f.judged_predicted, double(f.judged_stretches))}};
+    return out;
+}
+
+void print_figures(const ScoreFigures& f, bool well) {
+    std::printf("tetrises %s (%.1f%% of lines), %.1f points a line; first hole in %s games (mean %.1f pieces before "
+                "it); 999,999 reached in %s games",
+                with_commas(f.tetrises).c_str(), 100 * ratio(double(f.tetris_lines), double(f.lines)),
+                ratio(double(f.counted_points), double(f.counted_lines)), with_commas(f.games_with_hole).c_str(),
+                ratio(double(f.pieces_before_hole), double(f.games_with_hole)), with_commas(f.games_to_cap).c_str());
+    if (f.games_to_cap)
+        std::printf(" (mean %.0f pieces, %.0f lines)", ratio(double(f.pieces_to_cap), double(f.games_to_cap)),
+                    ratio(double(f.lines_to_cap), double(f.games_to_cap)));
+    std::printf("\n");
+    if (well)
+        std::printf("well: fallback played %s turns (%.2f%%) in %s stretches; %s clean stretches, mean %.1f turns "
+                    "(%s cut by the game's end); of those the table judged at their start (%s), the table's mean "
+                    "prediction %.2f pieces, observed %.1f\n",
+                    with_commas(f.fallback_turns).c_str(), 100 * ratio(double(f.fallback_turns), double(f.pieces)),
+                    with_commas(f.fallback_stretches).c_str(), with_commas(f.clean_stretches).c_str(),
+                    ratio(double(f.clean_turns), double(f.clean_stretches)),
+                    with_commas(f.clean_stretches_cut).c_str(), with_commas(f.judged_stretches).c_str(),
+                    ratio(f.judged_predicted, double(f.judged_stretches)),
+                    ratio(double(f.judged_turns), double(f.judged_stretches)));
+}
+
 // The report of the games played: all of them, or after a Ctrl-C
 // (`stopped`) the ones finished, marked so, with exit code 130.
 int report_games(const TetrisOptions& options, const Setup& setup, const std::vector<GameRecord>& records,
@@ -210,6 +300,7 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
         pieces += record.pieces, leaves += record.leaves, topped += record.topped_out;
     const Summary lines = summarise(records, &GameRecord::lines), placed = summarise(records, &GameRecord::pieces),
                   points = summarise(records, &GameRecord::points);
+    const ScoreFigures figures = score_figures(records, options.scoring);
     const int threads = resolve_threads(options.threads);
     if (options.json) {
         const Json document = {{"game", "tetris"},
@@ -239,6 +330,7 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                  {"pieces", summary_json(placed, !records.empty())},
                                  {"score", summary_json(points, !records.empty())}}},
                                {"topped_out", topped},
+                               {"scoring_figures", figures_json(figures, setup.policy.judge() != nullptr)},
                                {"timing",
                                 {{"games_seconds", seconds},
                                  {"pieces_per_second", double(pieces) / seconds},
@@ -265,7 +357,13 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                {"most_height", record.most_height},
                                {"holds", record.holds},
                                {"entry_blocked_at", record.entry_blocked_at},
-                               {"lines_at_entry_block", record.lines_at_entry_block}};
+                               {"lines_at_entry_block", record.lines_at_entry_block},
+                               {"tetrises", record.tetrises},
+                               {"tetris_lines", record.tetris_lines},
+                               {"first_hole_at", record.first_hole_at},
+                               {"pieces_to_cap", record.pieces_to_cap},
+                               {"lines_to_cap", record.lines_to_cap},
+                               {"fallback_turns", record.fallback_turns}};
             std::string text = json_text(game);
             text.pop_back();
             if (!first)
@@ -290,6 +388,7 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
         row("score", points);
     }
     std::printf("topped out %s of %s games\n", with_commas(topped).c_str(), with_commas(records.size()).c_str());
+    print_figures(figures, setup.policy.judge() != nullptr);
     std::printf("games %.3f s, %s pieces/s, %s leaves (%s leaves/s)\n", seconds,
                 with_commas(std::uint64_t(double(pieces) / seconds)).c_str(), with_commas(leaves).c_str(),
                 with_commas(std::uint64_t(double(leaves) / seconds)).c_str());

@@ -603,9 +603,26 @@ Json Api::decide(const Parameters& parameters) const {
 
     options.policy = query.text("policy", "dellacherie");
     if (options.policy != "dellacherie" && options.policy != "lee" && options.policy != "el-tetris"
-        && options.policy != "seed001" && options.policy != "expectimax")
-        throw BadRequest("policy for a decision must be dellacherie, lee, el-tetris, seed001 or expectimax (got '"
+        && options.policy != "seed001" && options.policy != "expectimax" && options.policy != "well"
+        && options.policy != "well-builder")
+        throw BadRequest("policy for a decision must be dellacherie, lee, el-tetris, seed001, expectimax, well or "
+                         "well-builder (got '"
                          + printable(options.policy, 30) + "')");
+    // The well policy judges with the server's table (--serve --table), one
+    // column narrower than the board; the well is the left column.
+    const StackTable* well_table = nullptr;
+    if (options.policy == "well") {
+        if (!table_)
+            throw NoTable("policy=well needs a table: start the server with --table FILE");
+        if (table_->rules().set().name() != "tetrominoes")
+            throw BadRequest("policy=well needs a table of the tetrominoes (the server's is of "
+                             + table_->rules().set().name() + ")");
+        if (table_->geometry().width() + 1 != options.width)
+            throw BadRequest("policy=well: the server's table is " + std::to_string(table_->geometry().width())
+                             + " wide, so the board must be " + std::to_string(table_->geometry().width() + 1)
+                             + " wide (got " + std::to_string(options.width) + ")");
+        well_table = table_.get();
+    }
     options.preview =
         int(query.number("preview", 0, MostDecisionPreview, std::min<std::uint64_t>(next.size(), MostDecisionPreview)));
     const std::string moves = query.text("moves", "harddrop");
@@ -635,7 +652,7 @@ Json Api::decide(const Parameters& parameters) const {
         throw BadRequest(std::string("the decision projects ") + projected
                          + ": give fewer next pieces, a smaller preview, hold=0 or moves=harddrop");
     }
-    const tetris::TetrisPolicy policy(kit.shapes, config, tetris::draw_probabilities(kit.rules));
+    const tetris::TetrisPolicy policy(kit.shapes, config, tetris::draw_probabilities(kit.rules), well_table);
     const tetris::Known known{queue, held};
     const tetris::Decision decision = tetris::decide(policy, board, known, options.rule, 1);
     return tetris::decision_json(kit.shapes, policy, board, known, decision, alternatives);

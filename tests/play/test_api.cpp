@@ -490,6 +490,22 @@ TEST(WebApi, DecideIsTheCommandLinesDecision) {
 
 // A well no placement of the piece fits: the game is over, said as the
 // command line says it.
+// policy=well judges with the server's table (issue 40): one column
+// narrower than the board, the well the left column.
+TEST(WebApi, DecideWithTheWellPolicyUsesTheServersTable) {
+    const Api api(testing::reference_table());  // 4x20
+    const Json answer =
+        api.decide({{"board", "...../...../.####/.####/.####/.####"}, {"piece", "I"}, {"policy", "well"}});
+    EXPECT_EQ(answer["policy"], "well, well left, fallback well-builder");
+    EXPECT_EQ(answer["best"]["column"], 0);  // into the well: a tetris
+    EXPECT_EQ(answer["best"]["lines"], 4);
+    EXPECT_THROW(api.decide({{"board", "....../......"}, {"piece", "T"}, {"policy", "well"}}), BadRequest);
+    const Api none(std::nullopt);
+    EXPECT_THROW(none.decide({{"board", "...../....."}, {"piece", "T"}, {"policy", "well"}}), NoTable);
+    // The well-builder needs no table.
+    EXPECT_FALSE(none.decide({{"board", "...../....."}, {"piece", "T"}, {"policy", "well-builder"}})["best"].is_null());
+}
+
 TEST(WebApi, DecideSaysTheGameIsOver) {
     const Api api(std::nullopt);
     const Json answer = api.decide({{"board", "#.../.#../..#./...#"}, {"piece", "I"}});
