@@ -99,7 +99,7 @@ stack::OptionTable declared_options() {
                  {"el-tetris", "El-Tetris's"},
                  {"lee", "Lee's"}},
                 "--policy well: the policy that plays while the table cannot judge the board")
-        .defaults_to("well-builder")
+        .defaults_to("el-tetris")
         .in(Tetris | Bot);
     table.flag("banked", "--policy well: judge the contour above the rows a tetris waits for, not from the floor")
         .in(Tetris | Bot);

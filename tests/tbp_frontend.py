@@ -375,22 +375,22 @@ class Bot:
             self.stderr_lines.append(line.rstrip("\n")[:300])
 
     def _watchdog(self):
-        """Kill the bot when a wait on it passes 10 s or the run its deadline: the wait
+        """Kill the bot when a wait on it passes its limit (10 s; --start-seconds for the info message) or the run its deadline: the wait
         then ends in a Fail; should the main thread stay stuck, exit from here."""
         while not self.hung:
             time.sleep(0.2)
             waiting, now = self.waiting, time.monotonic()
-            if waiting and (now - waiting[1] > REPLY_SECONDS or now > self.deadline):
-                self.hung = ("the bot hung: no progress in %g s %s" % (REPLY_SECONDS, waiting[0])
-                             if now - waiting[1] > REPLY_SECONDS else
+            if waiting and (now - waiting[1] > waiting[2] or now > self.deadline):
+                self.hung = ("the bot hung: no progress in %g s %s" % (waiting[2], waiting[0])
+                             if now - waiting[1] > waiting[2] else
                              "the run passed --max-seconds (%g s) %s" % (self.max_seconds, waiting[0]))
                 self.kill()
         time.sleep(5)
         print("tbp_frontend: FAIL: %s" % self.hung, file=sys.stderr, flush=True)
         os._exit(1)
 
-    def guard(self, what):
-        self.waiting = (what, time.monotonic())
+    def guard(self, what, limit=REPLY_SECONDS):
+        self.waiting = (what, time.monotonic(), limit)
 
     def send(self, message, what="writing to the bot"):
         line = message if isinstance(message, str) else json.dumps(message)
@@ -403,9 +403,9 @@ class Bot:
         finally:
             self.waiting = None
 
-    def receive(self, expected, what):
-        """The next line, a JSON object of type `expected`."""
-        self.guard(what)
+    def receive(self, expected, what, limit=REPLY_SECONDS):
+        """The next line, a JSON object of type `expected` (within `limit` seconds)."""
+        self.guard(what, limit)
         line = self.proc.stdout.readline()
         self.waiting = None
         if not line:
@@ -459,7 +459,7 @@ class Run:
         self.where = "at the handshake"
 
     def handshake(self):
-        info = self.bot.receive("info", "before its info message")
+        info = self.bot.receive("info", "before its info message", self.args.start_seconds)
         if not isinstance(info.get("name"), str):
             raise Fail("the bot's info has no name: %s" % short(info))
         self.bot.send({"type": "rules", "randomizer": "seven_bag"})
@@ -550,7 +550,7 @@ class Run:
             raise Fail("the bot wrote %d lines on stderr for %d malformed lines it must refuse"
                        % (len(self.bot.stderr_lines), refusals))
         second = Bot(self.args.bot, self.args.max_seconds)
-        second.receive("info", "(second bot) before its info message")
+        second.receive("info", "(second bot) before its info message", self.args.start_seconds)
         second.proc.stdin.close()
         second.finish("(second bot) at the end of its input")
 
@@ -619,6 +619,8 @@ def parse_args(argv):
     parser.add_argument("--json", metavar="OUT", help="write the summary to OUT as JSON")
     parser.add_argument("--max-seconds", type=float, default=600, help="fail when the run takes longer")
     parser.add_argument("--game-pieces", type=int, default=300, help="stop a game after this many pieces")
+    parser.add_argument("--start-seconds", type=float, default=REPLY_SECONDS,
+                        help="how long the bot may take to start (its info message; a table to open)")
     parser.add_argument("--lock-out", action="store_true",
                         help="also end a game (a top-out) when a piece locks wholly above the visible 20 rows")
     return parser.parse_args(argv)

@@ -400,7 +400,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 f, w = d["scoring_figures"], d["scoring_figures"]["well"]
 games = d["per_game"]
-assert d["policy"] == "well, preview 1, well left, banked, fallback well-builder", d["policy"]
+assert d["policy"] == "well, preview 1, well left, banked, fallback el-tetris", d["policy"]
 # Tetrises, counted from the games; most of the lines by them (the well is kept).
 assert f["tetrises"] == sum(g["tetrises"] for g in games) > 0
 assert f["tetris_lines"] == sum(g["tetris_lines"] for g in games) >= 4 * f["tetrises"]

@@ -56,7 +56,7 @@ struct TetrisOptions {
     // --policy well: its table (--table), the well's side and the fallback.
     std::optional<std::string> table_file;
     WellSide well = WellSide::Left;
-    Evaluation fallback = Evaluation::WellBuilder;
+    Evaluation fallback = Evaluation::ElTetris;
     bool banked = false;
     bool yes = false;             // run a --preview projected past a minute per move
     bool hold = false;

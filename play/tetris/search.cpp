@@ -387,7 +387,9 @@ double TetrisPolicy::own_leaf(const TetrisBoard& board, const TetrisPlacement& p
         TetrisBoard next = board;
         const Landing landing = next.place(shape, placement.x, placement.row);
         const std::optional<double> value = judge_->value(next, well_column(next));
-        return value ? *value + (landing.lines >= 4 ? TetrisBonus : 0.0) : NotClean;
+        if (!value || short_clear(landing))
+            return NotClean;
+        return *value + (landing.lines >= 4 ? TetrisBonus : 0.0);
     }
     case Evaluation::WellBuilder: {
         const WellFeatures features = well_features(board, shape, placement.x, placement.row, well_column(board));
@@ -421,7 +423,7 @@ double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& plac
     TetrisBoard next = board;
     const Shape& shape = shapes_.shape(placement.shape);
     const Landing landing = next.place(shape, placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
-    if (config_.evaluation == Evaluation::Well && !is_clean(next, well_column(next)))
+    if (config_.evaluation == Evaluation::Well && (!is_clean(next, well_column(next)) || short_clear(landing)))
         return NotClean;  // a hole or a filled well is not undone without clears: the line is lost to the table
     carried += order_terms(shape, placement.row, landing);
     if (config_.repair && judge_->value(next, well_column(next)))

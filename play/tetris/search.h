@@ -27,7 +27,9 @@
 //   well         the exact table judges a stack beside an empty well
 //                column (well.h): a line's tetrises first, then the
 //                table's value of the contour it leaves; a line that
-//                leaves the board unclean scores NotClean. When no line of
+//                leaves the board unclean, or clears 1 to 3 rows (a J, L
+//                or T down the well can, and leave it clean), scores
+//                NotClean. When no line of
 //                the preview stays clean, the current piece alone is
 //                searched; when it has no clean placement either (or none
 //                whose contour the table holds), or the board is not
@@ -109,7 +111,7 @@ struct PolicyConfig {
     // The well policies (well.h): the well's side, and the policy that
     // plays for `well` when its table cannot judge the board.
     WellSide well_side = WellSide::Left;
-    Evaluation fallback = Evaluation::WellBuilder;
+    Evaluation fallback = Evaluation::ElTetris;
     // The fallback's own rule: a line that leaves a board the table judges
     // (clean, within the table, of a class it holds: well.h) scores
     // RepairBonus more, once for each such board, so that the fallback

@@ -58,6 +58,11 @@ constexpr double TetrisBonus = 1000;
 constexpr double NotClean = -1e11;
 inline bool is_clean_score(double score) { return score > NotClean / 2; }
 
+// A placement that cleared 1 to 3 rows: a J, L or T down the well can
+// clear three and leave the board clean, but the well is for tetrises
+// (the well policy plays only clean placements that clear none or four).
+inline bool short_clear(const Landing& landing) { return landing.lines > 0 && landing.lines < 4; }
+
 // The well column empty, and no hole anywhere (every column's cells lie
 // below its height, so the board has no hole when the cells are the sum of
 // the heights).

@@ -496,7 +496,7 @@ TEST(WebApi, DecideWithTheWellPolicyUsesTheServersTable) {
     const Api api(testing::reference_table());  // 4x20
     const Json answer =
         api.decide({{"board", "...../...../.####/.####/.####/.####"}, {"piece", "I"}, {"policy", "well"}});
-    EXPECT_EQ(answer["policy"], "well, well left, fallback well-builder");
+    EXPECT_EQ(answer["policy"], "well, well left, fallback el-tetris");
     EXPECT_EQ(answer["best"]["column"], 0);  // into the well: a tetris
     EXPECT_EQ(answer["best"]["lines"], 4);
     EXPECT_THROW(api.decide({{"board", "....../......"}, {"piece", "T"}, {"policy", "well"}}), BadRequest);

@@ -186,9 +186,10 @@ TEST(WellPolicy, PlaysTheIIntoTheWellForATetris) {
     EXPECT_DOUBLE_EQ(there->score, TetrisBonus + *naive_value(grid_of_heights({0, 1, 2, 0, 0}, 16), 4));
 }
 
-// The choice is the clean placement whose board the table values most,
-// with the next piece known the best of the two placements' lines (each
-// line's tetrises first), against a plain search on the grid.
+// The choice is the clean placement (clearing no rows, or four) whose
+// board the table values most, with the next piece known the best of the
+// two placements' lines (each line's tetrises first), against a plain
+// search on the grid.
 TEST(WellPolicy, ChoosesWhatAPlainSearchOfTheTableChooses) {
     const Tetrominoes& t = tetrominoes();
     std::mt19937 random(41);
@@ -203,8 +204,8 @@ TEST(WellPolicy, ChoosesWhatAPlainSearchOfTheTableChooses) {
                 std::optional<double> best;
                 for (const TetrisPlacement& p : naive_placements(t.shapes, from, piece)) {
                     const NaivePlaced placed = naive_place(from, t.shapes.shape(p.shape), p.x, p.row, true);
-                    if (!naive_clean(placed.grid, 0))
-                        continue;
+                    if (!naive_clean(placed.grid, 0) || (placed.lines > 0 && placed.lines < 4))
+                        continue;  // unclean, or a short clear down the well
                     const std::optional<double> after = rest(placed.grid);
                     if (after) {
                         const double score = *after + (placed.lines >= 4 ? TetrisBonus : 0.0);
@@ -261,7 +262,7 @@ TEST(WellPolicy, NeedsATableOneColumnNarrowerThanTheBoard) {
     const TetrisPolicy policy(t.shapes, well_config(0), t.weights, &exact_table());
     const int queue[] = {PieceT};
     EXPECT_THROW(policy.choose(TetrisBoard(6, 16), Known{queue}), InputError);
-    EXPECT_EQ(policy_name(policy.config()), "well, well left, fallback well-builder");
+    EXPECT_EQ(policy_name(policy.config()), "well, well left, fallback el-tetris");
     EXPECT_THROW(parse_fallback("well"), InputError);
     EXPECT_EQ(parse_fallback("dellacherie"), Evaluation::Dellacherie);
     PolicyConfig weighted = well_config(0);
