@@ -23,8 +23,8 @@
 // keeps its height sum a multiple of 4 while it clears only tetrises (each
 // piece adds 4 cells, a tetris takes 4 W), so a class-0 table holds its
 // boards until the first clear of 1 to 3 rows; after that (W = 9: 9 cells
-// a row) the class is the rows cleared mod 4, until the fallback's clears
-// bring it back (it is paid to: search.h, PolicyConfig::repair).
+// a row) the class moves with the rows cleared, until the fallback's
+// clears bring it back (it is paid to: search.h, PolicyConfig::repair).
 //
 // Banked rows (--banked, not the default): once every column beside the
 // well is at least 4 high, the lowest four rows wait only for an I in the
