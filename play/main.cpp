@@ -89,7 +89,9 @@ stack::OptionTable declared_options() {
         .defaults_to("0")
         .in(Tetris | Bot);
     table.integer("depth", 1, 2, "--policy expectimax: unknown next pieces averaged (default 1)").in(Tetris | Bot);
-    table.choice("well", {{"left", "the first column"}, {"right", "the last column"}}, "--policy well, well-builder: the column kept empty for tetrises")
+    table
+        .choice("well", {{"left", "the first column"}, {"right", "the last column"}},
+                "--policy well, well-builder: the column kept empty for tetrises")
         .defaults_to("left")
         .in(Tetris | Bot);
     table

@@ -153,8 +153,9 @@ std::unique_ptr<StackTable> open_well_table(const TetrisOptions& options) {
         return nullptr;
     }
     if (!options.table_file)
-        throw InputError("--policy well needs --table FILE: a table of the tetrominoes one column narrower than the "
-                         "board (the well beside it)");
+        throw InputError(
+            "--policy well needs --table FILE: a table of the tetrominoes one column narrower than the "
+            "board (the well beside it)");
     // Resident (when it fits the memory limit): every move looks up
     // hundreds of boards, and a lazy table's locked block reads made 9x12's
     // games 24 times slower.

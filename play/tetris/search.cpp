@@ -327,8 +327,9 @@ TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vec
         fallback.repair = true;
         fallback_ = std::make_shared<const TetrisPolicy>(shapes, fallback, draw_weights_, table);
     }
-    if (config.hold && (config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris
-                        || config.evaluation == Evaluation::WellBuilder)) {
+    if (config.hold
+        && (config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris
+            || config.evaluation == Evaluation::WellBuilder)) {
         const std::vector<double> weights = policy_weights(config);  // landing height and eroded cells first
         landing_weight_ = weights[0];
         eroded_weight_ = weights[1];
@@ -352,8 +353,8 @@ double TetrisPolicy::order_terms(const Shape& shape, int row, const Landing& lan
     if (config_.evaluation == Evaluation::Well)
         return landing.lines >= 4 ? TetrisBonus : 0.0;
     if (config_.evaluation == Evaluation::WellBuilder)  // a line's earlier tetrises count, and as Dellacherie's
-        return (landing.lines >= 4 ? well_builder_weights(config_)[7] : 0.0) + landing_weight_ * (row + (shape.height - 1) / 2.0)
-               + eroded_weight_ * landing.eroded_cells;
+        return (landing.lines >= 4 ? well_builder_weights(config_)[7] : 0.0)
+               + landing_weight_ * (row + (shape.height - 1) / 2.0) + eroded_weight_ * landing.eroded_cells;
     return landing_weight_ * (row + (shape.height - 1) / 2.0) + eroded_weight_ * landing.eroded_cells;
 }
 

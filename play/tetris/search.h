@@ -233,9 +233,7 @@ public:
     const PolicyConfig& config() const { return config_; }
     const ShapeSet& shapes() const { return shapes_; }
     // The well policy's judge (null for the others).
-    const WellJudge* judge() const {
-        return judge_ && config_.evaluation == Evaluation::Well ? &*judge_ : nullptr;
-    }
+    const WellJudge* judge() const { return judge_ && config_.evaluation == Evaluation::Well ? &*judge_ : nullptr; }
     // The table's value of a board under the well policy (WellJudge::value),
     // nothing when it cannot judge it or the policy is not `well`.
     std::optional<double> table_value(const TetrisBoard& board) const;
@@ -264,8 +262,8 @@ public:
     int placements(const TetrisBoard& board, int piece, std::span<TetrisPlacement, MostPlacements> out) const;
 
 private:
-    std::optional<TetrisChoice> search(const TetrisBoard& board, const Known& known, int threads,
-                                       std::uint64_t* leaves, std::vector<TetrisChoice>* scored) const;
+    std::optional<TetrisChoice> search(const TetrisBoard& board, const Known& known, int threads, std::uint64_t* leaves,
+                                       std::vector<TetrisChoice>* scored) const;
     int well_column(const TetrisBoard& board) const { return tetris::well_column(config_.well_side, board.width()); }
     // `turns`: the placements of known pieces a line still makes (see
     // score): every line places as many, hold or not.

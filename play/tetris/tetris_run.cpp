@@ -241,20 +241,20 @@ ScoreFigures score_figures(const std::vector<GameRecord>& records, ScoringRule r
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 // Null where no game had the event.
-Json mean_or_null(std::uint64_t sum, std::uint64_t count) {
-    return count ? Json(double(sum) / double(count)) : Json();
-}
+Json mean_or_null(std::uint64_t sum, std::uint64_t count) { return count ? Json(double(sum) / double(count)) : Json(); }
 
 Json figures_json(const ScoreFigures& f, bool well) {
-    Json out = {{"tetrises", f.tetrises},
-                {"tetris_lines", f.tetris_lines},
-                {"tetris_rate", ratio(double(f.tetris_lines), double(f.lines))},
-                {"points_per_line", ratio(double(f.counted_points), double(f.counted_lines))},
-                {"first_hole", {{"games", f.games_with_hole}, {"mean_pieces_before", mean_or_null(f.pieces_before_hole, f.games_with_hole)}}},
-                {"cap_999999",
-                 {{"games", f.games_to_cap},
-                  {"mean_pieces", mean_or_null(f.pieces_to_cap, f.games_to_cap)},
-                  {"mean_lines", mean_or_null(f.lines_to_cap, f.games_to_cap)}}}};
+    Json out = {
+        {"tetrises", f.tetrises},
+        {"tetris_lines", f.tetris_lines},
+        {"tetris_rate", ratio(double(f.tetris_lines), double(f.lines))},
+        {"points_per_line", ratio(double(f.counted_points), double(f.counted_lines))},
+        {"first_hole",
+         {{"games", f.games_with_hole}, {"mean_pieces_before", mean_or_null(f.pieces_before_hole, f.games_with_hole)}}},
+        {"cap_999999",
+         {{"games", f.games_to_cap},
+          {"mean_pieces", mean_or_null(f.pieces_to_cap, f.games_to_cap)},
+          {"mean_lines", mean_or_null(f.lines_to_cap, f.games_to_cap)}}}};
     if (well)
         out["well"] = {{"fallback_turns", f.fallback_turns},
                        {"fallback_share", ratio(double(f.fallback_turns), double(f.pieces))},
@@ -269,25 +269,26 @@ Json figures_json(const ScoreFigures& f, bool well) {
 }
 
 void print_figures(const ScoreFigures& f, bool well) {
-    std::printf("tetrises %s (%.1f%% of lines), %.1f points a line; first hole in %s games (mean %.1f pieces before "
-                "it); 999,999 reached in %s games",
-                with_commas(f.tetrises).c_str(), 100 * ratio(double(f.tetris_lines), double(f.lines)),
-                ratio(double(f.counted_points), double(f.counted_lines)), with_commas(f.games_with_hole).c_str(),
-                ratio(double(f.pieces_before_hole), double(f.games_with_hole)), with_commas(f.games_to_cap).c_str());
+    std::printf(
+        "tetrises %s (%.1f%% of lines), %.1f points a line; first hole in %s games (mean %.1f pieces before "
+        "it); 999,999 reached in %s games",
+        with_commas(f.tetrises).c_str(), 100 * ratio(double(f.tetris_lines), double(f.lines)),
+        ratio(double(f.counted_points), double(f.counted_lines)), with_commas(f.games_with_hole).c_str(),
+        ratio(double(f.pieces_before_hole), double(f.games_with_hole)), with_commas(f.games_to_cap).c_str());
     if (f.games_to_cap)
         std::printf(" (mean %.0f pieces, %.0f lines)", ratio(double(f.pieces_to_cap), double(f.games_to_cap)),
                     ratio(double(f.lines_to_cap), double(f.games_to_cap)));
     std::printf("\n");
     if (well)
-        std::printf("well: fallback played %s turns (%.2f%%) in %s stretches; %s clean stretches, mean %.1f turns "
-                    "(%s cut by the game's end); of those the table judged at their start (%s), the table's mean "
-                    "prediction %.2f pieces, observed %.1f\n",
-                    with_commas(f.fallback_turns).c_str(), 100 * ratio(double(f.fallback_turns), double(f.pieces)),
-                    with_commas(f.fallback_stretches).c_str(), with_commas(f.clean_stretches).c_str(),
-                    ratio(double(f.clean_turns), double(f.clean_stretches)),
-                    with_commas(f.clean_stretches_cut).c_str(), with_commas(f.judged_stretches).c_str(),
-                    ratio(f.judged_predicted, double(f.judged_stretches)),
-                    ratio(double(f.judged_turns), double(f.judged_stretches)));
+        std::printf(
+            "well: fallback played %s turns (%.2f%%) in %s stretches; %s clean stretches, mean %.1f turns "
+            "(%s cut by the game's end); of those the table judged at their start (%s), the table's mean "
+            "prediction %.2f pieces, observed %.1f\n",
+            with_commas(f.fallback_turns).c_str(), 100 * ratio(double(f.fallback_turns), double(f.pieces)),
+            with_commas(f.fallback_stretches).c_str(), with_commas(f.clean_stretches).c_str(),
+            ratio(double(f.clean_turns), double(f.clean_stretches)), with_commas(f.clean_stretches_cut).c_str(),
+            with_commas(f.judged_stretches).c_str(), ratio(f.judged_predicted, double(f.judged_stretches)),
+            ratio(double(f.judged_turns), double(f.judged_stretches)));
 }
 
 // The report of the games played: all of them, or after a Ctrl-C

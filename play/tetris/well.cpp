@@ -11,7 +11,8 @@ namespace stack::tetris {
 
 // Tuned by scripts/well-tuning (results/well-tuning.md) from the hand-set
 // {-1, 1, -1, -1, -4, -1, 1, 8}: Dellacherie's, a point a ready row, 8 a tetris.
-const std::array<double, WellFeatureCount> WellBuilderWeights = {-2.386, -1.622, -1.501, -2.874, -10.86, -0.5919, -8.296, 12.8};
+const std::array<double, WellFeatureCount> WellBuilderWeights = {-2.386, -1.622,  -1.501, -2.874,
+                                                                 -10.86, -0.5919, -8.296, 12.8};
 
 bool is_clean(const TetrisBoard& board, int well) {
     return board.column_height(well) == 0 && board.cells() == board.height_sum();
@@ -27,8 +28,8 @@ int banked_rows(const TetrisBoard& board, int well) {
 
 WellJudge::WellJudge(const StackTable& table, bool banked) : table_(table), banked_(banked) {
     if (table.rules().set().name() != "tetrominoes")
-        throw InputError("--policy well needs a table of the tetrominoes (this one is of "
-                         + table.rules().set().name() + ")");
+        throw InputError("--policy well needs a table of the tetrominoes (this one is of " + table.rules().set().name()
+                         + ")");
 }
 
 int WellJudge::width() const { return table_.geometry().width(); }
@@ -62,14 +63,8 @@ WellFeatures well_features(const TetrisBoard& before, const Shape& shape, int x,
         if (c != well)
             lowest = std::min(lowest, after.column_height(c));
     const int depth = lowest - after.column_height(well);
-    return {d.landing_height,
-            double(d.eroded_cells),
-            double(d.row_transitions),
-            double(d.column_transitions),
-            double(d.holes),
-            double(d.wells),
-            double(std::clamp(depth, 0, 4)),
-            double(landing.lines >= 4)};
+    return {d.landing_height, double(d.eroded_cells), double(d.row_transitions),       double(d.column_transitions),
+            double(d.holes),  double(d.wells),        double(std::clamp(depth, 0, 4)), double(landing.lines >= 4)};
 }
 
 }  // namespace stack::tetris

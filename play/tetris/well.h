@@ -41,7 +41,7 @@
 
 namespace stack {
 class StackTable;
-}
+}  // namespace stack
 
 namespace stack::tetris {
 

@@ -605,9 +605,10 @@ Json Api::decide(const Parameters& parameters) const {
     if (options.policy != "dellacherie" && options.policy != "lee" && options.policy != "el-tetris"
         && options.policy != "seed001" && options.policy != "expectimax" && options.policy != "well"
         && options.policy != "well-builder")
-        throw BadRequest("policy for a decision must be dellacherie, lee, el-tetris, seed001, expectimax, well or "
-                         "well-builder (got '"
-                         + printable(options.policy, 30) + "')");
+        throw BadRequest(
+            "policy for a decision must be dellacherie, lee, el-tetris, seed001, expectimax, well or "
+            "well-builder (got '"
+            + printable(options.policy, 30) + "')");
     // The well policy judges with the server's table (--serve --table), one
     // column narrower than the board; the well is the left column.
     const StackTable* well_table = nullptr;

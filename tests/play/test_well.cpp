@@ -216,8 +216,9 @@ TEST(WellPolicy, ChoosesWhatAPlainSearchOfTheTableChooses) {
             };
             const auto leaf = [&](const Grid& grid) { return naive_value(grid, 0); };
             const std::optional<double> expected =
-                preview == 0 ? line_score(g, queue[0], leaf)
-                             : line_score(g, queue[0], [&](const Grid& grid) { return line_score(grid, queue[1], leaf); });
+                preview == 0
+                    ? line_score(g, queue[0], leaf)
+                    : line_score(g, queue[0], [&](const Grid& grid) { return line_score(grid, queue[1], leaf); });
             const std::optional<TetrisChoice> choice =
                 policy.choose(board_of(g), Known{std::span<const int>(queue, std::size_t(preview) + 1)});
             ASSERT_TRUE(choice);
@@ -289,9 +290,14 @@ TEST(WellBuilder, FeaturesAreDellacheriesThenTheWells) {
             for (int x = 1; x < 5; ++x)
                 lowest = std::min(lowest, naive_column_height(placed.grid, x));
             const int depth = std::clamp(lowest - naive_column_height(placed.grid, 0), 0, 4);
-            const WellFeatures expected = {d.landing_height, double(d.eroded_cells), double(d.row_transitions),
-                                           double(d.column_transitions), double(d.holes), double(d.wells),
-                                           double(depth), double(placed.lines >= 4)};
+            const WellFeatures expected = {d.landing_height,
+                                           double(d.eroded_cells),
+                                           double(d.row_transitions),
+                                           double(d.column_transitions),
+                                           double(d.holes),
+                                           double(d.wells),
+                                           double(depth),
+                                           double(placed.lines >= 4)};
             ASSERT_EQ(got, expected) << "trial " << trial;
         }
     }
