@@ -149,7 +149,7 @@ struct GpuRounds::Impl {
     DeviceArray<PortableOrientation> orientations;
     DeviceArray<PortableRule> rules;
     DeviceArray<std::uint32_t> weights, upper_sums;
-    DeviceArray<int> in_row, row_indices;
+    DeviceArray<int> in_row, row_indices, partners;
     DeviceArray<double> scratch;
     std::uint64_t threads = 1;
     int block = 1;
@@ -216,6 +216,8 @@ struct GpuRounds::Impl {
         weights.upload(tables.weights(), compute);
         in_row.allocate(tables.in_row().size(), allocated);
         in_row.upload(tables.in_row(), compute);
+        partners.allocate(tables.partners().size(), allocated);
+        partners.upload(tables.partners(), compute);
         row_indices.allocate(tables.row_indices().size(), allocated);
         row_indices.upload(tables.row_indices(), compute);
         upper_sums.allocate(partition.owned_chunks(), allocated);
@@ -391,6 +393,7 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     view.rule = gpu.rules.data();
     view.weights = gpu.tables.weights().empty() ? nullptr : gpu.weights.data();
     view.in_row = gpu.in_row.data();
+    view.partners = gpu.partners.data();
     view.sum = store.sum;
     view.row_length = store.row_length;
     view.row_index =

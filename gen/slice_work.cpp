@@ -39,6 +39,7 @@ SliceTables::SliceTables(const Partition& partition, const Rules& rules, const P
         }
     if (!rules.unit_weights())
         weights_ = rules.weights();
+    partners_ = rules.partners();
     for (const int o : rules.one_column()) {
         const int piece = rules.orientation(o).piece;
         in_row_.push_back(piece);
@@ -70,6 +71,7 @@ RoundView SliceTables::view() const {
     view.orientation = orientations_.data();
     view.rule = rules_.data();
     view.weights = weights_.empty() ? nullptr : weights_.data();
+    view.partners = partners_.data();
     view.in_row_count = int(in_row_.size() / 2);
     view.in_row = in_row_.data();
     return view;

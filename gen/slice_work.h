@@ -98,6 +98,7 @@ struct RoundView {
     const PortableOrientation* orientation = nullptr;  // [o]
     const PortableRule* rule = nullptr;                // [o * MaxWidth + x]
     const std::uint32_t* weights = nullptr;            // [piece]; nullptr: every piece weighs 1
+    const int* partners = nullptr;                     // [piece] -> its mirror partner (Rules::partners)
     int in_row_count = 0;
     const int* in_row = nullptr;  // [2k] piece, [2k+1] jump of the one-column orientations at column 0
     // The round computed.
@@ -262,8 +263,9 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
             }
             const double* state = best + std::size_t(i) * stride;
             const std::size_t piece_stride = std::size_t(n) * stride;
-            out[i] = Value(view.weights ? value_from_best(state, piece_stride, view.pieces, view.weights)
-                                        : value_from_best(state, piece_stride, view.pieces));
+            out[i] = Value(view.weights
+                               ? value_from_best(state, piece_stride, view.pieces, view.weights, view.partners)
+                               : value_from_best(state, piece_stride, view.pieces, UnitWeights{}, view.partners));
         }
     }
     return complete;
@@ -282,6 +284,7 @@ public:
     const std::vector<PortableOrientation>& orientations() const { return orientations_; }
     const std::vector<PortableRule>& rules() const { return rules_; }
     const std::vector<std::uint32_t>& weights() const { return weights_; }  // empty: unit weights
+    const std::vector<int>& partners() const { return partners_; }          // [piece] -> mirror partner
     const std::vector<int>& in_row() const { return in_row_; }
     // [remainder * (H+1) + h0]: the row index of h0 in a round whose sum is
     // that remainder mod the set's gcd (RoundLayout::row_indices).
@@ -293,6 +296,7 @@ private:
     std::vector<PortableOrientation> orientations_;
     std::vector<PortableRule> rules_;
     std::vector<std::uint32_t> weights_;
+    std::vector<int> partners_;
     std::vector<int> in_row_;
     std::vector<int> row_indices_;
     int pieces_ = 0, most_cells_ = 0;

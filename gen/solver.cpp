@@ -321,6 +321,7 @@ template <int Block, int Pieces>
 void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
     const int n = row_length_;
     const int block = Block > 0 ? Block : block_ > 0 ? block_ : n;
+    const int* const partners = set_.partners().data();
     for (std::uint32_t row = 0; row < slice.rows; ++row) {
         Value* out = slice.out + std::size_t(row) * n;
         const double* best_row = best_.data() + std::size_t(row) * n;
@@ -332,7 +333,7 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
                     if (i + Block < n)
                         column[i] = column[i] > out[i + Block] ? column[i] : out[i + Block];
                 for (int i = first; i < base + Block; ++i)
-                    out[i] = Value(value_from_best(best_row + i, stride_, Pieces));
+                    out[i] = Value(value_from_best(best_row + i, stride_, Pieces, UnitWeights{}, partners));
             } else {
                 for (const InRow& in_row : in_row_) {
                     double* column = best_.data() + std::size_t(in_row.piece) * stride_ + std::size_t(row) * n;

@@ -23,6 +23,12 @@ struct NaiveSolution {
     std::array<std::uint64_t, PieceCount> connections{};  // [piece] -> valid placements
 };
 
+// The tetrominoes' mirror pairs, stated by hand: I, T and O are their own
+// mirror images, S and Z, and L and J, each other's (value.h sums each
+// pair first).
+constexpr int MirrorPartners[PieceCount] = {PieceI, PieceT, PieceSquare, PieceZLeft, PieceZRight, PieceLLeft,
+                                            PieceLRight};
+
 inline NaiveSolution naive_solve(int width, int height) {
     std::uint64_t states = 1;
     std::vector<std::uint64_t> power(width + 1, 1);  // [column] -> (H+1)^column
@@ -53,7 +59,7 @@ inline NaiveSolution naive_solve(int width, int height) {
             }
             best_of_piece[piece] = best;
         }
-        solution.values[id] = value_from_best(best_of_piece.data(), 1, PieceCount);
+        solution.values[id] = value_from_best(best_of_piece.data(), 1, PieceCount, UnitWeights{}, MirrorPartners);
     }
     return solution;
 }

@@ -93,6 +93,18 @@ struct Orientation {
             for (int row = 0; row < added[k]; ++row)
                 visit(x + k, heights[x + k] + row);
     }
+    // Its mirror image (columns reversed): column x+k gains what column
+    // x+width-1-k did, and each step of the underside is reversed and
+    // negated. Placed at leftmost column W-width-x of the mirrored stack, it
+    // lands as the original at x lands on the stack.
+    Orientation mirrored() const {
+        Orientation image = *this;
+        for (int k = 0; k < width; ++k)
+            image.added[std::size_t(k)] = added[std::size_t(width - 1 - k)];
+        for (int k = 0; k + 1 < width; ++k)
+            image.surface[std::size_t(k)] = std::int8_t(-surface[std::size_t(width - 2 - k)]);
+        return image;
+    }
     // The same shape (the piece it belongs to aside).
     bool same_shape(const Orientation& other) const {
         return width == other.width && surface == other.surface && added == other.added;

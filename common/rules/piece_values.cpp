@@ -21,6 +21,7 @@ PieceSetSolution solve_piece_set(const PieceSet& set, const Geometry& geometry, 
     solution.values.resize(geometry.states());
     solution.connections.assign(pieces.size(), 0);
     std::vector<double> best(pieces.size());
+    const Rules rules(set);  // its mirror pairs, for the order of the sum
     for (std::uint64_t id = geometry.states(); id-- > 0;) {
         const Heights heights = geometry.decode(id);
         for (std::size_t p = 0; p < pieces.size(); ++p) {
@@ -35,7 +36,8 @@ PieceSetSolution solve_piece_set(const PieceSet& set, const Geometry& geometry, 
                 }
             }
         }
-        solution.values[id] = value_from_best(best.data(), 1, int(pieces.size()), weights.data());
+        solution.values[id] = value_from_best(best.data(), 1, int(pieces.size()), weights.data(),
+                                              rules.partners().data());
     }
     return solution;
 }

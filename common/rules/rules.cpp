@@ -4,6 +4,7 @@
 #include "support/errors.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace stack {
 
@@ -25,6 +26,54 @@ Rules::Rules(PieceSet set) : set_(std::move(set)) {
     fewest_cells_ = set_.smallest_piece_cells();
     most_cells_ = *std::max_element(cells_.begin(), cells_.end());
     is_tetrominoes_ = set_.attribute_text() == TetrominoTable;
+    find_partners();
+}
+
+namespace {
+
+// The orientations of a piece as a set of shapes, in a fixed order.
+std::vector<Orientation> shapes_of(const std::vector<Orientation>& orientations, bool mirror) {
+    std::vector<Orientation> shapes;
+    for (Orientation orientation : orientations) {
+        orientation = mirror ? orientation.mirrored() : orientation;
+        orientation.piece = 0;
+        shapes.push_back(orientation);
+    }
+    const auto key = [](const Orientation& o) { return std::tuple(o.width, o.surface, o.added); };
+    std::sort(shapes.begin(), shapes.end(), [&](const Orientation& a, const Orientation& b) { return key(a) < key(b); });
+    return shapes;
+}
+
+bool same_shapes(const std::vector<Orientation>& a, const std::vector<Orientation>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const Orientation& x, const Orientation& y) { return x.same_shape(y); });
+}
+
+}  // namespace
+
+// Pairs each piece with the first piece not yet paired whose orientations
+// are its mirror images, as a set of shapes: what a placement can do is all
+// the value sees, so two pieces of one shape set play as one.
+void Rules::find_partners() {
+    const std::vector<PieceShape>& pieces = set_.pieces();
+    partners_.assign(pieces.size(), -1);
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+        if (partners_[p] >= 0)
+            continue;
+        partners_[p] = int(p);
+        const std::vector<Orientation> image = shapes_of(pieces[p].orientations, true);
+        for (std::size_t q = p; q < pieces.size(); ++q) {
+            if (q != p && partners_[q] >= 0)
+                continue;
+            if (same_shapes(shapes_of(pieces[q].orientations, false), image)) {
+                partners_[p] = int(q);
+                partners_[q] = int(p);
+                break;
+            }
+        }
+        const bool paired = partners_[p] != int(p) || same_shapes(shapes_of(pieces[p].orientations, false), image);
+        mirror_closed_ = mirror_closed_ && paired && pieces[p].weight == pieces[std::size_t(partners_[p])].weight;
+    }
 }
 
 const Rules& Rules::tetrominoes() {

@@ -64,6 +64,18 @@ public:
     // The orientations one column wide.
     const std::vector<int>& one_column() const { return one_column_; }
 
+    // Mirror images. partner(p) is the piece whose orientations are the
+    // mirror images of p's (p itself for the I, O and T; the S and Z, and
+    // the J and L, are each other's), or p when no piece is; the value
+    // equation sums each pair first (value.h), so that a board and its
+    // mirror image get the same bits. The set is mirror-closed when every
+    // piece has a partner of its own weight: then V(h0..h(W-1)) =
+    // V(h(W-1)..h0) for every board, and a table need store only one of
+    // the two (table_format.h).
+    int partner(int piece) const { return partners_[std::size_t(piece)]; }
+    const std::vector<int>& partners() const { return partners_; }  // [piece] -> partner
+    bool mirror_closed() const { return mirror_closed_; }
+
     // The tetrominoes in the reference's table order (play/srs/moves.h may then take
     // a piece index as its Piece).
     bool is_tetrominoes() const { return is_tetrominoes_; }
@@ -72,6 +84,7 @@ public:
     void check_fits(const Geometry& geometry) const;
 
 private:
+    void find_partners();
     PieceSet set_;
     std::vector<Orientation> orientations_;
     std::vector<int> first_;  // [piece] -> first orientation; [pieces] -> all
@@ -81,6 +94,8 @@ private:
     bool unit_weights_ = true;
     int modulus_ = 1, most_cells_ = 0, fewest_cells_ = 0;
     std::vector<int> one_column_;
+    std::vector<int> partners_;
+    bool mirror_closed_ = true;
     bool is_tetrominoes_ = false;
 };
 

@@ -81,7 +81,7 @@ StackTable::StackTable(std::string path, TableInfo info)
     : path_(std::move(path)), info_(std::move(info)), rules_(std::make_unique<Rules>(info_.pieces)),
       geometry_(info_.width, info_.height) {
     if (info_.format_version >= 2)
-        layout_.emplace(geometry_, info_.residues);
+        layout_.emplace(geometry_, info_.residues, info_.mirrored);
     held_precision_ = info_.precision;
 }
 

@@ -116,12 +116,13 @@ public:
             __builtin_prefetch(dense_ + id);
     }
     // Reading many scattered boards of a version-2 table in batches: the
-    // position of each board's value from its heights (no id to decode),
+    // position of each board's value from its heights (no id to decode; a
+    // mirrored table's board is looked up as its canonical form),
     // a prefetch of it, then value_at(). In a table stored in id order
     // (version 1, in memory) the position is the id.
     bool id_ordered() const { return dense_ != nullptr; }
     std::uint64_t position_of(const Heights& heights) const {
-        return layout_ ? layout_->position(heights) : geometry_.encode(heights);
+        return layout_ ? layout_->position(layout_->canonical(heights)) : geometry_.encode(heights);
     }
     void prefetch_at(std::uint64_t position) const {
         if (dense_)
@@ -144,7 +145,9 @@ private:
     BoardId board_at(std::uint64_t position) const {
         return layout_ ? geometry_.encode(layout_->board_at(position)) : position;
     }
-    std::uint64_t position_of(BoardId id) const { return layout_ ? layout_->position(geometry_.decode(id)) : id; }
+    std::uint64_t position_of(BoardId id) const {
+        return layout_ ? layout_->position(layout_->canonical(geometry_.decode(id))) : id;
+    }
 
     std::string path_;
     TableInfo info_;

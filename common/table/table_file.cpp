@@ -94,7 +94,7 @@ void check_stored_size(const TableInfo& info, const std::string& path, std::uint
                          + " bytes");
     if (info.format_version >= 2) {
         const std::uint64_t fewest =
-            RoundLayout::fewest_stored_states(Geometry(info.width, info.height), info.residues);
+            RoundLayout::fewest_stored_states(Geometry(info.width, info.height), info.residues, info.mirrored);
         if (info.stored_states < fewest)
             throw InputError("'" + path + "': its stored_states attribute (" + std::to_string(info.stored_states)
                              + ") is fewer than its width, height and residue classes give (at least "

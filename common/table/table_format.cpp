@@ -23,28 +23,64 @@ Precision parse_precision(const std::string& text, const std::string& option) {
     throw InputError("--" + option + " must be float64 or float32, not '" + text + "'");
 }
 
-RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues)
+RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues, bool mirrored)
     : geometry_(geometry), residues_(residues), rows_(geometry.width() - 1, geometry.height()),
-      row_length_(std::size_t(residues.modulus()), 0), index_(std::size_t(residues.modulus())) {
-    const int height = geometry.height();
+      row_length_(std::size_t(residues.modulus()), 0), index_(std::size_t(residues.modulus())),
+      mirrored_(mirrored && geometry.width() >= 2) {
+    const int height = geometry.height(), width = geometry.width();
+    short_length_.assign(std::size_t(residues.modulus()) * base(), 0);
     for (int sum_class = 0; sum_class < residues.modulus(); ++sum_class) {
         index_[sum_class].assign(height + 1, -1);
-        for (int h0 = 0; h0 <= height; ++h0)
+        for (int h0 = 0; h0 <= height; ++h0) {
             if (residues.holds_sum(sum_class + h0))
                 index_[sum_class][h0] = row_length_[sum_class]++;
+            short_length_[std::size_t(sum_class) * base() + std::size_t(h0)] = row_length_[sum_class];
+        }
     }
     const int rounds = rows_.max_sum() + 1;
     offsets_.assign(rounds + 1, 0);
     block_offsets_.assign(rounds + 1, 0);
+    if (mirrored_) {
+        top_rows_.assign(std::size_t(rounds) * (base() + 1), 0);
+        top_values_.assign(std::size_t(rounds) * (base() + 1), 0);
+    }
     for (int sum = 0; sum < rounds; ++sum) {
-        offsets_[sum + 1] = offsets_[sum] + rows_.count(sum) * std::uint64_t(row_length(sum));
+        std::uint64_t values = rows_.count(sum) * std::uint64_t(row_length(sum));
+        if (mirrored_) {
+            // Rows of top t: the other W-2 row columns sum to S - t.
+            std::uint64_t rows = 0;
+            values = 0;
+            for (int top = 0; top <= height; ++top) {
+                const std::size_t at = std::size_t(sum) * (base() + 1) + std::size_t(top);
+                top_rows_[at] = rows;
+                top_values_[at] = values;
+                const std::uint64_t of_top = rows_.count(width - 2, sum - top);
+                rows += of_top;
+                values += of_top * std::uint64_t(row_length(sum, top));
+            }
+            top_rows_[std::size_t(sum) * (base() + 1) + base()] = rows;
+            top_values_[std::size_t(sum) * (base() + 1) + base()] = values;
+        }
+        offsets_[sum + 1] = offsets_[sum] + values;
         block_offsets_[sum + 1] = block_offsets_[sum] + (round_values(sum) + ChecksumValues - 1) / ChecksumValues;
     }
 }
 
-std::uint64_t RoundLayout::fewest_stored_states(const Geometry& geometry, const ResidueSet& residues) {
+Heights RoundLayout::canonical(const Heights& heights) const {
+    const int width = geometry_.width();
+    if (!mirrored_ || heights[0] <= heights[width - 1])
+        return heights;
+    Heights image{};
+    for (int column = 0; column < width; ++column)
+        image[column] = heights[width - 1 - column];
+    return image;
+}
+
+std::uint64_t RoundLayout::fewest_stored_states(const Geometry& geometry, const ResidueSet& residues, bool mirrored) {
     const std::uint64_t rows = geometry.states() / geometry.base();  // (H+1)^(W-1)
-    return rows * (geometry.base() / std::uint64_t(residues.modulus())) * std::uint64_t(residues.count());
+    const std::uint64_t full =
+        rows * (geometry.base() / std::uint64_t(residues.modulus())) * std::uint64_t(residues.count());
+    return mirrored && geometry.width() >= 2 ? full / 2 : full;
 }
 
 RoundLayout::Block RoundLayout::block_at(std::uint64_t position) const {
@@ -117,23 +153,37 @@ bool RoundLayout::holds(const Heights& heights) const {
     int sum = 0;
     for (int column = 0; column < geometry_.width(); ++column)
         sum += heights[column];
-    return residues_.holds_sum(sum);
+    return residues_.holds_sum(sum) && (!mirrored_ || heights[0] <= heights[geometry_.width() - 1]);
 }
 
 std::uint64_t RoundLayout::position(const Heights& heights) const {
     int row_sum = 0;
     for (int column = 1; column < geometry_.width(); ++column)
         row_sum += heights[column];
+    if (mirrored_) {
+        const int top = heights[geometry_.width() - 1];
+        return offsets_[row_sum] + values_below_top(row_sum, top)
+               + (row_rank(heights, row_sum) - rows_below_top(row_sum, top)) * std::uint64_t(row_length(row_sum, top))
+               + std::uint64_t(index_in_row(row_sum, heights[0]));
+    }
     return offsets_[row_sum] + row_rank(heights, row_sum) * std::uint64_t(row_length(row_sum))
            + std::uint64_t(index_in_row(row_sum, heights[0]));
 }
 
 Heights RoundLayout::board_at(std::uint64_t position) const {
     const int sum = int(std::upper_bound(offsets_.begin(), offsets_.end(), position) - offsets_.begin()) - 1;
-    const std::uint64_t within = position - offsets_[sum];
-    const int length = row_length(sum);
+    std::uint64_t within = position - offsets_[sum];
+    int length = row_length(sum);
+    std::uint64_t rank = within / length;
+    if (mirrored_) {
+        const std::uint64_t* tops = top_values_.data() + std::size_t(sum) * (base() + 1);
+        const int top = int(std::upper_bound(tops, tops + base() + 1, within) - tops) - 1;
+        length = row_length(sum, top);
+        within -= tops[top];
+        rank = rows_below_top(sum, top) + within / length;
+    }
     Heights heights{};
-    rows_.unrank(sum, within / length, heights.data() + 1);
+    rows_.unrank(sum, rank, heights.data() + 1);
     const int index = int(within % length);
     const std::vector<int>& indices = index_[sum % residues_.modulus()];
     heights[0] = int(std::find(indices.begin(), indices.end(), index) - indices.begin());
@@ -167,6 +217,8 @@ void write_table_info(hid_t file, const TableInfo& info) {
         // in another process has the same bytes as one written at once.
         write_attribute(file, DigestAttribute, info.digest.value_or(0));
     }
+    if (info.format_version >= 3)
+        write_attribute(file, MirrorAttribute, std::string(info.mirrored ? MirrorCanonical : MirrorNone));
 }
 
 namespace {
@@ -220,6 +272,15 @@ void read_round_attributes(hid_t file, const std::string& path, TableInfo& info,
         if (count < 0)
             throw InputError("'" + path + "': attribute 'connections_done' holds a negative count");
     info.connections_done.assign(done.begin(), done.end());
+    if (info.format_version >= 3) {
+        const std::string mirror = read_string_attribute(file, MirrorAttribute);
+        if (mirror != MirrorCanonical && mirror != MirrorNone)
+            throw InputError("'" + path + "': attribute 'mirror' is '" + mirror + "', not " + MirrorCanonical + " or "
+                             + MirrorNone);
+        info.mirrored = mirror == MirrorCanonical;
+        if (info.mirrored && info.width < 2)
+            throw InputError("'" + path + "': a mirrored table must be 2 or more columns wide");
+    }
 }
 
 }  // namespace

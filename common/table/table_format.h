@@ -3,7 +3,18 @@
 // to the place of its value. The writers (table_writer.h) and the reader
 // (stack_table.h, every tool) go through this module.
 //
-// Version 2 (written by stackgen 0.5 on): values stored round by round.
+// Version 3 (stackgen 0.9 on): version 2's items, and
+//   mirror           string: "canonical" when /values holds only the boards
+//                    with h0 <= h(W-1) (a mirror-closed set, RoundLayout
+//                    below: a reader looks a board up by its canonical
+//                    form), "none" when it holds every board;
+// and values whose equation sums each mirror pair of pieces first (value.h),
+// so that a board and its mirror image have the same bits. Version 2
+// summed the pieces in the set's order: its values may differ from version
+// 3's in the last bit, and a version-2 table is resumed by no stackgen
+// that writes version 3.
+//
+// Version 2 (written by stackgen 0.5 to 0.8): values stored round by round.
 //   /values          float64 or float32[stored_states]: round after round, in
 //                    increasing row sum S (the height sum of columns
 //                    1..W-1); within a round the rows (the boards that
@@ -70,12 +81,15 @@
 
 namespace stack {
 
-constexpr std::int64_t TableFormatVersion = 2;  // the version stackgen writes, and the newest read
+constexpr std::int64_t TableFormatVersion = 3;  // the version stackgen writes, and the newest read
 constexpr std::int64_t OldestTableFormatVersion = 1;
 constexpr const char* ValuesDataset = "values";
 constexpr const char* RoundOffsetsDataset = "round_offsets";
 constexpr const char* DigestAttribute = "values_crc64";  // uint64, table/digest.h
 constexpr const char* RoundsLayout = "rounds";
+constexpr const char* MirrorAttribute = "mirror";
+constexpr const char* MirrorCanonical = "canonical";  // h0 <= h(W-1) stored (version 3)
+constexpr const char* MirrorNone = "none";
 constexpr const char* ChecksumsDataset = "checksums";
 constexpr std::uint64_t ChecksumValues = 4096;  // values per checksummed block
 constexpr const char* PartialSuffix = ".partial";
@@ -105,6 +119,7 @@ struct TableInfo {
     Precision precision = Precision::Float64;
     std::int64_t rounds_done = 0;                 // version 2: rounds on disk; all of them when finished
     std::vector<std::uint64_t> connections_done;  // version 2: of those rounds, one count per piece
+    bool mirrored = false;  // version 3: canonical boards only (attribute mirror, RoundLayout)
     std::optional<std::uint64_t> digest;  // values_crc64: CRC-64/XZ of /values (table/digest.h) once every round is
                                           // done (0 before), in tables of a stackgen that records it
     int piece_count() const { return int(pieces.pieces().size()); }
@@ -112,19 +127,47 @@ struct TableInfo {
 
 // Where each board's value lives in a version-2 table (see the top of the
 // file): the codec from board to position, O(W).
+//
+// A mirrored layout (format 3, attribute mirror = "canonical") stores only
+// the canonical boards, h0 <= h(W-1): a mirror-closed set gives a board and
+// its mirror image the same value (value.h), so the other half is read
+// mirrored. Rows, rounds and their order stay; a row of top height t
+// (column W-1, the most significant digit, so a round's rows come grouped
+// by t ascending) stores the h0 <= t of its classes, the first
+// row_length(S, t) places of the full row.
 class RoundLayout {
 public:
-    RoundLayout(const Geometry& geometry, ResidueSet residues);
+    // `mirrored` (only for a width of 2 or more) stores canonical boards alone.
+    RoundLayout(const Geometry& geometry, ResidueSet residues, bool mirrored = false);
     // A lower bound of stored_states() that builds nothing: each row stores
     // at least floor((H+1) / modulus) states of each class it holds. The
     // checks of sizes before anything is allocated use it.
-    static std::uint64_t fewest_stored_states(const Geometry& geometry, const ResidueSet& residues);
+    // A mirrored layout stores at least half of them (a board and its
+    // mirror image are of one class, and one of the two is canonical).
+    static std::uint64_t fewest_stored_states(const Geometry& geometry, const ResidueSet& residues,
+                                              bool mirrored = false);
 
     const Geometry& geometry() const { return geometry_; }
     ResidueSet residues() const { return residues_; }
+    bool mirrored() const { return mirrored_; }
     int rounds() const { return int(offsets_.size()) - 1; }         // (W-1)H + 1 row sums
     std::uint64_t rows(int sum) const { return rows_.count(sum); }  // rows of round `sum`
+    // The values of a full row of round `sum`: the longest row it has.
     int row_length(int sum) const { return row_length_[sum % residues_.modulus()]; }
+    // The values of a row of round `sum` whose column W-1 is `top` high.
+    int row_length(int sum, int top) const {
+        return mirrored_ ? short_length_[std::size_t(sum % residues_.modulus()) * base() + std::size_t(top)]
+                         : row_length(sum);
+    }
+    // A mirrored layout's rows of round `sum` below top `top`, and their
+    // values (top H+1: the whole round).
+    std::uint64_t rows_below_top(int sum, int top) const { return top_rows_[std::size_t(sum) * (base() + 1) + top]; }
+    std::uint64_t values_below_top(int sum, int top) const {
+        return top_values_[std::size_t(sum) * (base() + 1) + top];
+    }
+    // The board a reader looks up for `heights`: itself, or in a mirrored
+    // layout its mirror image when h0 > h(W-1).
+    Heights canonical(const Heights& heights) const;
     // The place of h0 within a row of round `sum`, -1 when not stored.
     int index_in_row(int sum, int h0) const { return index_[sum % residues_.modulus()][h0]; }
     // The same for every h0 of a round at once: [h0] -> index, -1.
@@ -150,6 +193,8 @@ public:
     Block block_at(std::uint64_t position) const;
     Block block(std::uint64_t index) const;
 
+    // Whether the board is stored: its class is, and in a mirrored layout
+    // it is canonical.
     bool holds(const Heights& heights) const;
     // Requires holds(heights).
     std::uint64_t position(const Heights& heights) const;
@@ -164,6 +209,11 @@ private:
     std::vector<std::vector<int>> index_;       // [sum mod modulus][h0] -> index in the row, -1
     std::vector<std::uint64_t> offsets_;        // [S] -> first value of round S; [rounds] -> total
     std::vector<std::uint64_t> block_offsets_;  // [S] -> first block of round S; [rounds] -> total
+    bool mirrored_ = false;
+    std::size_t base() const { return std::size_t(geometry_.height()) + 1; }
+    std::vector<int> short_length_;          // [sum mod modulus][top] -> stored h0 <= top
+    std::vector<std::uint64_t> top_rows_;    // [S][t], t = 0..H+1: rows of round S whose top is below t
+    std::vector<std::uint64_t> top_values_;  // [S][t]: their values
 };
 
 // CRC-32 pieces of the stored bytes: the writers checksum what each rank

@@ -101,11 +101,12 @@ RoundTableFile RoundTableFile::reopen(const std::string& path) {
     RoundTableFile table(path, open_table_file(path, FileAccess::ReadWrite, &file_bytes));
     table.info_ = read_table_info(table.file_, path);
     const TableInfo& info = table.info_;
-    if (info.format_version != 2)
-        throw InputError("'" + path + "' is not a table being written (format version "
-                         + std::to_string(info.format_version) + ")");
+    if (info.format_version != TableFormatVersion)
+        throw InputError("'" + path + "' is not a table this stackgen can go on writing (format version "
+                         + std::to_string(info.format_version) + ", this stackgen writes "
+                         + std::to_string(TableFormatVersion) + ")");
     check_stored_size(info, path, file_bytes);
-    const RoundLayout layout(Geometry(info.width, info.height), info.residues);
+    const RoundLayout layout(Geometry(info.width, info.height), info.residues, info.mirrored);
     if (info.stored_states != layout.stored_states())
         throw InputError("'" + path + "': its stored_states attribute (" + std::to_string(info.stored_states)
                          + ") disagrees with its width, height and residue classes");

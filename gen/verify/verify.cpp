@@ -183,7 +183,7 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
             best[std::size_t(placement.piece)] = std::max(best[std::size_t(placement.piece)], value);
             ++tally.connections;
         }
-        const double derived = value_from_best(best.data(), 1, table.rules());
+        const double derived = value_from_best(best.data(), 1, table.rules(), table.info().format_version >= 3);
         const double stored = table.value_at(here);
         const double deviation = std::abs(derived - stored);
         tally.largest_deviation = std::max(tally.largest_deviation, deviation);

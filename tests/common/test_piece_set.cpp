@@ -152,6 +152,43 @@ TEST(PieceSet, EveryLetterAPieceFileTakesReadsBack) {
     }
 }
 
+// Mirror pairs: the tetrominoes' S and Z, and L and J, are each other's
+// mirror images, the I, T and O their own; the built-in pentominoes are the
+// twelve free pieces turned but not reflected, so the six chiral ones (F, L,
+// N, P, Y, Z) have no image in the set; a set that lacks a piece's image, or
+// weighs a pair unevenly, is not mirror-closed, and reflect closes it.
+TEST(PieceSet, MirrorPartners) {
+    const Rules& tetrominoes = Rules::tetrominoes();
+    const std::vector<int> expected = {PieceI, PieceT, PieceSquare, PieceZLeft, PieceZRight, PieceLLeft, PieceLRight};
+    EXPECT_EQ(tetrominoes.partners(), expected);
+    EXPECT_TRUE(tetrominoes.mirror_closed());
+    const Rules rectangles(PieceSet::builtin("rectangles"));
+    EXPECT_TRUE(rectangles.mirror_closed());
+    for (int piece = 0; piece < rectangles.piece_count(); ++piece)
+        EXPECT_EQ(rectangles.partner(piece), piece);
+    const Rules pentominoes(PieceSet::builtin("pentominoes"));
+    EXPECT_FALSE(pentominoes.mirror_closed());
+    int own_image = 0;
+    for (int piece = 0; piece < pentominoes.piece_count(); ++piece) {
+        EXPECT_EQ(pentominoes.partner(piece), piece);  // no two of them are each other's image
+        const Orientation image = pentominoes.orientation(pentominoes.first_orientation(piece)).mirrored();
+        for (int o = pentominoes.first_orientation(piece); o < pentominoes.first_orientation(piece + 1); ++o)
+            own_image += pentominoes.orientation(o).same_shape(image);
+    }
+    EXPECT_EQ(own_image, 6);  // I, T, U, V, W and X
+    const Rules s_alone(PieceSet::from_file_text("piece S\n.##\n##.\n"));
+    EXPECT_EQ(s_alone.partners(), std::vector<int>{0});
+    EXPECT_FALSE(s_alone.mirror_closed());
+    const Rules uneven(PieceSet::from_file_text("piece S weight 2\n.##\n##.\n\npiece Z\n##.\n.##\n"));
+    EXPECT_EQ(uneven.partners(), (std::vector<int>{1, 0}));
+    EXPECT_FALSE(uneven.mirror_closed());
+    const Rules even(PieceSet::from_file_text("piece Z\n##.\n.##\n\npiece O\n##\n##\n\npiece S\n.##\n##.\n"));
+    EXPECT_EQ(even.partners(), (std::vector<int>{2, 1, 0}));
+    EXPECT_TRUE(even.mirror_closed());
+    const Rules reflected(PieceSet::from_file_text("piece S reflect\n.##\n##.\n"));
+    EXPECT_TRUE(reflected.mirror_closed());
+}
+
 TEST(PieceSet, BadPieceFilesAreRefused) {
     for (const char* text : {
              "",                               // no pieces

@@ -83,27 +83,59 @@ std::vector<CellList> turns_of(const std::vector<std::string>& rows) {
     return turns;
 }
 
+// The quarter turns of the drawing's mirror image, as a sorted set.
+std::vector<CellList> sorted(std::vector<CellList> turns) {
+    std::sort(turns.begin(), turns.end());
+    return turns;
+}
+std::vector<CellList> mirror_turns(const std::vector<std::string>& rows) {
+    std::vector<std::string> mirrored = rows;
+    for (std::string& row : mirrored)
+        std::reverse(row.begin(), row.end());
+    return sorted(turns_of(mirrored));
+}
+
 // The brute force: a memoised recursion from a board over every drop of
-// every turn at every column that rests without a hole and within H.
+// every turn at every column that rests without a hole and within H. Its
+// sum adds each piece to its mirror image's first (the value equation's
+// order, value.h), the pairs found from the drawings.
 class BruteForce {
 public:
     BruteForce(const Drawn& drawn, int width, int height) : width_(width), height_(height), weights_(drawn.weights) {
         for (const auto& rows : drawn.pieces)
             turns_.push_back(turns_of(rows));
+        partner_.assign(turns_.size(), -1);
+        for (std::size_t p = 0; p < turns_.size(); ++p) {
+            if (partner_[p] >= 0)
+                continue;
+            partner_[p] = int(p);
+            for (std::size_t q = p + 1; q < turns_.size(); ++q)
+                if (partner_[q] < 0 && sorted(turns_[q]) == mirror_turns(drawn.pieces[p])) {
+                    partner_[p] = int(q);
+                    partner_[q] = int(p);
+                    break;
+                }
+        }
     }
 
     double value(const std::vector<int>& heights) {
         if (auto found = memo_.find(heights); found != memo_.end())
             return found->second;
-        double sum = 0;
+        std::vector<double> term(turns_.size());
         for (std::size_t p = 0; p < turns_.size(); ++p) {
             double best = -1;
             for (const CellList& cells : turns_[p])
                 for (int x = 0; x < width_; ++x)
                     if (auto next = drop(heights, cells, x))
                         best = std::max(best, value(*next));
-            sum += double(weights_[p]) * (1.0 + best);
+            term[p] = double(weights_[p]) * (1.0 + best);
         }
+        double sum = 0;
+        for (std::size_t p = 0; p < turns_.size(); ++p)
+            if (partner_[p] == int(p))
+                sum += term[p];
+            else if (partner_[p] > int(p))
+                sum += term[p] + term[std::size_t(partner_[p])];
         double total = 0;
         for (std::uint32_t weight : weights_)
             total += double(weight);
@@ -139,6 +171,7 @@ private:
     std::vector<std::uint32_t> weights_;
     std::vector<std::vector<CellList>> turns_;
     std::map<std::vector<int>, double> memo_;
+    std::vector<int> partner_;  // [piece] -> its mirror image's piece (itself when symmetric or unmatched)
 };
 
 PieceSet set_named(const std::string& name) {
@@ -182,6 +215,40 @@ TEST(PieceValues, EverySetAgreesWithTheBruteForce) {
             }
         }
     }
+}
+
+// The value equation adds each mirror pair first (value.h), so a board and
+// its mirror image get the same bits, for every mirror-closed set; a set
+// without the S's mirror image has boards whose images differ.
+TEST(PieceValues, MirrorImagesHaveTheSameBits) {
+    for (const std::string name : {"tetrominoes", "rectangles", "weighted"}) {
+        for (auto [width, height] : {std::pair{5, 6}, std::pair{6, 5}, std::pair{3, 9}}) {
+            const Geometry geometry(width, height);
+            const PieceSetSolution solution = solve_piece_set(set_named(name), geometry);
+            std::uint64_t asymmetric = 0;
+            for (BoardId id = 0; id < geometry.states(); ++id) {
+                const Heights heights = geometry.decode(id);
+                Heights image{};
+                for (int column = 0; column < width; ++column)
+                    image[column] = heights[width - 1 - column];
+                const double value = solution.values[id], mirrored = solution.values[geometry.encode(image)];
+                ASSERT_EQ(std::memcmp(&value, &mirrored, sizeof(double)), 0)
+                    << name << " " << width << "x" << height << " at " << geometry.format_heights(heights);
+                asymmetric += heights != image;
+            }
+            EXPECT_GT(asymmetric, 0u);
+        }
+    }
+    const PieceSet lopsided = PieceSet::from_file_text("piece S\n.##\n##.\n\npiece O\n##\n##\n");
+    const Geometry geometry(4, 6);
+    const PieceSetSolution solution = solve_piece_set(lopsided, geometry);
+    std::uint64_t differ = 0;
+    for (BoardId id = 0; id < geometry.states(); ++id) {
+        const Heights heights = geometry.decode(id);
+        const Heights image{heights[3], heights[2], heights[1], heights[0]};
+        differ += solution.values[id] != solution.values[geometry.encode(image)];
+    }
+    EXPECT_GT(differ, 0u);
 }
 
 // Values known by hand: a set of one 3x3 block fills the empty 3x3 well

@@ -43,7 +43,7 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
             if (!world.is_root())
                 continue;
             const StackTable table = StackTable::open(output, {Residency::Resident, 0});
-            EXPECT_EQ(table.info().format_version, 2);
+            EXPECT_EQ(table.info().format_version, TableFormatVersion);
             EXPECT_EQ(table.info().residues, residues);
             EXPECT_EQ(table.info().precision, precision);
             std::uint64_t wrong = 0, held = 0;
