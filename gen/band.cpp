@@ -13,7 +13,9 @@ namespace stack {
 RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, int round_sum, int bytes_a_value,
                        RoundStore reused, int threads)
     : sum(round_sum), row_length(layout.row_length(round_sum)), value_size(bytes_a_value),
-      slice_start(std::move(reused.slice_start)), values(std::move(reused.values)) {
+      slice_start(std::move(reused.slice_start)), values(std::move(reused.values)),
+      top_rows(std::move(reused.top_rows)), top_values(std::move(reused.top_values)),
+      top_length(std::move(reused.top_length)) {
     const std::uint64_t chunks = partition.owned_chunks();
     slice_start.resize(chunks + 1);
     const int parts = chunks >= (std::uint64_t(1) << 20) ? std::max(threads, 1) : 1;
@@ -35,8 +37,27 @@ RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, in
         });
     const std::uint64_t rows = part_rows.back();
     slice_start[chunks] = rows;
+    const int height = partition.geometry().height();
+    top_rows.assign(std::size_t(height) + 2, 0);
+    top_values.assign(std::size_t(height) + 2, 0);
+    top_length.assign(std::size_t(height) + 1, row_length);
+    if (layout.mirrored()) {
+        for (int top = 0; top <= height + 1; ++top) {
+            top_rows[std::size_t(top)] = slice_start[partition.first_chunk_of_top(top)];
+            if (top > 0)
+                top_values[std::size_t(top)] =
+                    top_values[std::size_t(top) - 1]
+                    + (top_rows[std::size_t(top)] - top_rows[std::size_t(top) - 1])
+                          * std::uint64_t(top_length[std::size_t(top) - 1]);
+            if (top <= height)
+                top_length[std::size_t(top)] = layout.row_length(round_sum, top);
+        }
+    } else {
+        top_rows.back() = rows;
+        top_values.back() = rows * std::uint64_t(row_length);
+    }
     // Every value is written before it is read.
-    values.resize((rows * std::uint64_t(row_length) * std::uint64_t(value_size) + sizeof(double) - 1) / sizeof(double));
+    values.resize((value_count() * std::uint64_t(value_size) + sizeof(double) - 1) / sizeof(double));
 }
 
 Band::Band(const Partition& partition, const RoundLayout& layout, int value_size, int threads)
@@ -46,8 +67,20 @@ Band::Band(const Partition& partition, const RoundLayout& layout, int value_size
 std::uint64_t Band::largest_round_values(const Partition& partition, const RoundLayout& layout) {
     const std::vector<std::uint64_t> rows = partition.owned_rows_per_round();
     std::uint64_t largest = 0;
-    for (int sum = 0; sum < partition.rounds(); ++sum)
-        largest = std::max(largest, rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum)));
+    for (int sum = 0; sum < partition.rounds(); ++sum) {
+        std::uint64_t values = rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum));
+        if (layout.mirrored() && layout.rows(sum) > 0) {
+            // The rank's share of the round's rows holds about that share of
+            // its values (chunks are dealt cyclically): exact on one rank,
+            // and a margin of a percent and a full slice's rows elsewhere.
+            const long double share = (long double)rows[std::size_t(sum)] / (long double)layout.rows(sum);
+            values = std::uint64_t(share * (long double)layout.round_values(sum));
+            if (partition.ranks() > 1)
+                values = std::min(rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum)),
+                                  values + values / 100 + std::uint64_t(layout.row_length(sum)) * 64);
+        }
+        largest = std::max(largest, values);
+    }
     return largest;
 }
 

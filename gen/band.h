@@ -21,12 +21,22 @@
 
 namespace stack {
 
+// In a mirrored layout (table_format.h) a row of top t (its column W-1)
+// holds row_length(S, t) values; a slice's rows share their chunk's top,
+// and the owned chunks come grouped by top (partition.h), so a slice's
+// first value is its top group's first value plus the rows before it in
+// the group times that length (slice_value). In a full layout every row
+// holds row_length values, whatever the top.
 struct RoundStore {
     int sum = -1;
-    int row_length = 0;                      // values per row
+    int row_length = 0;                      // values in a full row (the longest)
     int value_size = sizeof(double);         // bytes a value: 8, or 4 in a float32 band
     std::vector<std::uint64_t> slice_start;  // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
-    HugeVector<double> values;               // storage: [row * row_length + index in row] of value_size bytes
+    HugeVector<double> values;               // storage: [slice_value + row * length(top) + index in row], of value_size
+                                             // bytes
+    std::vector<std::uint64_t> top_rows;     // [t], t = 0..H+1: the first row of the owned chunks of top t or more
+    std::vector<std::uint64_t> top_values;   // [t]: their first value
+    std::vector<int> top_length;             // [t], t <= H: values in a row of top t
 
     // Lays out round `sum` for this rank, in the arrays of `reused` (a
     // closed round's, or empty; their contents are overwritten before they
@@ -36,9 +46,31 @@ struct RoundStore {
     RoundStore() = default;
 
     std::uint64_t rows() const { return slice_start.back(); }
-    std::uint64_t value_count() const { return rows() * std::uint64_t(row_length); }
-    // A row's values as the band holds them (Value is double, or float in
-    // a float32 band).
+    std::uint64_t value_count() const { return top_values.back(); }
+    // Values in each row of a slice of top `top`, and the slice's first
+    // value (`chunk` owned, `top` its chunk's top).
+    int length(int top) const { return top_length[std::size_t(top)]; }
+    std::uint64_t slice_value(std::uint64_t chunk, int top) const {
+        return top_values[std::size_t(top)]
+               + (slice_start[chunk] - top_rows[std::size_t(top)]) * std::uint64_t(top_length[std::size_t(top)]);
+    }
+    // A row's first value: row `row` of the slice of `chunk`.
+    std::uint64_t row_value(std::uint64_t chunk, int top, std::uint64_t row) const {
+        return slice_value(chunk, top) + row * std::uint64_t(top_length[std::size_t(top)]);
+    }
+    template <class Value>
+    Value* at_as(std::uint64_t value) {
+        return reinterpret_cast<Value*>(values.data()) + value;
+    }
+    template <class Value>
+    const Value* at_as(std::uint64_t value) const {
+        return reinterpret_cast<const Value*>(values.data()) + value;
+    }
+    const char* bytes_at(std::uint64_t value) const {
+        return reinterpret_cast<const char*>(values.data()) + value * std::uint64_t(value_size);
+    }
+    // A row's values by its index, in a full layout only (Value is double,
+    // or float in a float32 band).
     template <class Value>
     Value* row_as(std::uint64_t index) {
         return reinterpret_cast<Value*>(values.data()) + index * row_length;
@@ -57,7 +89,8 @@ struct RoundStore {
         return value_size == sizeof(float) ? double(row_as<float>(index)[place]) : row(index)[place];
     }
     std::uint64_t bytes() const {
-        return values.capacity() * sizeof(double) + slice_start.capacity() * sizeof(std::uint64_t);
+        return values.capacity() * sizeof(double) + slice_start.capacity() * sizeof(std::uint64_t)
+               + (top_rows.capacity() + top_values.capacity()) * sizeof(std::uint64_t);
     }
 };
 

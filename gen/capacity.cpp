@@ -80,12 +80,13 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 // over (the band); the chunks a rank owns at least floor(chunks / P), each
 // with an upper sum and five slice starts; the rounds' counting tables.
 CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
-                                     int ranks_count, Precision precision, Precision band_precision, bool gpu) {
+                                     bool mirrored, int ranks_count, Precision precision, Precision band_precision, bool gpu) {
     const Wide most_rounds = Wide(host_rounds(rules, gpu));
     const Wide ranks = Wide(ranks_count);
-    const Wide stored = RoundLayout::fewest_stored_states(geometry, residues);
+    const Wide stored = RoundLayout::fewest_stored_states(geometry, residues, mirrored);
     const Wide rounds = Wide((geometry.width() - 1) * geometry.height() + 1);
-    const int lower = Partition::default_lower_columns(geometry, ranks_count);
+    const int lower = mirrored ? Partition::mirrored_lower_columns(geometry, ranks_count)
+                               : Partition::default_lower_columns(geometry, ranks_count);
     const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
     const Wide band = most_rounds * value_bytes(band_precision) * (stored / rounds / ranks);
     const Wide slices = chunks * (sizeof(std::uint32_t) + most_rounds * sizeof(std::uint64_t));
@@ -97,10 +98,10 @@ CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rule
 }
 
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
-                             const ResidueSet& residues, Precision precision, Precision band_precision,
-                             const std::string& output, bool resuming, bool gpu) {
+                             const ResidueSet& residues, bool mirrored, Precision precision,
+                             Precision band_precision, const std::string& output, bool resuming, bool gpu) {
     const CapacityBounds bounds =
-        capacity_lower_bounds(geometry, rules, residues, comm.size(), precision, band_precision, gpu);
+        capacity_lower_bounds(geometry, rules, residues, mirrored, comm.size(), precision, band_precision, gpu);
     Needs needs;
     needs.rank_bytes = bounds.rank_bytes;
     needs.file_bytes = bounds.file_bytes;

@@ -29,7 +29,7 @@ struct CapacityBounds {
     double rank_bytes = 0;
     double file_bytes = 0;
 };
-CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
+CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues, bool mirrored,
                                      int ranks, Precision precision, Precision band_precision, bool gpu);
 
 // Throws InputError on every rank when the lower bounds exceed the memory
@@ -38,7 +38,7 @@ CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rule
 // `gpu`: the band lives on a GPU and the host holds two rounds of it
 // (gpu_rounds.h).
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
-                             const ResidueSet& residues, Precision precision, Precision band_precision,
+                             const ResidueSet& residues, bool mirrored, Precision precision, Precision band_precision,
                              const std::string& output, bool resuming, bool gpu = false);
 
 // The same with the exact band, once the partition and layout exist.

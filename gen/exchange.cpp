@@ -14,9 +14,9 @@ void GhostCursor::missing(BoardId id) {
 }
 
 Exchange::Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
-                   const PlacementRules& rules)
+                   const PlacementRules& rules, bool mirrored)
     : comm_(comm), partition_(partition), placements_(placements), rules_(rules), ghosts_(partition.rounds()),
-      finders_(1) {
+      finders_(1), mirrored_(mirrored) {
     const int width = partition.geometry().width();
     const Rules& set = placements.rules();
     remote_.assign(std::size_t(set.orientation_count()) * MaxWidth, 0);
@@ -37,6 +37,10 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
                 next_round_reads_none_ = false;
         }
     }
+    // A mirror image's row can be one round up (its row sum is S + cells
+    // - (the successor's h0 - its top), at least S + 1).
+    if (mirrored_)
+        next_round_reads_none_ = false;
 }
 
 // The owned rows of the round that some placement on another rank reads:
@@ -67,8 +71,8 @@ void Exchange::find_slice(Finder& finder, const Heights& upper_heights) const {
                 [&](int o) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)] != 0; });
 }
 
-void Exchange::find_row(Finder& finder, std::uint64_t local_row, const Heights& row_heights,
-                        const PlacementTable::Differences& differences) const {
+void Exchange::find_row(Finder& finder, std::uint64_t local_row, std::uint64_t first_value, int length,
+                        const Heights& row_heights, const PlacementTable::Differences& differences) const {
     if (partition_.ranks() == 1)
         return;
     const int me = partition_.rank();
@@ -81,7 +85,7 @@ void Exchange::find_row(Finder& finder, std::uint64_t local_row, const Heights& 
                 encoded = true;
             }
             finder.marked[destination] = local_row;
-            finder.rows[destination].push_back({local_row, id});
+            finder.rows[destination].push_back({local_row, id, first_value, length});
         }
     };
     for (const int destination : finder.slice_destinations)
@@ -95,6 +99,49 @@ void Exchange::find_row(Finder& finder, std::uint64_t local_row, const Heights& 
             [&](int o, int x, int) { mark(rules_(o, x).predecessor_owner); },
             [&](int h0) { return stored_index_[h0] >= 0; },
             [&](int o, int x) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)]; });
+    if (mirrored_)
+        find_mirror_readers(mark, row_heights);
+}
+
+// A canonical board m of the row (m0 <= t, t its top) whose mirror image b
+// = (t, m(W-2), .., m1, m0) is not canonical (m0 < t) is read, mirrored, by
+// every canonical board p that a column-0 placement turns into b: those
+// placements are b's column-0 predecessors, each of which p is found by
+// taking the piece off again. A one-column orientation's p lies in b's own
+// row.
+void Exchange::find_mirror_readers(const std::function<void(int)>& mark, const Heights& row_heights) const {
+    const Geometry& geometry = partition_.geometry();
+    const int width = geometry.width(), top = row_heights[width - 1];
+    const Rules& set = placements_.rules();
+    const auto owner_of_row = [&](Heights board) {
+        board[0] = 0;
+        return int(geometry.encode(board) / partition_.chunk_size() % std::uint64_t(partition_.ranks()));
+    };
+    Heights image{};
+    for (int column = 1; column < width; ++column)
+        image[column] = row_heights[width - 1 - column];
+    image[0] = top;
+    for (int m0 = 0; m0 < top; ++m0) {
+        if (stored_index_[m0] < 0)
+            continue;
+        image[width - 1] = m0;
+        const PlacementTable::Differences differences = placements_.differences(image);
+        placements_.for_each_predecessor_at(
+            image, differences, 0,
+            [&](int o, int, BoardId) {
+                Heights before = image;
+                for (int k = 0; k < set.orientation(o).width; ++k)
+                    before[k] -= set.orientation(o).added[k];
+                if (before[0] <= before[width - 1])
+                    mark(owner_of_row(before));
+            },
+            [&](int o) { return placements_.width(o) > 1; });
+        for (const int o : set.one_column()) {
+            const int before = top - set.orientation(o).added[0];
+            if (before >= 0 && before <= m0)
+                mark(owner_of_row(image));
+        }
+    }
 }
 
 ExchangeRecord Exchange::run(const RoundStore& round) {
@@ -134,7 +181,10 @@ ExchangeRecord Exchange::start(const RoundStore& round) {
         send_counts[destination] = int(merged_.size());
         for (const SendRow& row : merged_) {
             send_ids.push_back(row.id);
-            send_values.insert(send_values.end(), round.row_bytes(row.local), round.row_bytes(row.local) + row_bytes);
+            // A short row (a mirrored layout's) padded with zeros to a full one.
+            const std::size_t bytes = std::size_t(row.length) * std::size_t(round.value_size);
+            send_values.insert(send_values.end(), round.bytes_at(row.value), round.bytes_at(row.value) + bytes);
+            send_values.resize(send_values.size() + (row_bytes - bytes), 0);
         }
     }
     if ((send_ids.size() * length + 1) > INT_MAX)

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace stack {
@@ -66,12 +67,17 @@ struct ExchangeRecord {
 
 class Exchange {
 public:
+    // `mirrored`: the layout stores canonical boards only (table_format.h),
+    // and a row is also read, mirrored, by the column-0 placements whose
+    // successor is its boards' mirror image.
     Exchange(const Communicator& comm, const Partition& partition, const PlacementTable& placements,
-             const PlacementRules& rules);
+             const PlacementRules& rules, bool mirrored = false);
 
     struct SendRow {
         std::uint64_t local;  // row index in the round
         BoardId id;           // its first id
+        std::uint64_t value;  // its first value in the round
+        int length;           // its values (a mirrored layout's rows are as long as their top allows)
     };
     // What one worker thread found of a round's rows that others read: each
     // worker walks its own slices, so it marks rows without sharing a thing.
@@ -93,8 +99,9 @@ public:
     void begin_sends(const int* stored_index, int workers = 1);
     Finder& finder(int worker) { return finders_[std::size_t(worker)]; }
     void find_slice(Finder& finder, const Heights& upper_heights) const;
-    void find_row(Finder& finder, std::uint64_t local_row, const Heights& row_heights,
-                  const PlacementTable::Differences& differences) const;
+    // A row's ghost is padded to a full row of its round.
+    void find_row(Finder& finder, std::uint64_t local_row, std::uint64_t first_value, int length,
+                  const Heights& row_heights, const PlacementTable::Differences& differences) const;
     // After the round: sends the rows found and receives the other ranks'.
     // Collective. run() is start() then finish().
     ExchangeRecord run(const RoundStore& round);
@@ -149,6 +156,10 @@ private:
     const int* stored_index_ = nullptr;           // of the round
     std::uint64_t bytes_ = 0;
     bool next_round_reads_none_ = false;
+    bool mirrored_ = false;
+    // The mirror senders: the owners of the canonical boards whose column-0
+    // placement leads to the mirror image of a board of the row.
+    void find_mirror_readers(const std::function<void(int)>& mark, const Heights& row_heights) const;
     // The exchange in flight: its requests and the counts they read.
     bool pending_ = false;
     MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};

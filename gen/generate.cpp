@@ -79,6 +79,15 @@ void guard_output(const GenerateOptions& options, const std::string& output, std
 
 }  // namespace
 
+bool mirrored_table(const GenerateOptions& options, const Rules& rules) {
+    return options.mirror && rules.mirror_closed() && options.width >= 2;
+}
+
+int run_lower_columns(const Geometry& geometry, int ranks, bool mirrored) {
+    return mirrored ? Partition::mirrored_lower_columns(geometry, ranks)
+                    : Partition::default_lower_columns(geometry, ranks);
+}
+
 TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const Rules& rules,
                      const GenerateOptions& options) {
     TableInfo info;
@@ -91,6 +100,7 @@ TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const 
     info.generator = std::string("stackgen ") + project_version();
     info.residues = layout.residues();
     info.precision = options.precision;
+    info.mirrored = layout.mirrored();
     info.connections_done.assign(std::size_t(rules.piece_count()), 0);
     return info;
 }
@@ -423,10 +433,11 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     if (!options.no_output)
         comm.on_root([&] { guard_output(options, output, lock); });
     const std::string disk_for = options.no_output ? std::string() : output;  // none: no disk needed
-    check_capacity_up_front(comm, geometry, rules, residues, options.precision, options.band_precision, disk_for,
-                            options.resume, options.gpu);
-    const Partition partition(geometry, comm.size(), comm.rank());
-    const RoundLayout layout(geometry, residues);
+    const bool mirrored = mirrored_table(options, rules);
+    check_capacity_up_front(comm, geometry, rules, residues, mirrored, options.precision, options.band_precision,
+                            disk_for, options.resume, options.gpu);
+    const Partition partition(geometry, comm.size(), comm.rank(), run_lower_columns(geometry, comm.size(), mirrored));
+    const RoundLayout layout(geometry, residues, mirrored);
     check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume,
                    options.gpu);
 

@@ -42,7 +42,16 @@ struct GenerateOptions {
     double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)
     bool gpu = false;                 // the rounds on the rank's GPU (gpu_rounds.h)
     bool portable_kernel = false;     // the GPU's slice work on the CPU threads (slice_work.h): checks the GPU path
+    bool mirror = true;               // canonical boards only when the set is mirror-closed (--mirror auto)
 };
+
+// Whether the table stores canonical boards only (table_format.h): asked
+// for (--mirror auto, the default), a mirror-closed set (rules.h) and a
+// well of 2 or more columns.
+bool mirrored_table(const GenerateOptions& options, const Rules& rules);
+// The lower columns of a run's partition (partition.h): the default, kept
+// below column W-1 in a mirrored table.
+int run_lower_columns(const Geometry& geometry, int ranks, bool mirrored);
 
 // The table the options name: --output, else stack_<W>x<H>[_<SET>].h5.
 std::string output_path(const GenerateOptions& options);

@@ -48,6 +48,15 @@ stack::OptionTable declared_options() {
                 "the rounds held in memory")
         .defaults_to("float64");
     table
+        .choice("mirror",
+                {{"auto",
+                  "when the set is mirror-closed (each piece's mirror image in the set at its weight, as the "
+                  "tetrominoes are), compute and store only the boards with h0 <= h(W-1): half the time, memory and "
+                  "file; readers look the others up mirrored"},
+                 {"off", "every board, as a set that is not mirror-closed is always computed"}},
+                "which boards the table stores")
+        .defaults_to("auto");
+    table
         .integer("threads", 0, stack::MostThreads,
                  "worker threads per rank, sharing its rounds (0: the cores this rank is bound to); one rank per "
                  "node or socket times threads is the layout to use")
@@ -157,6 +166,7 @@ stack::GenerateOptions parse_options(const stack::OptionTable& table) {
     options.round_table = table.given("round-table");
     options.gpu = table.given("gpu");
     options.portable_kernel = table.given("portable-kernel");
+    options.mirror = table.choice("mirror") == "auto";
     if (!table.given("plan"))
         for (const stack::OptionTable::Option* planning : table.given_outside(Run))
             throw stack::InputError("--" + planning->name + " goes with --plan");

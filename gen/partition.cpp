@@ -39,6 +39,8 @@ Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_co
                                     + " lower columns per chunk, not " + std::to_string(lower_columns));
     chunk_size_ = geometry.place_value(lower_columns_);
     chunk_count_ = geometry.states() / chunk_size_;
+    if (chunks_fix_top())
+        top_divisor_ = geometry.place_value(geometry.width() - 1 - lower_columns_);
     owned_chunks_ = std::uint64_t(rank) < chunk_count_ ? (chunk_count_ - rank + ranks - 1) / ranks : 0;
     counts_only_ = counts_only;
     if (counts_only)
@@ -48,8 +50,17 @@ Partition::Partition(const Geometry& geometry, int ranks, int rank, int lower_co
         upper_sums_[chunk_local] = static_cast<std::uint32_t>(geometry.height_sum(chunk_first(chunk_local)));
 }
 
-Partition Partition::counting(const Geometry& geometry, int ranks, int rank) {
-    return Partition(geometry, ranks, rank, 0, true);
+std::uint64_t Partition::first_chunk_of_top(int top) const {
+    if (!chunks_fix_top())
+        return top <= 0 ? 0 : owned_chunks_;
+    const std::uint64_t first = std::uint64_t(top) * top_divisor_;  // the first global chunk of that top
+    const std::uint64_t local =
+        first <= std::uint64_t(rank_) ? 0 : (first - std::uint64_t(rank_) + std::uint64_t(ranks_) - 1) / ranks_;
+    return std::min(local, owned_chunks_);
+}
+
+Partition Partition::counting(const Geometry& geometry, int ranks, int rank, int lower_columns) {
+    return Partition(geometry, ranks, rank, lower_columns, true);
 }
 
 namespace {
@@ -141,6 +152,8 @@ PlacementRules::PlacementRules(const Partition& partition, const Rules& rules)
             std::uint64_t delta = 0;
             for (int k = 0; k < orientation.width; ++k) {
                 const int column = x + k;
+                if (column == geometry.width() - 1)
+                    rule.top_added = orientation.added[k];
                 if (column == 0)
                     rule.column0_added = orientation.added[k];
                 else if (column < lower)

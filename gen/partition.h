@@ -26,6 +26,7 @@
 #include "rules/placement.h"
 #include "support/host_device.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -43,9 +44,23 @@ public:
     // chunks, but no list of their upper sums, so it costs nothing whatever
     // the well. upper_sum, upper_sums and slice_rows must not be called on
     // it; owned_rows_per_round counts without the list.
-    static Partition counting(const Geometry& geometry, int ranks, int rank);
+    static Partition counting(const Geometry& geometry, int ranks, int rank, int lower_columns = 0);
     bool counts_only() const { return counts_only_; }
     static int default_lower_columns(const Geometry& geometry, int ranks);
+    // A mirrored layout (table_format.h) needs every row of a slice to
+    // have one top height (column W-1): column W-1 must be an upper one.
+    static int mirrored_lower_columns(const Geometry& geometry, int ranks) {
+        return std::max(1, std::min(default_lower_columns(geometry, ranks), geometry.width() - 1));
+    }
+    // Whether column W-1 is an upper column, so that a chunk fixes its top.
+    bool chunks_fix_top() const { return lower_columns_ <= geometry_.width() - 1; }
+    // The top height (column W-1) of an owned chunk's rows (chunks_fix_top).
+    int chunk_top(std::uint64_t chunk_local) const {
+        return int((chunk_local * std::uint64_t(ranks_) + std::uint64_t(rank_)) / top_divisor_);
+    }
+    // The first owned chunk whose top is `top` or more (owned_chunks() when
+    // none): owned chunks ascend by id, so they come grouped by top.
+    std::uint64_t first_chunk_of_top(int top) const;
 
     const Geometry& geometry() const { return geometry_; }
     int ranks() const { return ranks_; }
@@ -102,6 +117,7 @@ private:
     int rank_;
     int lower_columns_;
     std::uint64_t chunk_size_;
+    std::uint64_t top_divisor_ = 1;  // chunks per top height: (H+1)^(W-1-L)
     std::uint64_t chunk_count_;
     std::uint64_t owned_chunks_;
     CompositionCodec lower_;                 // columns 1..L-1
@@ -221,6 +237,7 @@ struct PlacementRule {
     std::uint8_t column0_added = 0;             // cells added to column 0
     std::uint8_t sum_step = 0;                  // successor row sum - row sum (= the piece's cells - column0_added)
     std::array<std::uint8_t, 2> lower_added{};  // cells added to columns 1 and 2 (when lower)
+    std::uint8_t top_added = 0;                 // cells added to column W-1 (the successor's top - the row's)
     int successor_owner = 0;
     int predecessor_owner = 0;
     std::uint64_t chunk_shift = 0;  // successor's local chunk - this one's, when owned here

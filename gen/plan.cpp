@@ -137,7 +137,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                  {"disk_free_bytes", disk >= 0 ? Json(disk) : Json(nullptr)}};
 
     // The run's first check, from the shape alone.
-    const CapacityBounds bounds = capacity_lower_bounds(geometry, rules, residues, plan.ranks, options.precision,
+    const bool mirrored = mirrored_table(options, rules);
+    const CapacityBounds bounds = capacity_lower_bounds(geometry, rules, residues, mirrored, plan.ranks,
+                                                        options.precision,
                                                         options.band_precision, options.gpu);
     const double least_node = bounds.rank_bytes * ranks_per_node;
     const bool memory_short = available > 0 && least_node > available;
@@ -158,8 +160,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
         return head;
     }
 
-    const RoundLayout layout(geometry, residues);
-    const Partition partition = Partition::counting(geometry, plan.ranks, 0);
+    const RoundLayout layout(geometry, residues, mirrored);
+    const Partition partition =
+        Partition::counting(geometry, plan.ranks, 0, run_lower_columns(geometry, plan.ranks, mirrored));
     const RankMemory memory = rank_memory(partition, layout, rules, options.band_precision, options.gpu);
     const double rank_bytes = memory.total() + thread_bytes;
     const double node_bytes = rank_bytes * ranks_per_node;

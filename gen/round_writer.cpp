@@ -67,20 +67,20 @@ int RoundWriter::worker_parts(std::uint64_t items) const {
     return int(std::clamp<std::uint64_t>(items / 65536, 1, std::uint64_t(threads_)));
 }
 
-// `count` values from value `skip` of row `row` of the band (the rows run
-// on in memory) into the file's precision: a copy when the band holds that
-// precision, else rounded to nearest (or widened exactly).
-void RoundWriter::convert(const RoundStore& round, std::uint64_t row, std::uint64_t skip, std::uint64_t count,
+// `count` values from value `first` + `skip` of the round's store into the
+// file's precision: a copy when the band holds that precision, else rounded
+// to nearest (or widened exactly).
+void RoundWriter::convert(const RoundStore& round, std::uint64_t first, std::uint64_t skip, std::uint64_t count,
                           char* out) const {
     if (std::size_t(round.value_size) == value_bytes(precision_)) {
-        std::memcpy(out, round.row_bytes(row) + skip * value_bytes(precision_), count * value_bytes(precision_));
+        std::memcpy(out, round.bytes_at(first + skip), count * value_bytes(precision_));
     } else if (round.value_size == sizeof(double)) {
-        const double* values = round.row(row) + skip;
+        const double* values = round.at_as<double>(first + skip);
         float* narrow = reinterpret_cast<float*>(out);
         for (std::uint64_t i = 0; i < count; ++i)
             narrow[i] = static_cast<float>(values[i]);
     } else {
-        const float* values = round.row_as<float>(row) + skip;
+        const float* values = round.at_as<float>(first + skip);
         double* wide = reinterpret_cast<double*>(out);
         for (std::uint64_t i = 0; i < count; ++i)
             wide[i] = values[i];
@@ -98,9 +98,9 @@ std::vector<RoundWriter::RowRun> RoundWriter::file_runs(const RoundStore& round)
     const int parts = worker_parts(chunks);
     std::vector<std::vector<RowRun>> found(static_cast<std::size_t>(parts));
     const auto add = [](std::vector<RowRun>& runs, const RowRun& run) {
-        if (!runs.empty() && runs.back().file_row + runs.back().rows == run.file_row
-            && runs.back().local_row + runs.back().rows == run.local_row)
-            runs.back().rows += run.rows;
+        if (!runs.empty() && runs.back().file_value + runs.back().values == run.file_value
+            && runs.back().local_value + runs.back().values == run.local_value)
+            runs.back().values += run.values;
         else
             runs.push_back(run);
     };
@@ -112,10 +112,16 @@ std::vector<RoundWriter::RowRun> RoundWriter::file_runs(const RoundStore& round)
             if (count == 0)
                 continue;
             Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
+            const int top = layout_.mirrored() ? heights[partition_.geometry().width() - 1] : 0;
+            const std::uint64_t start = round.slice_value(chunk, top), values = count * std::uint64_t(round.length(top));
+            if (values == 0)  // rows below every stored h0 (a mirrored layout's, of a class not held low)
+                continue;
             partition_.for_each_row_of_slice(
                 heights, round.sum - partition_.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
                     if (row == 0)
-                        add(runs, {layout_.row_rank(row_heights, round.sum), first, count});
+                        add(runs, {layout_.row_position(round.sum, layout_.row_rank(row_heights, round.sum), top)
+                                       - layout_.round_offset(round.sum),
+                                   start, values});
                 });
         }
     });
@@ -135,17 +141,17 @@ std::vector<std::vector<RoundWriter::RowRun>> RoundWriter::cut_group(const Segme
     std::vector<std::vector<RowRun>> pieces(static_cast<std::size_t>(ranks));
     for (int destination = 0; destination < ranks; ++destination) {
         const std::uint64_t segment = group * std::uint64_t(ranks) + std::uint64_t(destination);
-        const std::uint64_t low = segments.first_row(segment), high = segments.first_row(segment + 1);
+        const std::uint64_t low = segments.first_value(segment), high = segments.first_value(segment + 1);
         while (next < runs.size()) {
             const RowRun& run = runs[next];
-            const std::uint64_t row = run.file_row + row_in_run;
-            if (row >= high)
+            const std::uint64_t value = run.file_value + row_in_run;
+            if (value >= high)
                 break;
-            const std::uint64_t take = std::min(run.rows - row_in_run, high - row);
-            if (row >= low)
-                pieces[std::size_t(destination)].push_back({row, run.local_row + row_in_run, take});
+            const std::uint64_t take = std::min(run.values - row_in_run, high - value);
+            if (value >= low)
+                pieces[std::size_t(destination)].push_back({value, run.local_value + row_in_run, take});
             row_in_run += take;
-            if (row_in_run == run.rows) {
+            if (row_in_run == run.values) {
                 ++next;
                 row_in_run = 0;
             }
@@ -160,7 +166,6 @@ std::vector<std::vector<RoundWriter::RowRun>> RoundWriter::cut_group(const Segme
 void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::vector<RowRun>>& pieces,
                               WriteRecord& record) {
     const int ranks = comm_.size(), me = comm_.rank();
-    const std::uint64_t length = std::uint64_t(round.row_length);
     const std::size_t size = value_bytes(precision_);
     const std::size_t count = static_cast<std::size_t>(ranks);
     std::vector<int> header_counts(count), header_offsets(count), value_counts(count), value_offsets(count);
@@ -171,11 +176,11 @@ void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::ve
         value_offsets[destination] = int(values_.size() / size);
         if (destination != me)  // this rank's own pieces are copied straight into its segment
             for (const RowRun& piece : pieces[std::size_t(destination)]) {
-                headers_.push_back(piece.file_row);
-                headers_.push_back(piece.rows);
+                headers_.push_back(piece.file_value);
+                headers_.push_back(piece.values);
                 const std::size_t at = values_.size();
-                values_.resize(at + piece.rows * length * size);
-                convert(round, piece.local_row, 0, piece.rows * length, values_.data() + at);
+                values_.resize(at + piece.values * size);
+                convert(round, piece.local_value, 0, piece.values, values_.data() + at);
             }
         header_counts[destination] = int(headers_.size()) - header_offsets[destination];
         value_counts[destination] = int(values_.size() / size) - value_offsets[destination];
@@ -209,12 +214,11 @@ void RoundWriter::send_pieces(const RoundStore& round, const std::vector<std::ve
 // there, at 3.8 GB/s).
 RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uint64_t low, std::uint64_t high,
                                                const std::vector<RowRun>& own) {
-    const std::uint64_t length = std::uint64_t(round.row_length);
     const std::size_t size = value_bytes(precision_);
     Job job;
     job.buffer = spare_bytes();
-    job.offset = data_offset_ + (layout_.round_offset(round.sum) + low * length) * size;
-    job.length = (high - low) * length * size;
+    job.offset = data_offset_ + (layout_.round_offset(round.sum) + low) * size;
+    job.length = (high - low) * size;
     // A buffer only grows: growing zero-fills the new bytes, which a
     // buffer shrunk for a small segment and regrown for the next would pay
     // on every segment (a third of the writer's time on a 7x16 well).
@@ -231,16 +235,18 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
     sources.reserve(own.size() + headers_received_.size() / 2);
     std::uint64_t placed = 0;
     for (const RowRun& piece : own) {
-        sources.push_back({(piece.file_row - low) * length, piece.rows * length, &piece, nullptr});
-        placed += piece.rows;
+        if (piece.values == 0)
+            continue;  // an empty source at a real one's place would hide it from fill's search
+        sources.push_back({piece.file_value - low, piece.values, &piece, nullptr});
+        placed += piece.values;
     }
     const char* from = values_received_.data();
     for (std::size_t h = 0; h + 1 < headers_received_.size(); h += 2) {
-        const std::uint64_t file_row = headers_received_[h], count = headers_received_[h + 1];
-        if (file_row < low || file_row + count > high)
+        const std::uint64_t file_value = headers_received_[h], count = headers_received_[h + 1];
+        if (file_value < low || file_value + count > high)
             throw std::logic_error("a redistributed piece falls outside its segment (a bug: please report it)");
-        sources.push_back({(file_row - low) * length, count * length, nullptr, from});
-        from += count * length * size;
+        sources.push_back({file_value - low, count, nullptr, from});
+        from += count * size;
         placed += count;
     }
     if (placed != high - low)
@@ -259,12 +265,12 @@ RoundWriter::Job RoundWriter::assemble_segment(const RoundStore& round, std::uin
                 continue;
             const std::uint64_t skip = first - source->at;
             if (source->own)
-                convert(round, source->own->local_row, skip, last - first, data + first * size);
+                convert(round, source->own->local_value, skip, last - first, data + first * size);
             else
                 std::memcpy(data + first * size, source->received + skip * size, (last - first) * size);
         }
     };
-    checksum_segment(data, layout_.round_offset(round.sum) + low * length, (high - low) * length, fill);
+    checksum_segment(data, layout_.round_offset(round.sum) + low, high - low, fill);
     return job;
 }
 
@@ -305,12 +311,11 @@ void RoundWriter::checksum_segment(const char* data, std::uint64_t position, std
 // without a file, which has nothing to send or write, this saves a pass
 // over the round and a start of the threads per segment.
 void RoundWriter::digest_runs(const RoundStore& round, const std::vector<RowRun>& runs) {
-    const std::uint64_t length = std::uint64_t(round.row_length);
     const std::size_t size = value_bytes(precision_);
     const std::uint64_t round_start = layout_.round_offset(round.sum);
     std::vector<std::uint64_t> first_value(runs.size() + 1, 0);  // [run] -> its first value among this rank's
     for (std::size_t r = 0; r < runs.size(); ++r)
-        first_value[r + 1] = first_value[r] + runs[r].rows * length;
+        first_value[r + 1] = first_value[r] + runs[r].values;
     const std::uint64_t total = first_value.back();
     const int parts = worker_parts(total);
     std::vector<std::vector<DigestPiece>> found(static_cast<std::size_t>(parts));
@@ -325,16 +330,16 @@ void RoundWriter::digest_runs(const RoundStore& round, const std::vector<RowRun>
         for (std::uint64_t value = begin; value < end; ++r) {
             const std::uint64_t skip = value - first_value[r];
             const std::uint64_t take = std::min(end, first_value[r + 1]) - value;
-            const std::uint64_t position = (round_start + runs[r].file_row * length + skip) * size;
+            const std::uint64_t position = (round_start + runs[r].file_value + skip) * size;
             if (pieces.empty() || pieces.back().offset + pieces.back().length != position)
                 pieces.push_back({position, 0, 0});
             DigestPiece& piece = pieces.back();
             for (std::uint64_t done = 0; done < take; done += Block) {
                 const std::uint64_t count = std::min(Block, take - done);
-                const char* bytes = round.row_bytes(runs[r].local_row) + (skip + done) * round.value_size;
+                const char* bytes = round.bytes_at(runs[r].local_value + skip + done);
                 if (std::size_t(round.value_size) != size) {
                     buffer.resize(count * size);
-                    convert(round, runs[r].local_row, skip + done, count, buffer.data());
+                    convert(round, runs[r].local_value, skip + done, count, buffer.data());
                     bytes = buffer.data();
                 }
                 piece.crc = crc64(bytes, count * size, piece.crc);
@@ -374,8 +379,7 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
     // collective, so none is left waiting.
     agree_no_failure();
     const std::uint64_t ranks = std::uint64_t(comm_.size());
-    const std::uint64_t rows = layout_.rows(round.sum);
-    const Segments segments = Segments::of(rows, std::uint64_t(round.row_length) * value_bytes(precision_), ranks);
+    const Segments segments = Segments::of(layout_.round_values(round.sum), value_bytes(precision_), ranks);
     const std::uint64_t groups = segments.count / ranks;
     const std::vector<RowRun> runs = file_runs(round);
     pieces_.clear();
@@ -389,7 +393,7 @@ WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index)
         const std::vector<std::vector<RowRun>> pieces = cut_group(segments, group, runs, next, row_in_run);
         send_pieces(round, pieces, record);
         const std::uint64_t segment = group * ranks + std::uint64_t(comm_.rank());
-        Job job = assemble_segment(round, segments.first_row(segment), segments.first_row(segment + 1),
+        Job job = assemble_segment(round, segments.first_value(segment), segments.first_value(segment + 1),
                                    pieces[std::size_t(comm_.rank())]);
         job.round = long(round_index);
         if (!file_) {  // the digest only: the buffer serves the next segment

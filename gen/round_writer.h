@@ -100,24 +100,26 @@ public:
     // `ranks` segments, as few groups as keep a segment within about
     // SegmentBytes; segment g * ranks + r goes to rank r. The planner
     // (traffic.h) cuts a planned run's rounds the same way.
+    // A round's values cut into segments (`values` of `value_bytes` each).
     struct Segments {
-        std::uint64_t rows;
+        std::uint64_t values;
         std::uint64_t count;
-        std::uint64_t first_row(std::uint64_t segment) const { return rows * segment / count; }
-        static Segments of(std::uint64_t rows, std::uint64_t row_bytes, std::uint64_t ranks) {
-            const std::uint64_t bytes = rows * row_bytes;
-            return {rows,
+        std::uint64_t first_value(std::uint64_t segment) const { return values * segment / count; }
+        static Segments of(std::uint64_t values, std::uint64_t value_bytes, std::uint64_t ranks) {
+            const std::uint64_t bytes = values * value_bytes;
+            return {values,
                     std::max<std::uint64_t>(1, (bytes + ranks * SegmentBytes - 1) / (ranks * SegmentBytes)) * ranks};
         }
     };
 
 private:
-    // Consecutive rows that lie together both in the file and in this
-    // rank's round store (called a piece of a segment when sent).
+    // Consecutive values that lie together both in the file and in this
+    // rank's round store (called a piece of a segment when sent): whole
+    // rows, split only where segments cut them.
     struct RowRun {
-        std::uint64_t file_row;   // the row's rank in the round
-        std::uint64_t local_row;  // its index in this rank's round store
-        std::uint64_t rows;
+        std::uint64_t file_value;   // the first value's place in the round in the file
+        std::uint64_t local_value;  // its place in this rank's round store
+        std::uint64_t values;
     };
     // A segment to write: `length` bytes at file offset `offset`, held at
     // data() in a page-aligned buffer, placed so that the file's page
@@ -152,7 +154,7 @@ private:
     void agree_no_failure();
     std::vector<char> spare_bytes();  // a buffer a finished write gave back
     void run_writer();
-    void convert(const RoundStore& round, std::uint64_t row, std::uint64_t skip, std::uint64_t count, char* out) const;
+    void convert(const RoundStore& round, std::uint64_t first, std::uint64_t skip, std::uint64_t count, char* out) const;
 
     const Communicator& comm_;
     const Partition& partition_;

@@ -59,8 +59,12 @@ public:
         stride_ = most_rows * std::size_t(height_ + 1);
         best_.resize(std::size_t(pieces_) * stride_);
         const std::size_t steps = placements.first_steps(false).size();
-        const std::size_t most = std::size_t(width_ + (width_ + steps) * most_rows)
-                                 * std::size_t(placements.most_placements_at_one_column());
+        // Whole-slice updates (one a row when the top rises in a mirrored
+        // layout), row updates, column-0 states, and a mirrored layout's
+        // in-row reads past a row's top.
+        const std::size_t most = std::size_t(width_ * most_rows + (width_ + steps) * most_rows)
+                                     * std::size_t(placements.most_placements_at_one_column())
+                                 + most_rows * std::size_t(height_ + 1) * set_.one_column().size();
         for (PreparedSlice& slice : ring_)
             slice.updates.resize(most);
         // One-column orientations at column 0 read their own row, further up.
@@ -68,7 +72,7 @@ public:
         for (const int o : set_.one_column()) {
             const int piece = set_.orientation(o).piece;
             const int jump = in_row_jump(set_, classes_, piece);
-            in_row_.push_back({piece, jump});
+            in_row_.push_back({piece, jump, o});
             block_ = block_ == 0 ? jump : std::min(block_, jump);
         }
     }
@@ -85,15 +89,17 @@ public:
         row_index_ = layout_.row_indices(sum);
         for (int step = 1; step <= set_.most_cells(); ++step)
             successor_index_[std::size_t(step)] = layout_.row_indices(sum + step);
-        row_length_ = layout_.row_length(sum);
         prepared_ = computed_ = 0;
         for (int step = 1; step <= set_.most_cells(); ++step)
             if (band.holds(sum + step)) {
                 const RoundStore& round = band[sum + step];
-                successor_rounds_[std::size_t(step)] = {round.row_as<Value>(0), round.slice_start.data(),
-                                                        std::uint64_t(round.row_length)};
+                successor_rounds_[std::size_t(step)] = {round.at_as<Value>(0), &round,
+                                                        std::uint32_t(layout_.row_length(sum + step))};
             } else {
-                successor_rounds_[std::size_t(step)] = {};
+                successor_rounds_[std::size_t(step)] = {nullptr, nullptr,
+                                                        std::uint32_t(sum + step < partition_.rounds()
+                                                                          ? layout_.row_length(sum + step)
+                                                                          : 0)};
             }
         for (int o = 0; o < set_.orientation_count(); ++o)
             for (int x = 0; x + set_.orientation(o).width <= width_; ++x) {
@@ -127,6 +133,7 @@ private:
     struct PreparedSlice {
         Value* out = nullptr;
         std::uint32_t rows = 0;
+        std::uint32_t n = 0;  // values a row
         std::uint32_t count = 0;
         std::uint64_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
         std::vector<Update> updates;
@@ -136,24 +143,67 @@ private:
     struct InRow {
         int piece;
         int jump;
+        int orientation;
     };
     // Where the rows of round sum_ + step live, for the rules that stay on
     // this rank: looked up once a round, not once a placement.
     struct SuccessorRound {
         const Value* values = nullptr;
-        const std::uint64_t* slice_start = nullptr;
-        std::uint64_t row_length = 0;
+        const RoundStore* store = nullptr;
+        std::uint32_t ghost_stride = 0;  // values from one ghost row to the next: a full row
+    };
+    // A successor row, and the values from it to the next row of its slice.
+    struct Source {
+        const Value* values;
+        std::uint32_t stride;
     };
 
     // The first row of the successor slice (or the successor row) of a
-    // placement from `chunk`, in the band or among the ghosts.
+    // placement from `chunk`, whose rows are `top` high at column W-1, in
+    // the band or among the ghosts.
     GhostCursor& cursor(int o, int x) { return cursors_[std::size_t(o) * MaxWidth + std::size_t(x)]; }
-    const Value* successor(const PlacementRule& rule, int o, int x, std::uint64_t chunk, std::uint64_t row_in_slice,
-                           BoardId row_id) {
-        if (rule.successor_owner != rank_)
-            return static_cast<const Value*>(cursor(o, x).find(row_id + rule.row_offset));
+    Source successor(const PlacementRule& rule, int o, int x, std::uint64_t chunk, std::uint64_t row_in_slice,
+                     BoardId row_id, int top) {
         const SuccessorRound& target = successor_rounds_[rule.sum_step];
-        return target.values + (target.slice_start[chunk + rule.chunk_shift] + row_in_slice) * target.row_length;
+        if (rule.successor_owner != rank_)
+            return {static_cast<const Value*>(cursor(o, x).find(row_id + rule.row_offset)), target.ghost_stride};
+        const int successor_top = layout_.mirrored() ? top + rule.top_added : 0;
+        return {target.values + target.store->row_value(chunk + rule.chunk_shift, successor_top, row_in_slice),
+                std::uint32_t(target.store->length(successor_top))};
+    }
+    // In a mirrored layout, the value of a successor board that is not
+    // canonical: its mirror image's, in the round of that image's row sum
+    // (one of S+1 .. S+K, already computed), on this rank or among the ghost
+    // rows its owner sent (exchange.h finds them).
+    const Value* mirror_source(const Heights& successor) const {
+        const Geometry& geometry = partition_.geometry();
+        Heights image{};
+        int sum = 0;
+        for (int column = 0; column < width_; ++column) {
+            image[column] = successor[width_ - 1 - column];
+            sum += column > 0 ? image[column] : 0;
+        }
+        const int index = layout_.index_in_row(sum, image[0]);
+        const int h0 = image[0];
+        image[0] = 0;
+        const BoardId row_id = geometry.encode(image);
+        const std::uint64_t chunk = row_id / partition_.chunk_size();
+        const int owner = int(chunk % std::uint64_t(partition_.ranks()));
+        if (!band_->holds(sum) || index < 0)
+            throw std::logic_error("round " + std::to_string(sum_) + " reads the mirror image of a board in round "
+                                   + std::to_string(sum) + ", which is not held (a bug: please report it)");
+        if (owner == rank_) {
+            const std::uint64_t local = chunk / std::uint64_t(partition_.ranks());
+            const RoundStore& round = (*band_)[sum];
+            const std::uint64_t row = partition_.row_in_slice(image, sum - partition_.upper_sum(local));
+            return round.at_as<Value>(round.row_value(local, image[width_ - 1], row) + std::uint64_t(index));
+        }
+        const char* row = find_ghost_row(exchange_->ghost_rows(sum), owner, row_id);
+        if (row == nullptr)
+            throw std::logic_error("row " + std::to_string(row_id) + " (the mirror image of a successor, h0 "
+                                   + std::to_string(h0) + ") was not received from its owner: the exchange missed "
+                                   "it (a bug: please report it)");
+        return reinterpret_cast<const Value*>(row) + index;
     }
     // Into the second-level cache: a slice's sources would crowd the first.
     static void prefetch(const Value* source, std::uint32_t length) {
@@ -164,12 +214,14 @@ private:
     // A round may store no state at all (a set with more classes than the
     // well has heights, e.g. the pentominoes' one class in a well under 4
     // high): its updates are empty and their successors need not exist.
+    // `copy` forces a copy (each row of a whole-slice update taken a row at
+    // a time).
     void add(PreparedSlice& slice, const Value* source, std::uint32_t target, std::uint32_t length, int piece,
-             bool whole_slice = false) {
+             bool whole_slice = false, bool copy_row = false) {
         if (length == 0)
             return;
         prefetch(source, length);
-        const bool copy = whole_slice && !(slice.covered >> piece & 1);
+        const bool copy = copy_row || (whole_slice && !(slice.covered >> piece & 1));
         if (whole_slice)
             slice.covered |= std::uint64_t(1) << piece;
         slice.updates[slice.count++] = {source, target, length, std::uint16_t(piece), copy};
@@ -188,7 +240,7 @@ private:
     int rank_, width_, height_, lower_, classes_, pieces_;
     std::vector<InRow> in_row_;  // the one-column orientations at column 0
     int block_ = 0;              // the smallest jump of in_row_, 0 when there is none
-    int sum_ = 0, row_length_ = 0;
+    int sum_ = 0;
     Band* band_ = nullptr;
     Exchange* exchange_ = nullptr;
     Exchange::Finder* finder_ = nullptr;
@@ -210,17 +262,22 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     const RoundStore& round = (*band_)[sum_];
     const std::uint64_t first_row = round.slice_start[chunk];
     const std::uint32_t rows = std::uint32_t(round.slice_start[chunk + 1] - first_row);
-    const std::uint32_t n = std::uint32_t(row_length_);
     const Geometry& geometry = partition_.geometry();
     const BoardId chunk_first = partition_.chunk_first(chunk);
     const int lower_sum = sum_ - partition_.upper_sum(chunk);
-    slice.out = const_cast<Value*>(round.row_as<Value>(first_row));
+    Heights heights = geometry.decode(chunk_first);
+    const bool mirrored = layout_.mirrored();
+    const int top = mirrored ? heights[width_ - 1] : 0;  // any top reads a full layout's rows
+    const std::uint32_t n = std::uint32_t(round.length(top));
+    const std::uint64_t first_value = round.slice_value(chunk, top);
+    slice.out = const_cast<Value*>(round.at_as<Value>(first_value));
     slice.rows = rows;
+    slice.n = n;
     slice.count = 0;
     slice.covered = 0;
-    Heights heights = geometry.decode(chunk_first);
 
-    // Placements in the upper columns: the whole slice at once.
+    // Placements in the upper columns: the whole slice at once (a row at a
+    // time when they raise a mirrored layout's top: its rows grow longer).
     BoardId first_row_id = 0;
     partition_.for_each_row_of_slice(heights, lower_sum, [&](std::uint64_t row, const Heights& row_heights) {
         if (row == 0)
@@ -235,7 +292,16 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     for (int x = std::max(lower_, 1); x < width_; ++x)
         placements_.for_each_placement_at(heights, differences, x, [&](int o, int, BoardId) {
             const PlacementRule& rule = rule_table[std::size_t(o) * MaxWidth + std::size_t(x)];
-            add(slice, successor(rule, o, x, chunk, 0, first_row_id), 0, rows * n, rule.piece, true);
+            const Source source = successor(rule, o, x, chunk, 0, first_row_id, top);
+            if (source.stride == n || rows == 1) {
+                add(slice, source.values, 0, rows * n, rule.piece, true);
+                return;
+            }
+            const bool copy = !(slice.covered >> rule.piece & 1);
+            for (std::uint32_t row = 0; row < rows; ++row)
+                add(slice, source.values + std::size_t(row) * source.stride, row * n, n, rule.piece, false, copy);
+            if (n > 0)
+                slice.covered |= std::uint64_t(1) << rule.piece;
         });
 
     // Placements at the lower columns and column 0: row by row.
@@ -247,7 +313,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
         const std::uint32_t row_start = std::uint32_t(row) * n;
         PlacementTable::Differences row_differences = differences;
         set_row_differences(placements_, row_heights, lower_, row_differences);
-        exchange_->find_row(*finder_, first_row + row, row_heights, row_differences);
+        exchange_->find_row(*finder_, first_row + row, first_value + row_start, int(n), row_heights, row_differences);
         for_each_row_placement<false>(
             placements_, row_heights, row_differences, 0, lower_,
             [&](int o, int x, int h0) {
@@ -257,15 +323,37 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                 after[2] += rule.lower_added[1];
                 const std::uint64_t successor_row = partition_.row_in_slice(after, successor_lower_sum);
                 if (h0 < 0) {  // the whole row: its successor row has the same stored h0
-                    add(slice, successor(rule, o, x, chunk, successor_row, row_id), row_start, n, rule.piece);
+                    add(slice, successor(rule, o, x, chunk, successor_row, row_id, top).values, row_start, n,
+                        rule.piece);
                     return;
                 }
                 const int index = row_index[h0];  // one state, whose h0 the step fixes
-                const Value* source = successor(rule, o, x, chunk, successor_row, row_id)
-                                      + successor_index_[rule.sum_step][h0 + rule.column0_added];
+                const int successor_h0 = h0 + rule.column0_added;
+                if (mirrored && successor_h0 > top + rule.top_added) {  // its mirror image is stored
+                    Heights board = row_heights;
+                    board[0] = h0;
+                    add(slice, mirror_source(placements_.after(board, o, 0)), row_start + std::uint32_t(index), 1,
+                        rule.piece);
+                    return;
+                }
+                const Value* source = successor(rule, o, x, chunk, successor_row, row_id, top).values
+                                      + successor_index_[rule.sum_step][successor_h0];
                 add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
             },
-            [&](int h0) { return row_index[h0] >= 0; });
+            [&](int h0) { return row_index[h0] >= 0 && (!mirrored || h0 <= top); });
+        // A one-column orientation at column 0 whose board rises past the
+        // row's top leaves a canonical board for its mirror image.
+        if (mirrored)
+            for (const InRow& in_row : in_row_) {
+                const int cells = set_.orientation(in_row.orientation).added[0];
+                for (int h0 = std::max(0, top - cells + 1); h0 <= top && h0 + cells <= height_; ++h0) {
+                    if (row_index[h0] < 0)
+                        continue;
+                    Heights board = row_heights;
+                    board[0] = h0 + cells;
+                    add(slice, mirror_source(board), row_start + std::uint32_t(row_index[h0]), 1, in_row.piece);
+                }
+            }
     });
     for (const InRow& in_row : in_row_)  // at column 0, each row's states with room above
         if (n > std::uint32_t(in_row.jump))
@@ -276,7 +364,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
 
 template <class Value>
 void TypedKernel<Value>::compute(const PreparedSlice& slice) {
-    const std::uint32_t n = std::uint32_t(row_length_), size = slice.rows * n;
+    const std::uint32_t n = slice.n, size = slice.rows * n;
     for (int piece = 0; piece < pieces_; ++piece)
         if (!(slice.covered >> piece & 1))
             std::fill_n(best_.data() + std::size_t(piece) * stride_, size, -1.0);
@@ -319,7 +407,7 @@ void TypedKernel<Value>::compute(const PreparedSlice& slice) {
 template <class Value>
 template <int Block, int Pieces>
 void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
-    const int n = row_length_;
+    const int n = int(slice.n);
     const int block = Block > 0 ? Block : block_ > 0 ? block_ : n;
     const int* const partners = set_.partners().data();
     for (std::uint32_t row = 0; row < slice.rows; ++row) {
@@ -379,13 +467,15 @@ void find_sends_of_slice(Exchange& exchange, Exchange::Finder& finder, const Par
     if (round.slice_start[chunk + 1] == first)
         return;
     Heights heights = partition.geometry().decode(partition.chunk_first(chunk));
+    const int top = partition.chunks_fix_top() ? heights[partition.geometry().width() - 1] : 0;
     exchange.find_slice(finder, heights);
     const PlacementTable::Differences differences = placements.differences(heights);
     partition.for_each_row_of_slice(
         heights, round.sum - partition.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
             PlacementTable::Differences row_differences = differences;
             set_row_differences(placements, row_heights, partition.lower_columns(), row_differences);
-            exchange.find_row(finder, first + row, row_heights, row_differences);
+            exchange.find_row(finder, first + row, round.row_value(chunk, top, row), round.length(top), row_heights,
+                              row_differences);
         });
 }
 
@@ -463,7 +553,12 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
                          const Rules& rules, int threads, int band_value_size, KernelKind kind, int device)
     : partition_(partition), layout_(layout), set_(rules), placements_(partition.geometry(), rules),
       rules_(partition, rules), band_(partition, layout, band_value_size, threads),
-      exchange_(comm, partition, placements_, rules_), kind_(kind), threads_(threads) {
+      exchange_(comm, partition, placements_, rules_, layout.mirrored()), kind_(kind), threads_(threads) {
+    if (layout.mirrored() && !partition.chunks_fix_top())
+        throw std::invalid_argument("a mirrored layout needs column W-1 above the lower columns "
+                                    "(Partition::mirrored_lower_columns)");
+    if (layout.mirrored() && !rules.mirror_closed())
+        throw std::invalid_argument("a mirrored layout needs a mirror-closed piece set");
     if (band_value_size != sizeof(double) && band_value_size != sizeof(float))
         throw std::invalid_argument("a band holds float64 or float32 values");
     // The kernel's in-row jumps count stored states of the set's classes.
@@ -649,7 +744,6 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
     const int sum = round_sum(round);
     RoundStore& store = band_.open(sum);
     reloading_ = true;
-    const std::uint64_t length = std::uint64_t(store.row_length);
     exchange_.begin_sends(layout_.row_indices(sum));
     Exchange::Finder& finder = exchange_.finder(0);
     for (std::uint64_t chunk = 0; chunk < partition_.owned_chunks(); ++chunk) {
@@ -658,12 +752,15 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
             continue;
         // The slice's rows are consecutive in the file.
         Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
+        const int top = layout_.mirrored() ? heights[partition_.geometry().width() - 1] : 0;
+        const std::uint64_t length = std::uint64_t(store.length(top));
         partition_.for_each_row_of_slice(
             heights, sum - partition_.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
                 if (row != 0)
                     return;
-                const std::uint64_t position = layout_.round_offset(sum) + layout_.row_rank(row_heights, sum) * length;
-                read_exactly(descriptor, store.row(first), rows * length * sizeof(double),
+                const std::uint64_t position = layout_.row_position(sum, layout_.row_rank(row_heights, sum), top);
+                read_exactly(descriptor, store.at_as<double>(store.slice_value(chunk, top)),
+                             rows * length * sizeof(double),
                              data_offset + position * sizeof(double),
                              "cannot read round " + std::to_string(round) + " back to resume");
             });

@@ -48,7 +48,7 @@ RankSends exchange_sends(const Communicator& self, const Partition& partition, c
     const Geometry& geometry = partition.geometry();
     const Rules& set = placements.rules();
     const PlacementRules rules(partition, set);
-    Exchange exchange(self, partition, placements, rules);
+    Exchange exchange(self, partition, placements, rules, layout.mirrored());
     std::vector<int> destinations;
     for (int o = 0; o < set.orientation_count(); ++o)
         for (int x = 0; x + set.orientation(o).width <= geometry.width(); ++x) {
@@ -83,7 +83,7 @@ RankSends exchange_sends(const Communicator& self, const Partition& partition, c
                     partition.for_each_row_of_slice(heights, sum - upper, [&](std::uint64_t, const Heights& row) {
                         PlacementTable::Differences row_differences = differences;
                         set_row_differences(placements, row, partition.lower_columns(), row_differences);
-                        exchange.find_row(finder, walked++, row, row_differences);
+                        exchange.find_row(finder, walked++, 0, layout.row_length(sum), row, row_differences);
                     });
                 }
             const double row_bytes = double(sizeof(BoardId)) + double(layout.row_length(sum)) * band_value_size;
@@ -139,7 +139,7 @@ void count_exchange(const Geometry& geometry, const Rules& rules, const RoundLay
         const int rank = int(std::uint64_t(i) * spread / std::uint64_t(sampled));
         std::optional<Partition> own;
         if (rank != 0)
-            own.emplace(Partition::counting(geometry, ranks, rank));
+            own.emplace(Partition::counting(geometry, ranks, rank, first.lower_columns()));
         const Partition& partition = rank == 0 ? first : *own;
         const RankSends sends = exchange_sends(self, partition, layout, placements, planned.band_value_size, step);
         double owned = 0;
@@ -204,8 +204,7 @@ void count_redistribution(const Partition& first, const RoundLayout& layout, con
     const std::uint64_t size = std::uint64_t(planned.file_value_size);
     std::vector<RoundWriter::Segments> segments;
     for (int sum = 0; sum < rounds; ++sum) {
-        segments.push_back(RoundWriter::Segments::of(layout.rows(sum), std::uint64_t(layout.row_length(sum)) * size,
-                                                     std::uint64_t(ranks)));
+        segments.push_back(RoundWriter::Segments::of(layout.round_values(sum), size, std::uint64_t(ranks)));
         traffic.redistribute_collectives += 4 * (segments.back().count / std::uint64_t(ranks));
     }
     const int lower_columns = first.lower_columns();
@@ -218,7 +217,7 @@ void count_redistribution(const Partition& first, const RoundLayout& layout, con
     if (!exact) {
         double bytes = 0;
         for (int sum = 0; sum < rounds; ++sum)
-            bytes += double(layout.rows(sum)) * layout.row_length(sum) * double(size);
+            bytes += double(layout.round_values(sum)) * double(size);
         const double all = double(ranks);
         double own_node = 0;  // the sum of m^2
         for (int node = 0; node < nodes; ++node) {
@@ -230,24 +229,24 @@ void count_redistribution(const Partition& first, const RoundLayout& layout, con
         traffic.redistribute_between_nodes = bytes * (1 - own_node / (all * all));
         return;
     }
-    std::vector<std::uint64_t> next_row(std::size_t(rounds), 0), segment(std::size_t(rounds), 0);
+    std::vector<std::uint64_t> next_value(std::size_t(rounds), 0), segment(std::size_t(rounds), 0);
     for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
         const int owner = int(chunk % std::uint64_t(ranks));
         const int upper = geometry.height_sum(chunk * chunk_size);
+        const int top = geometry.decode(chunk * chunk_size)[geometry.width() - 1];
         for (int lower_sum = 0; lower_sum <= lower.max_sum() && upper + lower_sum < rounds; ++lower_sum) {
             const std::size_t sum = std::size_t(upper + lower_sum);
             const RoundWriter::Segments& cut = segments[sum];
-            const double row_bytes = double(layout.row_length(int(sum))) * double(size);
-            std::uint64_t from = next_row[sum], s = segment[sum];
-            const std::uint64_t to = from + lower.count(lower_sum);
-            next_row[sum] = to;
+            std::uint64_t from = next_value[sum], s = segment[sum];
+            const std::uint64_t to = from + lower.count(lower_sum) * std::uint64_t(layout.row_length(int(sum), top));
+            next_value[sum] = to;
             while (from < to) {
-                while (cut.first_row(s + 1) <= from)
+                while (cut.first_value(s + 1) <= from)
                     ++s;
-                const std::uint64_t end = std::min(to, cut.first_row(s + 1));
+                const std::uint64_t end = std::min(to, cut.first_value(s + 1));
                 const int writer = int(s % std::uint64_t(ranks));
                 if (writer != owner) {
-                    const double bytes = double(end - from) * row_bytes;
+                    const double bytes = double(end - from) * double(size);
                     traffic.redistribute += bytes;
                     if (writer / per_node != owner / per_node) {
                         traffic.redistribute_between_nodes += bytes;

@@ -8,9 +8,10 @@ here): the format versions, dataset names, block size, precisions, shape
 limits, the metadata child's time limit, the tetrominoes' pieces attribute
 of a table without piece_set, and each built-in piece set's attributes,
 checksum, piece count and class count (the gcd of its sizes); and the
-attributes write_table_info() gives a version-1 and a version-2 table.
+attributes write_table_info() gives a table of each version (version 3's
+mirror attribute, "none" for a table of every board).
 Checks that stack_table (common/table/python) holds the same values; that
-every attribute it reads opening TABLE (a version-2 table of stackgen), the
+every attribute it reads opening TABLE (a version-3 table of stackgen), the
 legacy table (tests/data/legacy) and a version-1 table made of the C++
 writer's version-1 attributes is one the C++ writes; that it computes each
 built-in set's checksum and class count as the C++ does; and that the
@@ -116,7 +117,7 @@ with h5py.File(cpp["attribute_files"]["1"], "r") as source, h5py.File(version1, 
     target.create_dataset(cpp["values_dataset"], data=np.full(int(source.attrs["states"]), 1.5))
 legacy = os.path.join(SOURCE, "tests", "data", "legacy", "tetrominoes_5x6.h5")
 every = set().union(*written.values())
-for path, expected_version in ((table_path, 2), (legacy, 2), (version1, 1)):
+for path, expected_version in ((table_path, stack_table.FORMAT_VERSION), (legacy, 2), (version1, 1)):
     version, value, names, probes = attributes_read(path)
     label = os.path.basename(path)
     same(version, expected_version, "%s: format version" % label)
@@ -127,6 +128,12 @@ for path, expected_version in ((table_path, 2), (legacy, 2), (version1, 1)):
           % (label, sorted(probes - every) or "none"))
 with stack_table.StackTable(version1) as table:
     same(float(table.values([table.states - 1])[0]), 1.5, "a version-1 table of the C++ attributes reads")
+# Version 3's attribute mirror: its name, and the value of a table that stores every board.
+with h5py.File(cpp["attribute_files"]["3"], "r") as f:
+    check(stack_table.MIRROR_ATTRIBUTE in f.attrs, "version 3 has the attribute '%s'" % stack_table.MIRROR_ATTRIBUTE)
+    mirror = f.attrs.get(stack_table.MIRROR_ATTRIBUTE, b"")
+    same(mirror.decode() if isinstance(mirror, bytes) else mirror, stack_table.MIRROR_NONE,
+         "the mirror attribute of a table of every board")
 
 # The package: its version is the project's, and pyproject.toml installs this module.
 same(stack_table.__version__, project_version, "version (stack_table.__version__, CMakeLists.txt)")

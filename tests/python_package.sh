@@ -62,7 +62,7 @@ command="$work/venv/bin/stack-table"
 out=$("$command" "$table" 0 2>&1)
 if [[ $out == 2.53904437173* ]]; then ok "stack-table TABLE 0: $out"; else fail "stack-table TABLE 0: $out"; fi
 out=$("$command" "$table" --check 2>&1)
-if [[ $out == *"4x20, tetrominoes, format 2"* && $out == *"checked: all "*" stored values read, every block of them against its checksum"* ]]; then
+if [[ $out == *"4x20, tetrominoes, format 3"* && $out == *"checked: all "*" stored values read, every block of them against its checksum"* ]]; then
     ok "stack-table TABLE --check"
 else
     fail "stack-table --check: $out"

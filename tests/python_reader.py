@@ -3,10 +3,10 @@
 
     python_reader.py BUILD_DIR WORK_DIR
 
-Generates version-2 tables (all classes float64; classes 1 and 3 float32;
+Generates version-3 tables (all classes float64; classes 1 and 3 float32;
 the pentominoes' class 2 of 5; a weighted piece file of three sizes) with
 stackgen, writes a version-1 copy of the first with h5py, takes the table
-written before piece sets were stored (tests/data/legacy), and for
+written before piece sets were stored (tests/data/legacy, version 2), and for
 10,000 random ids plus the corners compares StackTable(path).values(ids)
 with table_values (C++ StackTable, resident and lazy): the same bits, NaN
 exactly where the C++ table does not hold the board. Then checks a few
@@ -23,12 +23,28 @@ block, to_numpy() and check_all(), naming the block, and still read away
 from it; a value made negative behind a good checksum, and a version-1 NaN,
 are refused by each; to_numpy() past its memory limit is refused naming
 the sizes.
+
+Mirrored tables (version 3, mirror = "canonical": only the boards with
+h0 <= h_{W-1} stored), which stackgen does not write: each is made here
+with h5py from a full table of stackgen (5x8 and 4x6, every class and
+class 0 alone; 5x8 classes 1 and 3 in float32), its layout from plain loops
+over every board in id order (a round's stored boards in id order, those
+with h0 > h_{W-1} left out), with its own round_offsets, stored_states,
+checksums and values_crc64. The C++ table_values and every read of the
+reader (values of every id, by heights, holds, to_numpy, iter_blocks,
+positions, both inverses, values in groups of blocks, the command) must give
+each board the full table's value, those with h0 > h_{W-1} included. A
+version-3 table whose mirror attribute is 'sideways' or missing, and a full
+table that says it is mirrored, are refused.
 """
+import contextlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import zlib
 
 import h5py
 import numpy as np
@@ -46,9 +62,9 @@ table_values = os.path.join(build, "tests", "table_values")
 environment = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
-def generate(path, *options):
-    subprocess.run([stackgen, "--width", "5", "--height", "8", "--output", path, "--quiet", *options], check=True,
-                   env=environment)
+def generate(path, *options, shape=(5, 8)):
+    subprocess.run([stackgen, "--width", str(shape[0]), "--height", str(shape[1]), "--output", path, "--quiet",
+                    *options], check=True, env=environment)
 
 
 def cpp_values(path, ids, lazy):
@@ -147,7 +163,7 @@ for path in (all_classes, odd, old, pentominoes, mixed, legacy):
             path, int(np.sum(~((whole == cpp) | (np.isnan(whole) & np.isnan(cpp))))))
         assert table.states >= stack_table.FAST_FROM
         assert same(table.values(every), cpp), "%s: values() of every id and C++ disagree" % path
-        if table.format_version == 2:
+        if table.format_version >= 2:
             assert table._fast, "%s: values() of every id did not use the lookup tables" % path
             fast, by_columns = table._virtual_fast(every.view(np.int64)), table._virtual_by_columns(every)
             assert np.array_equal(np.maximum(fast, -1), np.maximum(by_columns, -1)), \
@@ -160,7 +176,7 @@ for path in (all_classes, odd, old, pentominoes, mixed, legacy):
             assert np.array_equal(table.positions(ids), np.arange(ids.size)), "%s: iter_blocks(%d) not in file order" % (
                 path, blocks)
             assert max(sizes) <= blocks * CHECKSUM_VALUES and len(sizes) == -(-table.block_count // blocks)
-        if table.format_version == 2:
+        if table.format_version >= 2:
             table._unrank = False  # the inverse by binary search, column by column
             assert np.array_equal(scan(table, 3)[0], ids), "%s: the two inverses of the codec disagree" % path
             table._unrank = None
@@ -222,7 +238,7 @@ with h5py.File(not_a_number, "r+") as out:
 for path in (negative, not_a_number):
     with StackTable(path) as table:
         bad = 1000 if path == negative else 2000
-        ids = table._ids_at(bad, bad + 1) if table.format_version == 2 else np.array([bad])
+        ids = table._ids_at(bad, bad + 1) if table.format_version >= 2 else np.array([bad])
         for what, read in (("values()", lambda: table.values(ids)), ("iter_blocks()", lambda: list(table.iter_blocks())),
                            ("to_numpy()", table.to_numpy), ("check_all()", table.check_all)):
             refused("%s of %s" % (what, os.path.basename(path)), read, "holds a value that is not a number of pieces")
@@ -265,6 +281,154 @@ with StackTable(all_classes) as table:
     assert table.values(np.array([], dtype=np.int64)).size == 0
     assert table.values(np.array([0.0]))[0] == table.values([0])[0]
     print("boards outside the well: refused")
+
+# Mirrored tables (format 3, mirror = "canonical"), made from full ones.
+CRC64_TABLE = []
+for byte in range(256):
+    crc = byte
+    for _ in range(8):
+        crc = (crc >> 1) ^ 0xC96C5795D7870F42 if crc & 1 else crc >> 1
+    CRC64_TABLE.append(crc)
+
+
+def crc64_xz(data):
+    """CRC-64/XZ (ECMA-182 reflected, as liblzma computes values_crc64:
+    common/table/digest.h), byte by byte."""
+    crc = 0xFFFFFFFFFFFFFFFF
+    for byte in data:
+        crc = CRC64_TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFFFFFFFFFF
+
+
+assert crc64_xz(b"123456789") == 0x995DC9BBDF1939FA, "CRC-64/XZ's check value"
+
+
+def mirrored_copy(source, target):
+    """Writes target, the mirrored table of the full table source (tetrominoes,
+    format 3, mirror = "none"): its layout from a loop over every board in id
+    order, not from the reader's codec. A round S (the height sum of columns
+    1..W-1) of the full table holds its stored boards in id order (rows in id
+    order, h0 ascending in a row); the mirrored table holds the same boards in
+    the same order less those with h0 > h_{W-1}. Returns the boards' expected
+    values in id order (the full table's, NaN where the class is not stored)
+    and the ids the mirrored table stores, in file order."""
+    with h5py.File(source, "r") as f:
+        attributes = dict(f.attrs)
+        values = f["values"][...]
+        offsets = f["round_offsets"][...]
+    assert attributes["format_version"] == 3 and attributes["mirror"] == "none", source
+    width, height = int(attributes["width"]), int(attributes["height"])
+    base, residues = height + 1, {int(r) for r in attributes["residue_classes"]}
+    rounds = [[] for _ in range((width - 1) * height + 1)]  # [S]: (id, canonical) of its stored boards, id order
+    for board in range(base ** width):
+        h = [board // base ** column % base for column in range(width)]
+        if sum(h) % stack_table.TETROMINO_CLASSES in residues:
+            rounds[sum(h[1:])].append((board, h[0] <= h[-1]))
+    assert list(offsets) == [0] + list(np.cumsum([len(r) for r in rounds])), "%s: the full layout" % source
+    assert crc64_xz(values.tobytes()) == int(attributes["values_crc64"]), "%s: values_crc64" % source
+    order = [board for r in rounds for board, _ in r]
+    expected = np.full(base ** width, np.nan)
+    expected[order] = values
+    kept = values[[canonical for r in rounds for _, canonical in r]]
+    stored = [board for r in rounds for board, canonical in r if canonical]
+    mirrored_offsets = np.array([0] + list(np.cumsum([sum(c for _, c in r) for r in rounds])), dtype=offsets.dtype)
+    checksums = []
+    for first_of_round, end_of_round in zip(mirrored_offsets[:-1].tolist(), mirrored_offsets[1:].tolist()):
+        for first in range(first_of_round, end_of_round, CHECKSUM_VALUES):
+            checksums.append(zlib.crc32(kept[first:min(first + CHECKSUM_VALUES, end_of_round)].tobytes()))
+    with h5py.File(target, "w") as out:
+        for name, value in attributes.items():
+            out.attrs[name] = value
+        out.attrs["stored_states"] = np.asarray(attributes["stored_states"]).dtype.type(kept.size)
+        out.attrs["values_crc64"] = np.uint64(crc64_xz(kept.tobytes()))
+        out.attrs["mirror"] = "canonical"
+        out.create_dataset("values", data=kept)
+        out.create_dataset("round_offsets", data=mirrored_offsets)
+        out.create_dataset("checksums", data=np.array(checksums, dtype=np.uint32))
+    return expected, np.array(stored, dtype=np.int64)
+
+
+def mirror_ids(ids, width, base):
+    """The ids of the boards' mirror images."""
+    h = [np.asarray(ids) // base ** column % base for column in range(width)]
+    return sum(h[width - 1 - column] * base ** column for column in range(width))
+
+
+class0 = os.path.join(work, "stack_5x8_class0.h5")
+narrow, narrow0 = os.path.join(work, "stack_4x6_all.h5"), os.path.join(work, "stack_4x6_class0.h5")
+generate(class0, "--residue", "0")
+generate(narrow, shape=(4, 6))
+generate(narrow0, "--residue", "0", shape=(4, 6))
+for source in (all_classes, class0, odd, narrow, narrow0):
+    path = os.path.join(work, "mirrored_" + os.path.basename(source))
+    expected, stored = mirrored_copy(source, path)
+    with StackTable(source) as full:
+        assert not full.mirrored
+        width, base = full.width, full.base
+    every = np.arange(base ** width, dtype=np.uint64)
+    heights = np.array([[i // base ** column % base for column in range(width)] for i in range(base ** width)])
+    flipped = heights[:, 0] > heights[:, -1]
+    assert flipped.any() and not np.isnan(expected[flipped]).all()
+    for lazy in (False, True):
+        assert same(cpp_values(path, every, lazy), expected), "%s: the C++ reads the mirrored copy otherwise" % path
+    with StackTable(path) as table:
+        assert table.mirrored and table.format_version == 3 and table.dataset.shape == (stored.size,), path
+        assert same(table.values(every), expected), "%s: values() of every id" % path
+        assert not table._fast, "%s: a mirrored table went through the lookup tables" % path
+        some = rng.integers(0, table.states, 1000)
+        assert same(table.values(some), expected[some]), "%s: values() of a few ids" % path
+        assert same(table.values_of(heights), expected), "%s: values_of() of every board" % path
+        assert same(table.values_of(heights[flipped][:, ::-1]), expected[flipped]), "%s: the mirror images" % path
+        assert np.array_equal(table.holds(every), ~np.isnan(expected)), "%s: holds()" % path
+        assert same(table.to_numpy(), expected), "%s: to_numpy()" % path
+        for blocks in (1, 3, stack_table.SCAN_BLOCKS):
+            ids, values, sizes = scan(table, blocks)
+            assert np.array_equal(ids, stored), "%s: iter_blocks(%d) yields other boards" % (path, blocks)
+            assert same(values, expected[ids]), "%s: iter_blocks(%d) values" % (path, blocks)
+        assert np.array_equal(table.positions(stored), np.arange(stored.size)), "%s: positions()" % path
+        strict = np.flatnonzero(heights[stored, 0] < heights[stored, -1])  # an image of h0 = h_{W-1} is stored too
+        assert np.array_equal(table.positions(mirror_ids(stored[strict], width, base)), strict), \
+            "%s: positions() of the mirror images" % path
+        table._unrank = False  # the inverse by binary search, column by column
+        assert np.array_equal(scan(table, 3)[0], stored), "%s: the two inverses of the codec disagree" % path
+        table._unrank = None
+        table.check_all()
+        budget, stack_table.READ_BUDGET = stack_table.READ_BUDGET, 2 * CHECKSUM_VALUES * 8
+        try:
+            assert same(table.values(every[::-1]), expected[::-1]), "%s: values() in groups of blocks" % path
+        finally:
+            stack_table.READ_BUDGET = budget
+    # The command: a board with h0 > h_{W-1}, and the summary.
+    board = int(np.flatnonzero(flipped & ~np.isnan(expected))[-1])
+    for arguments, text in (([path, str(board)], repr(float(expected[board]))),
+                            ([path], "mirrored (canonical boards only")):
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output):
+            assert stack_table.main(arguments) == 0, arguments
+        assert text in output.getvalue(), "stack-table %s: '%s' not in %r" % (arguments, text, output.getvalue())
+    print("%s: mirrored copy (%d of %d values, %d boards with h0 > h%d): every read agrees with the full table "
+          "and with C++" % (os.path.basename(source), stored.size, int(np.sum(~np.isnan(expected))),
+                            int(np.sum(flipped)), width - 1))
+    checked += 4 * table.states
+
+# A version-3 table whose mirror attribute is no layout, or missing, and a
+# full table that says it is mirrored: refused, naming the file.
+mirrored_path = os.path.join(work, "mirrored_" + os.path.basename(all_classes))
+for name, change, pattern in (
+        ("sideways", lambda f: f.attrs.__setitem__("mirror", "sideways"),
+         "attribute 'mirror' is 'sideways', not canonical or none"),
+        ("no_mirror", lambda f: f.attrs.__delitem__("mirror"), "attribute 'mirror' is missing or not a string")):
+    broken = os.path.join(work, "mirror_%s.h5" % name)
+    shutil.copyfile(mirrored_path, broken)
+    with h5py.File(broken, "r+") as f:
+        change(f)
+    refused("a mirror attribute '%s'" % name, lambda: StackTable(broken), "'%s': %s" % (broken, pattern))
+claims = os.path.join(work, "mirror_claimed.h5")
+shutil.copyfile(all_classes, claims)
+with h5py.File(claims, "r+") as f:
+    f.attrs["mirror"] = "canonical"
+refused("a full table said to be mirrored", lambda: StackTable(claims), "disagrees with its width, height")
+print("mirror attributes 'sideways' and missing, and a full table said to be mirrored: refused")
 
 # A file that is not a table.
 plain = os.path.join(work, "plain.h5")

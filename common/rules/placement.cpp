@@ -81,11 +81,15 @@ PlacementTable::MatchTable PlacementTable::build_table(int keys, const std::vect
 }
 
 PieceCounts round_connections(const Rules& rules, const Geometry& geometry, const CompositionCodec& columns,
-                              const ResidueSet& residues, int sum) {
+                              const ResidueSet& residues, int sum, bool mirrored) {
     const int width = geometry.width(), height = geometry.height();
     std::uint64_t stored_h0 = 0;  // column-0 heights of a stored class, for this sum
-    for (int h0 = 0; h0 <= height; ++h0)
+    std::vector<std::uint64_t> stored_below(std::size_t(height) + 1, 0);  // [t] -> of them, those <= t
+    for (int h0 = 0; h0 <= height; ++h0) {
         stored_h0 += residues.holds_sum(sum + h0);
+        stored_below[std::size_t(h0)] = stored_h0;
+    }
+    mirrored = mirrored && width >= 2;
     PieceCounts counts(std::size_t(rules.piece_count()), 0);
     for (const Orientation& orientation : rules.orientations()) {
         const int w = orientation.width;
@@ -103,11 +107,29 @@ PieceCounts round_connections(const Rules& rules, const Geometry& geometry, cons
                 int fixed = 0;  // the piece's columns' share of the row sum
                 for (int k = x == 0 ? 1 : 0; k < w; ++k)
                     fixed += b + d[k];
+                std::uint64_t& count = counts[std::size_t(orientation.piece)];
+                if (mirrored) {
+                    // h0 <= t, t = h(W-1): each fixed by the piece or free.
+                    const bool covers_top = x + w == width;
+                    if (x == 0 && !residues.holds_sum(sum + b))
+                        continue;
+                    if (covers_top) {
+                        const int top = b + d[std::size_t(w - 1)];
+                        const std::uint64_t boards = columns.count(free, sum - fixed);
+                        count += x > 0 ? boards * stored_below[std::size_t(top)] : (b <= top ? boards : 0);
+                    } else {
+                        for (int top = x > 0 ? 0 : b; top <= height; ++top) {
+                            const std::uint64_t boards = columns.count(free - 1, sum - fixed - top);
+                            count += x > 0 ? boards * stored_below[std::size_t(top)] : boards;
+                        }
+                    }
+                    continue;
+                }
                 const std::uint64_t boards = columns.count(free, sum - fixed);
                 if (x > 0)
-                    counts[std::size_t(orientation.piece)] += boards * stored_h0;
+                    count += boards * stored_h0;
                 else if (residues.holds_sum(sum + b))
-                    counts[std::size_t(orientation.piece)] += boards;
+                    count += boards;
             }
         }
     }

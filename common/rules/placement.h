@@ -271,9 +271,11 @@ void PlacementTable::for_each_predecessor(const Heights& heights, Visit&& visit)
 // 1..W-1 (`columns` counts them: CompositionCodec(W-1, H)), times the
 // column-0 heights of a stored class (or, at x = 0, whether b is one).
 // stackgen checks its count against this, and a resumed partial's
-// connections_done attribute.
+// connections_done attribute. `mirrored`: over the canonical boards alone
+// (h0 <= h(W-1), table_format.h), the column W-1 then taken height by
+// height where the piece leaves it free.
 PieceCounts round_connections(const Rules& rules, const Geometry& geometry, const CompositionCodec& columns,
-                              const ResidueSet& residues, int sum);
+                              const ResidueSet& residues, int sum, bool mirrored = false);
 
 // The table's choice for `piece` on a board (its heights and id): every
 // placement of the piece, each valued by value_of(successor id), the best by

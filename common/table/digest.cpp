@@ -69,7 +69,7 @@ ValueDigest::ValueDigest(const RoundLayout& layout, std::size_t value_size)
 std::uint64_t ValueDigest::round_offset(int sum) const { return layout_.round_offset(sum) * value_size_; }
 
 std::uint64_t ValueDigest::round_bytes(int sum) const {
-    return layout_.rows(sum) * std::uint64_t(layout_.row_length(sum)) * value_size_;
+    return layout_.round_values(sum) * value_size_;
 }
 
 void ValueDigest::add_round(int sum, std::vector<DigestPiece> pieces) {

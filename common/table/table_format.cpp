@@ -160,13 +160,7 @@ std::uint64_t RoundLayout::position(const Heights& heights) const {
     int row_sum = 0;
     for (int column = 1; column < geometry_.width(); ++column)
         row_sum += heights[column];
-    if (mirrored_) {
-        const int top = heights[geometry_.width() - 1];
-        return offsets_[row_sum] + values_below_top(row_sum, top)
-               + (row_rank(heights, row_sum) - rows_below_top(row_sum, top)) * std::uint64_t(row_length(row_sum, top))
-               + std::uint64_t(index_in_row(row_sum, heights[0]));
-    }
-    return offsets_[row_sum] + row_rank(heights, row_sum) * std::uint64_t(row_length(row_sum))
+    return row_position(row_sum, row_rank(heights, row_sum), heights[geometry_.width() - 1])
            + std::uint64_t(index_in_row(row_sum, heights[0]));
 }
 

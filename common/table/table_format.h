@@ -178,6 +178,14 @@ public:
         return rows_.rank(heights.data() + 1, row_sum);
     }
     std::uint64_t round_offset(int sum) const { return offsets_[sum]; }
+    // The first position of the row of rank `rank` in round `sum`, whose
+    // top (column W-1) is `top`.
+    std::uint64_t row_position(int sum, std::uint64_t rank, int top) const {
+        if (!mirrored_)
+            return offsets_[sum] + rank * std::uint64_t(row_length(sum));
+        return offsets_[sum] + values_below_top(sum, top)
+               + (rank - rows_below_top(sum, top)) * std::uint64_t(row_length(sum, top));
+    }
     std::uint64_t round_values(int sum) const { return offsets_[sum + 1] - offsets_[sum]; }
     const std::vector<std::uint64_t>& offsets() const { return offsets_; }
     std::uint64_t stored_states() const { return offsets_.back(); }

@@ -141,17 +141,17 @@ TEST(RoundWriter, SegmentsCoverARoundInFewestRankSizedGroups) {
     for (const auto& c : cases) {
         const RoundWriter::Segments segments = RoundWriter::Segments::of(c.rows, c.row_bytes, c.ranks);
         const std::uint64_t groups = segments.count / c.ranks;
-        EXPECT_EQ(segments.rows, c.rows);
+        EXPECT_EQ(segments.values, c.rows);
         EXPECT_EQ(segments.count % c.ranks, 0u) << c.rows << " rows of " << c.row_bytes << " bytes, " << c.ranks;
         EXPECT_GE(groups, 1u);
         // One group fewer would not do.
         EXPECT_GT(c.rows * c.row_bytes, (groups - 1) * c.ranks * segment) << c.rows << " rows, " << c.ranks;
-        EXPECT_EQ(segments.first_row(0), 0u);
-        EXPECT_EQ(segments.first_row(segments.count), c.rows);
+        EXPECT_EQ(segments.first_value(0), 0u);
+        EXPECT_EQ(segments.first_value(segments.count), c.rows);
         std::uint64_t too_large = 0, backwards = 0;
         for (std::uint64_t s = 0; s < segments.count; ++s) {
-            const std::uint64_t rows = segments.first_row(s + 1) - segments.first_row(s);
-            backwards += segments.first_row(s + 1) < segments.first_row(s);
+            const std::uint64_t rows = segments.first_value(s + 1) - segments.first_value(s);
+            backwards += segments.first_value(s + 1) < segments.first_value(s);
             too_large += rows * c.row_bytes > segment + c.row_bytes;
         }
         EXPECT_EQ(backwards, 0u);

@@ -1,4 +1,4 @@
-"""Read stackgen's tables from Python (numpy + h5py): both formats.
+"""Read stackgen's tables from Python (numpy + h5py): formats 1 to 3.
 
     from stack_table import StackTable
     table = StackTable("stack_6x20.h5")
@@ -16,7 +16,14 @@ column-0 heights of the stored residue classes of the height sum mod g (g
 the gcd of the piece set's sizes, 4 for the tetrominoes; table.modulus):
 position = round_offsets[S] + rank(h_1..h_{W-1}) * n(S) + index(S, h0), the
 same codec as common/table/table_format.h, computed here with counting tables of
-compositions. Version 1 tables store every board in id order.
+compositions. Version 1 tables store every board in id order. Version 3
+is version 2 with the attribute mirror: "none", version 2's layout, or
+"canonical", only the boards with h0 <= h_{W-1} stored (a board and its
+mirror image have the same value): rounds and rows as in version 2, a
+round's rows grouped by their top t = h_{W-1} ascending, and a row of top t
+holds only the first short(S, t) of its places (the stored h0 <= t). Every
+lookup answers any board: one with h0 > h_{W-1} reads its mirror image
+(table.mirrored says which layout a table has).
 
 Bulk reads (scripts/reader-bench measures them: results/reader.md):
 - values(ids) maps all the ids at once with numpy, a step of STEP ids at a
@@ -25,21 +32,25 @@ Bulk reads (scripts/reader-bench measures them: results/reader.md):
   row sum and the place in the row. It reads each run of the checksummed
   blocks the ids fall in with one hyperslab, checks each block's CRC-32
   (zlib's, on the block's bytes) against /checksums, and gathers.
-  Requests of fewer than FAST_FROM ids go column by column instead.
+  Requests of fewer than FAST_FROM ids, and every request to a mirrored
+  table (its row length depends on the top column, which the two groups
+  do not split), go column by column instead.
 - iter_blocks(blocks=SCAN_BLOCKS) scans the whole table in file order in
   bounded memory: (ids, values) for `blocks` checksummed blocks (of
   CHECKSUM_VALUES values, a round's last one shorter) at a time; ids int64,
-  values float64, fresh arrays each step. Version 2 yields only the boards
-  the table holds: the ids of the step's positions, by the inverse codec
-  (round S's rows in id order, from the rows of its low columns sorted by
-  height sum). Version 1 yields every id in order.
+  values float64, fresh arrays each step. Versions 2 and 3 yield only the
+  boards the table stores: the ids of the step's positions, by the inverse
+  codec (round S's rows in id order, from the rows of its low columns
+  sorted by height sum; a mirrored table's canonical boards alone, h0 <=
+  h_{W-1}). Version 1 yields every id in order.
 - to_numpy(memory_limit=None): the whole table as one float64 array of
-  (H+1)^W values in board-id order, NaN for boards the table does not hold.
+  (H+1)^W values in board-id order, NaN for boards the table does not hold
+  (a mirrored table's other boards filled in from their mirror images).
   Refused with a TableError naming the sizes when it would need more than
   memory_limit bytes (default three quarters of MemAvailable); a table
   that does not fit is read with iter_blocks().
 Every read checks what it reads: a block whose CRC-32 does not match
-(version 2), or a value that is not a number of pieces (negative, NaN,
+(versions 2 and 3), or a value that is not a number of pieces (negative, NaN,
 infinite), is refused with a TableError naming the values and the block.
 check_all() (--check) reads every block so.
 
@@ -72,8 +83,11 @@ TETROMINOES = ("i: ([0,0,0],[1,1,1,1]) ([],[4])\n"
                "lr: ([1,0],[2,1,1]) ([-2],[1,3]) ([0,0],[1,1,2]) ([0],[3,1])\n"
                "ll: ([0,-1],[1,1,2]) ([0],[1,3]) ([0,0],[2,1,1]) ([2],[3,1])\n")
 # The format (common/table/table_format.h; tests/python_constants.py pins these to it).
-FORMAT_VERSION = 2            # TableFormatVersion: the newest version read
+FORMAT_VERSION = 3            # TableFormatVersion: the newest version read
 OLDEST_FORMAT_VERSION = 1     # OldestTableFormatVersion
+MIRROR_ATTRIBUTE = "mirror"   # MirrorAttribute (version 3)
+MIRROR_CANONICAL = "canonical"  # MirrorCanonical: only boards with h0 <= h_{W-1} stored
+MIRROR_NONE = "none"          # MirrorNone: every board of the stored classes
 VALUES_DATASET = "values"                # ValuesDataset
 ROUND_OFFSETS_DATASET = "round_offsets"  # RoundOffsetsDataset
 CHECKSUMS_DATASET = "checksums"          # ChecksumsDataset
@@ -261,6 +275,7 @@ class StackTable:
             raise TableError("%s is not a stacking table: dataset /%s is missing" % (path, VALUES_DATASET))
         self.dataset = self.file[VALUES_DATASET]
         self.checksums = None
+        self.mirrored = False
         if self.format_version == 1:
             self.residues = tuple(range(self.modulus))
             self.precision = "float64"
@@ -281,8 +296,14 @@ class StackTable:
             self.precision = self.precision.decode()
         if self.precision not in PRECISIONS:
             raise TableError("%s: attribute 'precision' is '%s', not float64 or float32" % (path, self.precision))
-        self._check_claims(self._integer("stored_states"))
+        if self.format_version >= 3:
+            self._read_mirror()
+        stored_states = self._integer("stored_states")
+        self._check_claims(stored_states)
         self._build_layout()
+        if stored_states != int(self.offsets[-1]):
+            raise TableError("'%s': its stored_states attribute (%d) disagrees with its width, height and residue "
+                             "classes" % (path, stored_states))
         stored = np.asarray(self.file[ROUND_OFFSETS_DATASET][...], dtype=np.uint64)
         if not np.array_equal(stored, self.offsets):
             raise TableError("%s: /round_offsets disagrees with its width, height and residue classes" % path)
@@ -301,6 +322,19 @@ class StackTable:
         if self.checksums.shape != (int(self.block_offsets[-1]),):
             raise TableError("%s: /checksums does not hold one checksum per block" % path)
         self._prepare_blocks()
+
+    def _read_mirror(self):
+        """Version 3's attribute mirror, as the C++ loader reads it
+        (common/table/table_format.cpp): "canonical" (only the boards with
+        h0 <= h_{W-1} stored; the well must be 2 or more columns wide) or
+        "none". Sets self.mirrored."""
+        mirror = self._string(MIRROR_ATTRIBUTE)
+        if mirror not in (MIRROR_CANONICAL, MIRROR_NONE):
+            raise TableError("'%s': attribute '%s' is '%s', not %s or %s"
+                             % (self.path, MIRROR_ATTRIBUTE, mirror, MIRROR_CANONICAL, MIRROR_NONE))
+        self.mirrored = mirror == MIRROR_CANONICAL
+        if self.mirrored and self.width < 2:
+            raise TableError("'%s': a mirrored table must be 2 or more columns wide" % self.path)
 
     def _string(self, name):
         """A string attribute."""
@@ -339,12 +373,16 @@ class StackTable:
     def _check_claims(self, stored):
         """Before anything is built from the shape (the C++ reader's checks,
         common/table/table_file.h): the stored values must fit the file, and
-        a version-2 table must store at least what its shape and classes give."""
+        a version-2 table must store at least what its shape and classes give
+        (a mirrored one at least half of it: a board and its mirror image are
+        of one class, and one of the two is stored)."""
         if stored * self._value_bytes() > self.file_size:
             raise TableError("'%s' is damaged: it claims %d values (%d bytes) but the file holds only %d bytes"
                              % (self.path, stored, stored * self._value_bytes(), self.file_size))
         if self.format_version >= 2:
             fewest = self.base ** (self.width - 1) * (self.base // self.modulus) * len(self.residues)
+            if self.mirrored:
+                fewest //= 2
             if stored < fewest:
                 raise TableError("'%s': its stored_states attribute (%d) is fewer than its width, height and residue "
                                  "classes give (at least %d)" % (self.path, stored, fewest))
@@ -404,7 +442,29 @@ class StackTable:
                     self.index[sum_class][h0] = self.row_length[sum_class]
                     self.row_length[sum_class] += 1
         sizes = count[columns] * self.row_length[np.arange(max_sum + 1) % classes].astype(np.uint64)
+        if self.mirrored:
+            sizes = self._build_tops()
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint64)
+
+    def _build_tops(self):
+        """A mirrored layout's tables (RoundLayout's in common/table/table_format.h):
+        short_length[c][t], the stored h0 <= t of a row whose sum is of class c
+        (the first places of the full row); for each round S and top t in
+        0..H+1, top_rows[S][t] and top_values[S][t], the rows of round S whose
+        top (column W-1) is below t and their values (a round's rows of top u
+        are the W-2 columns between summing to S - u). Returns each round's
+        values."""
+        height, rounds = self.height, (self.width - 1) * self.height + 1
+        self.short_length = np.cumsum(self.index >= 0, axis=1).astype(np.uint64)
+        between = self.count[self.width - 2]
+        rest = np.arange(rounds)[:, None] - np.arange(height + 1)[None, :]  # [S][t] -> S - t
+        of_top = np.where(rest >= 0, between[np.maximum(rest, 0)], np.uint64(0))
+        lengths = self.short_length[np.arange(rounds) % self.modulus]  # [S][t]
+        self.top_rows = np.zeros((rounds, height + 2), dtype=np.uint64)
+        self.top_values = np.zeros((rounds, height + 2), dtype=np.uint64)
+        self.top_rows[:, 1:] = np.cumsum(of_top, axis=1)
+        self.top_values[:, 1:] = np.cumsum(of_top * lengths, axis=1)
+        return self.top_values[:, height + 1]
 
     def _checked_ids(self, ids, past_end=False):
         """ids as a flat uint64 array. A TableError, as the C++ library
@@ -491,6 +551,10 @@ class StackTable:
         self._prefix64 = self.prefix.astype(np.int64)
         # The stored h0 of a row, ascending, by the row sum mod g.
         self._h0_lists = [np.flatnonzero(self.index[c] >= 0).astype(np.int64) for c in range(self.modulus)]
+        if self.mirrored:
+            self._short64 = self.short_length.astype(np.int64)
+            self._top_rows64 = self.top_rows.astype(np.int64)
+            self._top_values64 = self.top_values.astype(np.int64)
 
     def _read_range(self, buffer, target, source, length):
         """buffer[target:target + length] = /values[source:source + length], as
@@ -514,7 +578,7 @@ class StackTable:
         """Reads blocks (ascending block indices) into buffer (stored_dtype),
         block i at buffer[i * CHECKSUM_VALUES:], with one hyperslab for each
         run of blocks that lie back to back in both, and checks each block
-        against its checksum (version 2): the CRC-32 of its bytes."""
+        against its checksum (versions 2 and 3): the CRC-32 of its bytes."""
         if blocks.size == 0:
             return
         first, count = self._block_extent(blocks)
@@ -566,12 +630,24 @@ class StackTable:
             rest = quotient
         return h
 
+    def _canonical(self, h):
+        """The boards a mirrored table stores for heights h ((n, W), changed
+        in place): each with h0 > h_{W-1} turned into its mirror image."""
+        flip = np.flatnonzero(h[:, 0] > h[:, -1])
+        h[flip] = h[flip, ::-1]
+        return h
+
     def _by_columns(self, ids):
         """The row sum S and the place in round S (rank * n(S) + index(S, h0),
         index -1 when the board is not held) of ids below states, column by
         column with the counting tables (the reference the lookup tables are
-        built from, and what small requests use)."""
+        built from, and what small requests and mirrored tables use). A
+        mirrored table gives the place of the board's canonical form: the
+        round's values below its top t, then (rank - rows below t) rows of
+        short(S, t) values, then index(S, h0)."""
         h = self._heights_of(self._int_ids(ids))
+        if self.mirrored:
+            h = self._canonical(h)
         row_sum = h[:, 1:].sum(axis=1)
         rank = np.zeros(ids.size, dtype=np.int64)
         remaining = row_sum.copy()
@@ -582,6 +658,11 @@ class StackTable:
             remaining -= value
         classes = row_sum % self.modulus
         index = self.index[classes, h[:, 0]]
+        if self.mirrored:
+            top = h[:, -1]
+            place = (self._top_values64[row_sum, top] + (rank - self._top_rows64[row_sum, top])
+                     * self._short64[classes, top] + index)
+            return row_sum, place, index
         return row_sum, rank * self.row_length[classes] + index, index
 
     def _virtual_by_columns(self, ids):
@@ -657,9 +738,10 @@ class StackTable:
         table does not hold the board), STEP ids at a time so that the
         temporaries stay in the caches; marks need[block] for each held one."""
         out = np.empty(ids.size, dtype=np.int64)
-        if self._fast is None and self.format_version == 2 and ids.size >= FAST_FROM and self.states < 1 << 63:
+        by_rounds = self.format_version >= 2 and not self.mirrored  # the lookup tables know no mirrored layout
+        if self._fast is None and by_rounds and ids.size >= FAST_FROM and self.states < 1 << 63:
             self._build_fast()
-        fast = self.format_version == 2 and bool(self._fast)
+        fast = by_rounds and bool(self._fast)
         limit = np.uint64(self.states)
         for first in range(0, ids.size, STEP):
             chunk = ids[first:first + STEP]
@@ -687,7 +769,9 @@ class StackTable:
         return self._virtual_positions(self._checked_ids(ids, past_end=True)) >= 0
 
     def positions(self, ids):
-        """Where each board's value lies in /values (the board must be held)."""
+        """Where each board's value lies in /values (the board must be held;
+        in a mirrored table, a board with h0 > h_{W-1} lies where its
+        mirror image does)."""
         ids = self._checked_ids(ids)
         if self.format_version == 1:
             return ids.astype(np.int64)
@@ -823,13 +907,16 @@ class StackTable:
         return rows + remaining if self.width > 1 else rows
 
     def _ids_at(self, first, end):
-        """Board ids of the values at positions first..end-1 (version 2)."""
+        """Board ids of the values at positions first..end-1 (versions 2 and 3)."""
         pieces = []
         round_index = int(np.searchsorted(self._offsets64, first, side="right")) - 1
         while first < end:
             start = int(self._offsets64[round_index])
             stop = min(end, int(self._offsets64[round_index + 1]))
-            if stop > first:
+            if stop > first and self.mirrored:
+                pieces.extend(self._mirrored_ids_at(round_index, first - start, stop - start))
+                first = stop
+            elif stop > first:
                 h0 = self._h0_lists[round_index % self.modulus]
                 length = h0.size
                 row, last = (first - start) // length, (stop - start - 1) // length
@@ -840,6 +927,29 @@ class StackTable:
                 first = stop
             round_index += 1
         return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+
+    def _mirrored_ids_at(self, row_sum, first, end):
+        """Board ids of the values first..end-1 of round S of a mirrored
+        table (positions within the round): a list of arrays, one for each
+        top t whose rows they reach, the rows of top t being the round's
+        rows top_rows[S][t].. in id order, each of the first short(S, t) h0."""
+        pieces = []
+        tops = self._top_values64[row_sum]
+        top = int(np.searchsorted(tops, first, side="right")) - 1
+        while first < end:
+            start, stop = int(tops[top]), min(end, int(tops[top + 1]))
+            if stop > first:
+                length = int(self._short64[row_sum % self.modulus, top])
+                h0 = self._h0_lists[row_sum % self.modulus][:length]
+                row, last = (first - start) // length, (stop - start - 1) // length
+                below = int(self._top_rows64[row_sum, top])
+                rows = self._rows(row_sum, below + row, below + last + 1)
+                ids = (rows[:, None] * self.base + h0[None, :]).reshape(-1)
+                skip = first - start - row * length
+                pieces.append(ids[skip:skip + stop - first])
+                first = stop
+            top += 1
+        return pieces
 
     def _scan(self, blocks, with_ids):
         """(ids or None, float64 values) for `blocks` checksummed blocks at a time, in file order."""
@@ -868,13 +978,14 @@ class StackTable:
         checksummed blocks of CHECKSUM_VALUES values at a time (the last of
         a round may be shorter), each block checked against its checksum and
         every value for being a number of pieces: ids int64, values float64,
-        fresh arrays each step. Version 2 yields the ids of the stored boards
-        only; version 1 every id in order."""
+        fresh arrays each step. Versions 2 and 3 yield the ids of the stored
+        boards only (a mirrored table's canonical ones, h0 <= h_{W-1});
+        version 1 every id in order."""
         return self._scan(blocks, True)
 
     def check_all(self):
         """Reads every value, checking every block against its checksum
-        (version 2) and every value for being a number of pieces."""
+        (versions 2 and 3) and every value for being a number of pieces."""
         for _ in self._scan(SCAN_BLOCKS, False):
             pass
 
@@ -905,7 +1016,19 @@ class StackTable:
             result.fill(np.nan)
         for ids, values in self._scan(SCAN_BLOCKS, True):
             result[ids] = values
+        if self.mirrored:
+            self._fill_mirror_images(result)
         return result
+
+    def _fill_mirror_images(self, result):
+        """result[id] for each board with h0 > h_{W-1}: the value of its
+        mirror image, which a mirrored table stores (result holds it)."""
+        powers = self.base ** np.arange(self.width, dtype=np.int64)
+        for first in range(0, self.states, STEP):
+            ids = np.arange(first, min(self.states, first + STEP), dtype=np.int64)
+            h = self._heights_of(ids)
+            flip = np.flatnonzero(h[:, 0] > h[:, -1])
+            result[ids[flip]] = result[h[flip, ::-1] @ powers]
 
     def close(self):
         self.file.close()
@@ -947,9 +1070,11 @@ def main(arguments=None):
                     table.path, stored, "every block of them against its checksum (%d blocks)" % table.block_count
                     if table.format_version >= 2 else "each a number of pieces (format 1 keeps no checksums)"))
             if len(arguments) == 1:
-                print("%s: %dx%d, %s, format %d, %s, classes %s (mod %d)"
+                print("%s: %dx%d, %s, format %d, %s, classes %s (mod %d)%s"
                       % (table.path, table.width, table.height, table.piece_set, table.format_version,
-                         table.precision, table.residues, table.modulus))
+                         table.precision, table.residues, table.modulus,
+                         ", mirrored (canonical boards only, h0 <= h%d stored; the others read mirrored)"
+                         % (table.width - 1) if table.mirrored else ""))
                 table.values(np.arange(min(table.states, 1 << 16)))  # reads and checks the first blocks
             else:
                 for value in table.values(ids):
