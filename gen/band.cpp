@@ -65,14 +65,27 @@ Band::Band(const Partition& partition, const RoundLayout& layout, int value_size
       largest_round_values_(largest_round_values(partition, layout)), value_size_(value_size), threads_(threads) {}
 
 std::uint64_t Band::largest_round_values(const Partition& partition, const RoundLayout& layout) {
+    if (layout.mirrored() && !partition.counts_only()) {  // exact, top by top
+        const std::vector<std::uint64_t> rows = partition.owned_rows_per_round_and_top();
+        const std::size_t base = std::size_t(partition.geometry().height()) + 1;
+        std::uint64_t largest = 0;
+        for (int sum = 0; sum < partition.rounds(); ++sum) {
+            std::uint64_t values = 0;
+            for (std::size_t top = 0; top < base; ++top)
+                values += rows[std::size_t(sum) * base + top] * std::uint64_t(layout.row_length(sum, int(top)));
+            largest = std::max(largest, values);
+        }
+        return largest;
+    }
     const std::vector<std::uint64_t> rows = partition.owned_rows_per_round();
     std::uint64_t largest = 0;
     for (int sum = 0; sum < partition.rounds(); ++sum) {
         std::uint64_t values = rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum));
         if (layout.mirrored() && layout.rows(sum) > 0) {
-            // The rank's share of the round's rows holds about that share of
-            // its values (chunks are dealt cyclically): exact on one rank,
-            // and a margin of a percent and a full slice's rows elsewhere.
+            // A counting partition (--plan): the rank's share of the round's
+            // rows holds about that share of its values (chunks are dealt
+            // cyclically): exact on one rank, and a margin of a percent and
+            // a full slice's rows elsewhere.
             const long double share = (long double)rows[std::size_t(sum)] / (long double)layout.rows(sum);
             values = std::uint64_t(share * (long double)layout.round_values(sum));
             if (partition.ranks() > 1)

@@ -103,6 +103,16 @@ struct DeviceRound {
     int row_length = 0;
     DeviceArray<char> values;
     DeviceArray<std::uint64_t> slice_start;
+    DeviceArray<std::uint64_t> top_rows, top_values;  // RoundStore's, H+2 each
+    DeviceArray<int> top_length;                      // H+1
+    RoundTops tops() const { return {top_rows.data(), top_values.data(), top_length.data()}; }
+    // A round's layout, from its host store.
+    void upload_layout(const RoundStore& store, cudaStream_t stream) {
+        slice_start.upload(store.slice_start, stream);
+        top_rows.upload(store.top_rows, stream);
+        top_values.upload(store.top_values, stream);
+        top_length.upload(store.top_length, stream);
+    }
 };
 
 // The ghost rows of one round on the device.
@@ -207,6 +217,9 @@ struct GpuRounds::Impl {
         for (DeviceRound& round : rounds) {
             round.values.allocate(band.largest_round_values() * std::uint64_t(value_size), allocated);
             round.slice_start.allocate(partition.owned_chunks() + 1, allocated);
+            round.top_rows.allocate(std::size_t(partition.geometry().height()) + 2, allocated);
+            round.top_values.allocate(std::size_t(partition.geometry().height()) + 2, allocated);
+            round.top_length.allocate(std::size_t(partition.geometry().height()) + 1, allocated);
         }
         orientations.allocate(tables.orientations().size(), allocated);
         orientations.upload(tables.orientations(), compute);
@@ -328,6 +341,7 @@ struct GpuRounds::Impl {
             row_indices.data()
             + std::size_t(sum % layout.residues().modulus()) * std::size_t(partition.geometry().height() + 1);
         round.row_length = held.row_length;
+        round.tops = held.tops();
         round.ghosts = ghosts[std::size_t(sum)].rows;
         return round;
     }
@@ -374,7 +388,10 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     // The slot of round sum+K+1, free once the kernels before have read it:
     // its uploads queue on the compute stream behind them.
     DeviceRound& round = gpu.open(store.sum, store.row_length);
-    round.slice_start.upload(store.slice_start, gpu.compute);
+    if (store.value_count() * std::uint64_t(gpu.value_size) > round.values.size())
+        throw std::logic_error("round " + std::to_string(store.sum) + " holds more values than the device's round "
+                               "arrays were sized for (a bug: please report it)");
+    round.upload_layout(store, gpu.compute);
     launch->slices.upload(slices, gpu.compute);
     std::vector<SuccessorRound> next(std::size_t(gpu.most_cells) + 1);
     for (int step = 1; step <= gpu.most_cells; ++step)
@@ -400,6 +417,7 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
         gpu.row_indices.data()
         + std::size_t(store.sum % gpu.layout.residues().modulus()) * std::size_t(gpu.partition.geometry().height() + 1);
     view.slice_start = round.slice_start.data();
+    view.tops = round.tops();
     view.out = round.values.data();
     view.next = launch->next.data();
 
@@ -477,7 +495,7 @@ void GpuRounds::upload_round(const RoundStore& store) {
     Impl& gpu = *impl_;
     check(cudaSetDevice(gpu.report.device_index), "cudaSetDevice");
     DeviceRound& round = gpu.open(store.sum, store.row_length);
-    round.slice_start.upload(store.slice_start, gpu.compute);
+    round.upload_layout(store, gpu.compute);
     round.values.upload(reinterpret_cast<const char*>(store.values.data()),
                         store.value_count() * std::uint64_t(gpu.value_size), gpu.compute);
     check(cudaStreamSynchronize(gpu.compute), "uploading a resumed round");

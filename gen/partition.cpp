@@ -137,6 +137,21 @@ std::vector<std::uint64_t> Partition::owned_rows_per_round() const {
     return rows;
 }
 
+std::vector<std::uint64_t> Partition::owned_rows_per_round_and_top() const {
+    const std::size_t base = std::size_t(geometry_.height()) + 1;
+    std::vector<std::uint64_t> chunks(std::size_t(rounds()) * base, 0);  // [upper sum][top]
+    for (int top = 0; top <= geometry_.height(); ++top)
+        for (std::uint64_t chunk = first_chunk_of_top(top); chunk < first_chunk_of_top(top + 1); ++chunk)
+            ++chunks[std::size_t(upper_sums_[chunk]) * base + std::size_t(top)];
+    std::vector<std::uint64_t> rows(std::size_t(rounds()) * base, 0);
+    for (int upper = 0; upper < rounds(); ++upper)
+        for (std::size_t top = 0; top < base; ++top)
+            if (const std::uint64_t owned = chunks[std::size_t(upper) * base + top])
+                for (int lower_sum = 0; lower_sum <= lower_.max_sum() && upper + lower_sum < rounds(); ++lower_sum)
+                    rows[std::size_t(upper + lower_sum) * base + top] += owned * lower_.count(lower_sum);
+    return rows;
+}
+
 PlacementRules::PlacementRules(const Partition& partition, const Rules& rules)
     : rules_(std::size_t(rules.orientation_count()) * MaxWidth) {
     const Geometry& geometry = partition.geometry();

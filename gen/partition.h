@@ -103,6 +103,9 @@ public:
     // Rows this rank holds in each round: [sum] -> rows. Exact, except for
     // a counting partition too large to count (see rows_counted_exactly).
     std::vector<std::uint64_t> owned_rows_per_round() const;
+    // The same by top (chunks_fix_top, not a counting partition): [sum *
+    // (H+1) + top] -> rows, for a mirrored layout's exact round sizes.
+    std::vector<std::uint64_t> owned_rows_per_round_and_top() const;
     // The chunks this rank owns by upper sum: [sum] -> chunks.
     std::vector<std::uint64_t> owned_chunks_by_upper_sum() const;
     // Whether owned_chunks_by_upper_sum counts exactly: false only for a

@@ -31,6 +31,7 @@ SliceTables::SliceTables(const Partition& partition, const Rules& rules, const P
             portable.piece = rule.piece;
             portable.successor_owner = rule.successor_owner;
             portable.column0_added = rule.column0_added;
+            portable.top_added = rule.top_added;
             portable.sum_step = rule.sum_step;
             portable.lower_added[0] = rule.lower_added[0];
             portable.lower_added[1] = rule.lower_added[1];
@@ -44,6 +45,7 @@ SliceTables::SliceTables(const Partition& partition, const Rules& rules, const P
         const int piece = rules.orientation(o).piece;
         in_row_.push_back(piece);
         in_row_.push_back(in_row_jump(rules, layout.residues().count(), piece));
+        in_row_.push_back(rules.orientation(o).added[0]);
     }
     for (int remainder = 0; remainder < rules.modulus(); ++remainder) {
         const int* indices = layout.row_indices(remainder);
@@ -51,6 +53,7 @@ SliceTables::SliceTables(const Partition& partition, const Rules& rules, const P
     }
     most_cells_ = rules.most_cells();
     pieces_ = rules.piece_count();
+    mirrored_ = layout.mirrored();
 }
 
 RoundView SliceTables::view() const {
@@ -72,7 +75,8 @@ RoundView SliceTables::view() const {
     view.rule = rules_.data();
     view.weights = weights_.empty() ? nullptr : weights_.data();
     view.partners = partners_.data();
-    view.in_row_count = int(in_row_.size() / 2);
+    view.in_row_count = int(in_row_.size() / 3);
+    view.mirrored = mirrored_;
     view.in_row = in_row_.data();
     return view;
 }

@@ -59,6 +59,7 @@ struct PortableRule {
     int piece = 0;
     int successor_owner = 0;
     int column0_added = 0;
+    int top_added = 0;  // cells added to column W-1
     int sum_step = 0;
     int lower_added[2] = {};
     std::uint64_t chunk_shift = 0;
@@ -77,12 +78,26 @@ struct GhostRows {
     std::uint64_t row_bytes = 0;
 };
 
+// Where a round's rows lie (band.h's RoundStore): a slice's first value is
+// its top group's first value plus the rows before it in the group times
+// the group's row length. In a full layout every group is the whole round.
+struct RoundTops {
+    const std::uint64_t* rows = nullptr;    // [top] -> the first row of the owned chunks of that top or more
+    const std::uint64_t* values = nullptr;  // [top] -> their first value
+    const int* length = nullptr;            // [top] -> values a row
+};
+STACK_HD inline std::uint64_t slice_value(const RoundTops& tops, const std::uint64_t* slice_start,
+                                          std::uint64_t chunk, int top) {
+    return tops.values[top] + (slice_start[chunk] - tops.rows[top]) * std::uint64_t(tops.length[top]);
+}
+
 // A round the computed one reads (S + step).
 struct SuccessorRound {
     const char* values = nullptr;                // this rank's rows, local order
     const std::uint64_t* slice_start = nullptr;  // [owned chunk] -> first row
     const int* row_index = nullptr;              // [h0] -> index in a row, -1 when not stored
-    int row_length = 0;
+    int row_length = 0;                          // a full row's values (a ghost row's)
+    RoundTops tops;
     GhostRows ghosts;
 };
 
@@ -100,11 +115,13 @@ struct RoundView {
     const std::uint32_t* weights = nullptr;            // [piece]; nullptr: every piece weighs 1
     const int* partners = nullptr;                     // [piece] -> its mirror partner (Rules::partners)
     int in_row_count = 0;
-    const int* in_row = nullptr;  // [2k] piece, [2k+1] jump of the one-column orientations at column 0
+    const int* in_row = nullptr;  // [3k] piece, [3k+1] jump, [3k+2] cells of the one-column orientations at column 0
+    bool mirrored = false;        // canonical boards only (table_format.h)
     // The round computed.
     int sum = 0, row_length = 0;
     const int* row_index = nullptr;
     const std::uint64_t* slice_start = nullptr;
+    RoundTops tops;
     char* out = nullptr;                   // this round's rows, written
     const SuccessorRound* next = nullptr;  // [step] for steps 1 .. the set's most cells
 };
@@ -133,13 +150,49 @@ STACK_HD inline const char* find_ghost_row(const GhostRows& ghosts, int source, 
 // consecutive ghost rows). nullptr when a ghost row was not received.
 template <class Value>
 STACK_HD inline const Value* successor_row(const RoundView& view, const PortableRule& rule, std::uint64_t chunk,
-                                           std::uint64_t local_row, BoardId ghost_id, std::uint64_t ghost_rows) {
+                                           std::uint64_t local_row, BoardId ghost_id, std::uint64_t ghost_rows,
+                                           int top) {
     const SuccessorRound& next = view.next[rule.sum_step];
-    if (rule.successor_owner == view.rank)
+    if (rule.successor_owner == view.rank) {
+        const int successor_top = view.mirrored ? top + rule.top_added : 0;
         return reinterpret_cast<const Value*>(next.values)
-               + (next.slice_start[chunk + rule.chunk_shift] + local_row) * std::uint64_t(next.row_length);
+               + slice_value(next.tops, next.slice_start, chunk + rule.chunk_shift, successor_top)
+               + local_row * std::uint64_t(next.tops.length[successor_top]);
+    }
     const char* row = find_ghost_row(next.ghosts, rule.successor_owner, ghost_id);
     return row == nullptr ? nullptr : reinterpret_cast<const Value*>(row) + ghost_rows * std::uint64_t(next.row_length);
+}
+
+// In a mirrored layout, the value of a board that is not canonical
+// (heights[0] > heights[W-1]): its mirror image's, in the round of the
+// image's row sum (S+1 .. S+K), on this rank or among the ghost rows.
+// nullptr when a ghost row was not received.
+template <class Value>
+STACK_HD inline const Value* mirror_value(const RoundView& view, const int* board) {
+    const int width = view.width;
+    int image[MaxWidth] = {};
+    int sum = 0;
+    BoardId row_id = 0;
+    for (int column = 0; column < width; ++column) {
+        image[column] = board[width - 1 - column];
+        if (column > 0) {
+            sum += image[column];
+            row_id += BoardId(image[column]) * view.powers[column];
+        }
+    }
+    const SuccessorRound& round = view.next[sum - view.sum];
+    const int index = round.row_index[image[0]];
+    const std::uint64_t chunk = row_id / view.chunk_size;
+    const int owner = int(chunk % std::uint64_t(view.ranks));
+    if (owner == view.rank) {
+        const std::uint64_t local = chunk / std::uint64_t(view.ranks);
+        const int top = image[width - 1];
+        const std::uint64_t row = Partition::slice_row(view.lower, view.height, image[2], sum - int(view.upper_sums[local]));
+        return reinterpret_cast<const Value*>(round.values) + slice_value(round.tops, round.slice_start, local, top)
+               + row * std::uint64_t(round.tops.length[top]) + index;
+    }
+    const char* row = find_ghost_row(round.ghosts, owner, row_id);
+    return row == nullptr ? nullptr : reinterpret_cast<const Value*>(row) + index;
 }
 
 // A row-level placement's successor row in its slice: the lower columns
@@ -175,11 +228,16 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
     const std::uint64_t rows = view.slice_start[chunk + 1] - first_row;
     if (rows == 0)
         return true;
-    const int width = view.width, height = view.height, lower = view.lower, n = view.row_length;
+    const int width = view.width, height = view.height, lower = view.lower;
     const BoardId chunk_first = (chunk * std::uint64_t(view.ranks) + std::uint64_t(view.rank)) * view.chunk_size;
     int heights[MaxWidth] = {};
     for (int column = lower; column < width; ++column)
         heights[column] = int(chunk_first / view.powers[column] % view.base);
+    // A mirrored layout's rows are as long as their top (column W-1, an
+    // upper column there) allows; a full layout's are all full.
+    const int top = view.mirrored ? heights[width - 1] : 0;
+    const int n = view.tops.length[top];
+    const std::uint64_t first_value = slice_value(view.tops, view.slice_start, chunk, top);
     const int lower_sum = view.sum - int(view.upper_sums[chunk]);
     const int low = lower == 3 && lower_sum > height ? lower_sum - height : 0;
     const BoardId unit1 = view.powers[width > 1 ? 1 : 0], unit2 = view.powers[width > 2 ? 2 : 0];
@@ -196,7 +254,7 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
         }
         const BoardId row_id = chunk_first + (lower >= 2 ? BoardId(heights[1]) * unit1 : 0)
                                + (lower >= 3 ? BoardId(heights[2]) * unit2 : 0);
-        Value* out = reinterpret_cast<Value*>(view.out) + (first_row + row) * std::uint64_t(n);
+        Value* out = reinterpret_cast<Value*>(view.out) + first_value + row * std::uint64_t(n);
         for (int i = 0; i < view.pieces * n; ++i)
             best[std::size_t(i) * stride] = -1.0;
         heights[0] = heights[width > 1 ? 1 : 0];
@@ -209,10 +267,10 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
                 const PortableRule& rule = view.rule[o * MaxWidth + x];
                 const Value* source;
                 if (x >= lower) {  // upper columns only: the same row of the successor slice
-                    source = successor_row<Value>(view, rule, chunk, row, slice_first_id + rule.row_offset, row);
+                    source = successor_row<Value>(view, rule, chunk, row, slice_first_id + rule.row_offset, row, top);
                 } else {  // a lower column: the successor row by its lower columns
                     source = successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights),
-                                                  row_id + rule.row_offset, 0);
+                                                  row_id + rule.row_offset, 0, top);
                 }
                 counts[rule.piece] += std::uint64_t(n);
                 if (n == 0)
@@ -227,22 +285,34 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
             if (orientation.width < 2 || orientation.width > width)
                 continue;
             const int h0 = heights[1] - orientation.surface[0];
-            if (h0 < 0 || h0 > height || view.row_index[h0] < 0)
+            if (h0 < 0 || h0 > height || view.row_index[h0] < 0 || (view.mirrored && h0 > top))
                 continue;
             heights[0] = h0;
             const bool fits = fits_at(orientation.surface, orientation.added, orientation.width, heights, 0, height);
-            heights[0] = heights[1];
-            if (!fits)
+            if (!fits) {
+                heights[0] = heights[1];
                 continue;
+            }
             const PortableRule& rule = view.rule[o * MaxWidth];
-            const Value* source = successor_row<Value>(
-                view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights), row_id + rule.row_offset, 0);
+            const Value* source;
+            if (view.mirrored && h0 + rule.column0_added > top + rule.top_added) {  // its mirror image is stored
+                int after[MaxWidth];
+                for (int column = 0; column < width; ++column)
+                    after[column] = heights[column] + (column < orientation.width ? orientation.added[column] : 0);
+                source = mirror_value<Value>(view, after);
+            } else {
+                source = successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights),
+                                              row_id + rule.row_offset, 0, top);
+                source = source == nullptr ? nullptr
+                                           : source + view.next[rule.sum_step].row_index[h0 + rule.column0_added];
+            }
+            heights[0] = heights[1];
             counts[rule.piece] += 1;
             if (source == nullptr) {
                 complete = false;
                 continue;
             }
-            const double value = double(source[view.next[rule.sum_step].row_index[h0 + rule.column0_added]]);
+            const double value = double(*source);
             double& target =
                 best[(std::size_t(rule.piece) * std::size_t(n) + std::size_t(view.row_index[h0])) * stride];
             target = target > value ? target : value;
@@ -250,11 +320,33 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
         // The row from the top: a one-column orientation at column 0 reads
         // its own row `jump` stored states further up, already final.
         for (int k = 0; k < view.in_row_count; ++k)
-            if (n > view.in_row[2 * k + 1])
-                counts[view.in_row[2 * k]] += std::uint64_t(n - view.in_row[2 * k + 1]);
+            if (n > view.in_row[3 * k + 1])
+                counts[view.in_row[3 * k]] += std::uint64_t(n - view.in_row[3 * k + 1]);
+        // In a mirrored layout, a one-column orientation at column 0 that
+        // rises past the row's top reads its board's mirror image.
+        if (view.mirrored)
+            for (int k = 0; k < view.in_row_count; ++k) {
+                const int piece = view.in_row[3 * k], cells = view.in_row[3 * k + 2];
+                for (int h0 = top - cells + 1 > 0 ? top - cells + 1 : 0; h0 <= top && h0 + cells <= height; ++h0) {
+                    if (view.row_index[h0] < 0)
+                        continue;
+                    heights[0] = h0 + cells;
+                    const Value* source = mirror_value<Value>(view, heights);
+                    heights[0] = heights[1];
+                    counts[piece] += 1;
+                    if (source == nullptr) {
+                        complete = false;
+                        continue;
+                    }
+                    double& target =
+                        best[(std::size_t(piece) * std::size_t(n) + std::size_t(view.row_index[h0])) * stride];
+                    const double value = double(*source);
+                    target = target > value ? target : value;
+                }
+            }
         for (int i = n - 1; i >= 0; --i) {
             for (int k = 0; k < view.in_row_count; ++k) {
-                const int piece = view.in_row[2 * k], jump = view.in_row[2 * k + 1];
+                const int piece = view.in_row[3 * k], jump = view.in_row[3 * k + 1];
                 if (i + jump < n) {
                     double& target = best[(std::size_t(piece) * std::size_t(n) + std::size_t(i)) * stride];
                     const double value = double(out[i + jump]);
@@ -300,6 +392,7 @@ private:
     std::vector<int> in_row_;
     std::vector<int> row_indices_;
     int pieces_ = 0, most_cells_ = 0;
+    bool mirrored_ = false;
 };
 
 }  // namespace stack

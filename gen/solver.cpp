@@ -489,6 +489,7 @@ RoundView host_round_view(const SliceTables& tables, const RoundLayout& layout, 
     view.row_length = round.row_length;
     view.row_index = layout.row_indices(sum);
     view.slice_start = round.slice_start.data();
+    view.tops = {round.top_rows.data(), round.top_values.data(), round.top_length.data()};
     view.out = reinterpret_cast<char*>(round.values.data());
     next.assign(std::size_t(tables.most_cells()) + 1, SuccessorRound{});
     for (int step = 1; step <= tables.most_cells(); ++step) {
@@ -500,6 +501,7 @@ RoundView host_round_view(const SliceTables& tables, const RoundLayout& layout, 
         successor.slice_start = above.slice_start.data();
         successor.row_index = layout.row_indices(sum + step);
         successor.row_length = above.row_length;
+        successor.tops = {above.top_rows.data(), above.top_values.data(), above.top_length.data()};
         successor.ghosts = exchange.ghost_rows(sum + step);
     }
     view.next = next.data();
