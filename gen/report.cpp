@@ -226,6 +226,7 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
         {"band_precision", precision_name(in.band_precision)},
         {"states", geometry.states()},
         {"stored_states", layout.stored_states()},
+        {"mirrored", layout.mirrored()},  // canonical boards only (h0 <= h(W-1)); connections over those
         {"connections", std::uint64_t(connections)},
         {"connections_per_piece", per_piece},
         {"rounds", layout.rounds()},
@@ -292,9 +293,10 @@ std::string summary_text(const Json& s) {
     add("%s: %dx%d well, %d rank%s x %d thread%s\n", s["generator"].get<std::string>().c_str(), s["width"].get<int>(),
         s["height"].get<int>(), ranks, ranks == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
     add("  pieces              %s\n", s["pieces"].get<std::string>().c_str());
-    add("  states              %s  (stored: %s, height sum mod %d in {%s}, %s)\n",
+    add("  states              %s  (stored: %s%s, height sum mod %d in {%s}, %s)\n",
         with_commas(s["states"].get<std::uint64_t>()).c_str(),
-        with_commas(s["stored_states"].get<std::uint64_t>()).c_str(), s["residue_modulus"].get<int>(), classes.c_str(),
+        with_commas(s["stored_states"].get<std::uint64_t>()).c_str(),
+        s["mirrored"].get<bool>() ? " canonical, h0 <= h(W-1)" : "", s["residue_modulus"].get<int>(), classes.c_str(),
         s["precision"].get<std::string>().c_str());
     std::string pieces;
     for (const auto& [name, count] : s["connections_per_piece"].items())

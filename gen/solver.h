@@ -135,19 +135,22 @@ private:
     bool reloading_ = false;                             // reload() called since the last compute()
 };
 
-// Calls visit(heights, values) for every row of a round held by this rank,
-// in local order: `heights` with heights[0] = 0, `values` the row's stored
-// values (layout.index_in_row gives each h0's place).
+// Calls visit(heights, values) for every row of a round held by this rank
+// (a float64 band's), in local order: `heights` with heights[0] = 0,
+// `values` the row's stored values (layout.index_in_row gives each h0's
+// place; a mirrored layout's row holds only the h0 <= heights[W-1]).
 template <class Visit>
 void for_each_row_of_round(const Partition& partition, const RoundStore& round, Visit&& visit) {
+    const int width = partition.geometry().width();
     for (std::uint64_t chunk = 0; chunk < partition.owned_chunks(); ++chunk) {
-        const std::uint64_t first = round.slice_start[chunk];
-        if (round.slice_start[chunk + 1] == first)
+        if (round.slice_start[chunk + 1] == round.slice_start[chunk])
             continue;
         Heights heights = partition.geometry().decode(partition.chunk_first(chunk));
+        const int top = partition.chunks_fix_top() ? heights[width - 1] : 0;
         partition.for_each_row_of_slice(
-            heights, round.sum - partition.upper_sum(chunk),
-            [&](std::uint64_t row, const Heights& row_heights) { visit(row_heights, round.row(first + row)); });
+            heights, round.sum - partition.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
+                visit(row_heights, round.at_as<double>(round.row_value(chunk, top, row)));
+            });
     }
 }
 

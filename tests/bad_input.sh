@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 gen() { "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" 2 "${preflags[@]}" "$stackgen" "$@"; }
 
-gen --width 3 --height 4 --output "$work/good.h5" --quiet || { echo "FAIL: cannot make a good table"; exit 1; }
+gen --width 3 --height 4 --mirror off --output "$work/good.h5" --quiet || { echo "FAIL: cannot make a good table"; exit 1; }
 
 # stackgen: every numeric option, and the rest of the command line
 expect_error 2 "stackgen: error: --width must be a whole number in \[1, 16\], not '0'" gen --width 0 --height 20 --output "$work/a.h5"
@@ -29,8 +29,8 @@ expect_error 2 "residue class 2 is given twice" gen --width 4 --height 4 --resid
 expect_error 2 "--precision must be float64 or float32 \(got 'float16'\)" gen --width 4 --height 4 --precision float16 --output "$work/a.h5"
 # A table larger than the free disk: a 1 MB file system of its own.
 if unshare -m true 2> /dev/null; then
-    expect_error 2 "the 5x10 table needs about .* of memory per rank .* and 1.4 MB of disk, .* /mnt has 1.0 MB free: free some disk" \
-        unshare -m sh -c "mount -t tmpfs -o size=1m tmpfs /mnt && exec '$stackgen' --width 5 --height 10 --output /mnt/t.h5"
+    expect_error 2 "the 5x12 table needs .* of memory per rank .* and 1.[0-9] MB of disk, .* /mnt has 1.0 MB free: free some disk" \
+        unshare -m sh -c "mount -t tmpfs -o size=1m tmpfs /mnt && exec '$stackgen' --width 5 --height 12 --output /mnt/t.h5"
 else
     echo "FAIL: cannot make a mount namespace for the disk check (unshare -m)"; failures=$((failures + 1))
 fi
@@ -102,7 +102,7 @@ expect_error 2 "attribute 'generator' is a fixed-length string, expected a varia
 craft_good pieces_integer "del f.attrs['pieces']; f.attrs['pieces'] = np.int64(7)"
 expect_error 2 "attribute 'pieces' is not a variable-length string" play_file "$work/pieces_integer.h5"
 craft_good newer "f.attrs['format_version'] = np.int64(99)"
-expect_error 2 "has table format version 99, this build reads versions 1 to 2" play_file "$work/newer.h5"
+expect_error 2 "has table format version 99, this build reads versions 1 to 3" play_file "$work/newer.h5"
 craft_good shape "f.attrs['height'] = np.int64(5)"
 expect_error 2 "its states attribute \(125\) does not match its width and height" play_file "$work/shape.h5"
 craft_good values_2d "v = f['values'][...]; del f['values']; f['values'] = v.reshape(5, 25)"

@@ -35,24 +35,35 @@ read -r -a preflags <<< "${MPIEXEC_PREFLAGS:-}"
 
 case "$command" in
 generate)
-    np=$1 out=$2 width=${3:-4} height=${4:-20} connections=${5:-851,801}
+    # CONNECTIONS: those of every board (a full table, --mirror off, as the
+    # reference and the naive baseline count them), or "mirrored": the
+    # default table of canonical boards, whose count is the rules' own.
+    np=$1 out=$2 width=${3:-4} height=${4:-20} connections=${5:-mirrored}
     rm -f "$out"
+    mirror=(); [ "$connections" = mirrored ] || mirror=(--mirror off)
     "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" \
-        --width "$width" --height "$height" --output "$out" --json --round-table > "$out.json"
+        --width "$width" --height "$height" "${mirror[@]}" --output "$out" --json --round-table > "$out.json"
     "$python" - "$out.json" "${connections//,/}" "$width" "$height" "$np" <<'PYTHON'
 import json, sys
 summary = json.load(open(sys.argv[1]))
-connections, width, height, ranks = map(int, sys.argv[2:])
-print("stackgen %dx%d at np %d: %d states, %d connections, V(empty) %.15f, %.3f s"
-      % (summary["width"], summary["height"], summary["ranks"], summary["states"], summary["connections"],
-         summary["empty_board_value"], summary["seconds"]["total"]))
+connections = sys.argv[2]
+width, height, ranks = map(int, sys.argv[3:])
+print("stackgen %dx%d at np %d: %d states, %d stored, %d connections, V(empty) %.15f, %.3f s"
+      % (summary["width"], summary["height"], summary["ranks"], summary["states"], summary["stored_states"],
+         summary["connections"], summary["empty_board_value"], summary["seconds"]["total"]))
 assert (summary["width"], summary["height"], summary["ranks"]) == (width, height, ranks)
-assert summary["connections"] == connections, ("connections", summary["connections"], connections)
 assert summary["connections"] == sum(summary["connections_per_piece"].values())
 assert summary["states"] == (height + 1) ** width
+# the canonical boards h0 <= h(W-1): (H+1)^(W-2) pairs (h0, top) with h0 <= top each
+canonical = (height + 1) ** (width - 2) * (height + 1) * (height + 2) // 2
+if connections == "mirrored":
+    assert summary["mirrored"] and summary["stored_states"] == canonical, (summary["stored_states"], canonical)
+else:
+    assert not summary["mirrored"] and summary["stored_states"] == summary["states"]
+    assert summary["connections"] == int(connections), ("connections", summary["connections"], connections)
 rounds = summary["round_table"]
 assert len(rounds) == summary["rounds"] == (width - 1) * height + 1, len(rounds)
-assert sum(r["states"] for r in rounds) == summary["states"], "the rounds do not cover every state once"
+assert sum(r["states"] for r in rounds) == summary["stored_states"], "the rounds do not cover every stored state once"
 if (width, height) == (4, 20):  # the reference's published V(empty)
     assert abs(summary["empty_board_value"] - 2.539044371731868) < 1e-12, summary["empty_board_value"]
 PYTHON

@@ -19,10 +19,12 @@
 #                            build): one line naming --gpu, exit 2, no file
 #                            left; --gpu with --portable-kernel, and
 #                            --plan-gpu-memory without --gpu: exit 2
-#   gpu.sh plan              --plan --gpu: the GPU's band for 9x20 class 0 in a
-#                            float32 band fits 139G and not 80G (exit 2 with the
-#                            reason), its parts add up, and a float64 band is
-#                            twice the float32 one
+#   gpu.sh plan              --plan --gpu: 9x20 class 0, mirrored (the
+#                            default), fits 139G with a float64 band and 80G
+#                            with a float32 one; the full table's float32 band
+#                            fits 139G and not 80G (exit 2 with the reason),
+#                            its parts add up, and a float64 band is twice the
+#                            float32 one
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 set -euo pipefail
 command=$1; shift
@@ -139,22 +141,31 @@ refused)
     ;;
 plan)
     base=(--plan --gpu --width 9 --height 20 --residue 0 --no-output --json --plan-memory 128G)
-    "$stackgen" "${base[@]}" --band-precision float32 --plan-gpu-memory 139G > /tmp/gpu-plan-32.$$.json
-    "$stackgen" "${base[@]}" --band-precision float64 > /tmp/gpu-plan-64.$$.json
+    # The default, mirrored table (canonical boards): a float64 band on an
+    # H200's 139G, a float32 one on an H100's 80G.
+    "$stackgen" "${base[@]}" --band-precision float64 --plan-gpu-memory 139G > /tmp/gpu-plan-m64.$$.json
+    "$stackgen" "${base[@]}" --band-precision float32 --plan-gpu-memory 80G > /tmp/gpu-plan-m32.$$.json
+    # The full table (--mirror off): a float32 band fits 139G and not 80G.
+    "$stackgen" "${base[@]}" --mirror off --band-precision float32 --plan-gpu-memory 139G > /tmp/gpu-plan-32.$$.json
+    "$stackgen" "${base[@]}" --mirror off --band-precision float64 > /tmp/gpu-plan-64.$$.json
     set +e
-    "$stackgen" "${base[@]}" --band-precision float32 --plan-gpu-memory 80G > /dev/null 2> /tmp/gpu-plan-err.$$
+    "$stackgen" "${base[@]}" --mirror off --band-precision float32 --plan-gpu-memory 80G > /dev/null 2> /tmp/gpu-plan-err.$$
     status=$?
     set -e
     cat /tmp/gpu-plan-err.$$
     [ "$status" = 2 ] || fail "a band larger than the GPU: exit $status, not 2"
     grep -q "GPU needs" /tmp/gpu-plan-err.$$ || fail "the reason does not say the GPU is too small"
-    "$python" - /tmp/gpu-plan-32.$$.json /tmp/gpu-plan-64.$$.json <<'PYTHON'
+    "$python" - /tmp/gpu-plan-32.$$.json /tmp/gpu-plan-64.$$.json /tmp/gpu-plan-m64.$$.json /tmp/gpu-plan-m32.$$.json <<'PYTHON'
 import json, sys
-single, double = (json.load(open(path)) for path in sys.argv[1:])
+single, double, mirrored64, mirrored32 = (json.load(open(path)) for path in sys.argv[1:])
 gpu = single["gpu"]
 parts = gpu["bytes"]
-print("9x20 class 0, float32 band: GPU %.1f GB (band %.1f GB), kernel traffic %.2f TB, %.1f GB back to the host"
+print("9x20 class 0, full, float32 band: GPU %.1f GB (band %.1f GB), kernel traffic %.2f TB, %.1f GB back to the host"
       % (parts["total"] / 1e9, parts["band"] / 1e9, gpu["kernel_bytes"] / 1e12, gpu["copy_bytes"] / 1e9))
+for name, plan in (("float64", mirrored64), ("float32", mirrored32)):
+    print("9x20 class 0, mirrored, %s band: GPU %.1f GB (band %.1f GB) of %.0f GiB, %d stored states"
+          % (name, plan["gpu"]["bytes"]["total"] / 1e9, plan["gpu"]["bytes"]["band"] / 1e9,
+             plan["gpu"]["memory_bytes"] / 2**30, plan["stored_states"]))
 assert single["fits"] and gpu["memory_bytes"] == 139 << 30
 assert abs(parts["band"] + parts["ghosts"] + parts["chunks"] + parts["scratch"] - parts["total"]) < 1
 assert 80 << 30 < parts["total"] < 139 << 30, parts["total"]
@@ -163,8 +174,14 @@ slices = double["gpu"]["bytes"]["band"] - 2 * parts["band"]  # the slice starts,
 assert slices < 0 and abs(slices) < 0.05 * parts["band"], slices
 # The host keeps two of the band's five rounds.
 assert single["rank_bytes"]["band"] < 0.45 * parts["band"], (single["rank_bytes"]["band"], parts["band"])
+# Mirrored: about half the boards, so a float64 band fits 139G and a float32 one 80G.
+assert mirrored64["fits"] and mirrored64["gpu"]["bytes"]["total"] < 139 << 30, mirrored64["gpu"]["bytes"]
+assert mirrored32["fits"] and mirrored32["gpu"]["bytes"]["total"] < 80 << 30, mirrored32["gpu"]["bytes"]
+ratio = mirrored32["stored_states"] / single["stored_states"]
+assert 0.5 < ratio < 0.53, ratio
+assert 0.5 < mirrored32["gpu"]["bytes"]["band"] / parts["band"] < 0.56, (mirrored32["gpu"]["bytes"]["band"], parts["band"])
 PYTHON
-    rm -f /tmp/gpu-plan-32.$$.json /tmp/gpu-plan-64.$$.json /tmp/gpu-plan-err.$$
+    rm -f /tmp/gpu-plan-*.$$.json /tmp/gpu-plan-err.$$
     ;;
 *)
     echo "gpu.sh: unknown command '$command'" >&2

@@ -163,11 +163,14 @@ for path in (all_classes, odd, old, pentominoes, mixed, legacy):
             path, int(np.sum(~((whole == cpp) | (np.isnan(whole) & np.isnan(cpp))))))
         assert table.states >= stack_table.FAST_FROM
         assert same(table.values(every), cpp), "%s: values() of every id and C++ disagree" % path
-        if table.format_version >= 2:
+        if table.format_version >= 2 and not table.mirrored:  # a mirrored table goes column by column
             assert table._fast, "%s: values() of every id did not use the lookup tables" % path
             fast, by_columns = table._virtual_fast(every.view(np.int64)), table._virtual_by_columns(every)
             assert np.array_equal(np.maximum(fast, -1), np.maximum(by_columns, -1)), \
                 "%s: the lookup tables and the column-by-column codec disagree" % path  # negative: not held
+        if table.mirrored:  # the file holds the canonical boards, h0 <= h(W-1)
+            base = table.height + 1
+            held = held[held % base <= held // base ** (table.width - 1)]
         for blocks in (1, 3, stack_table.SCAN_BLOCKS):
             ids, values, sizes = scan(table, blocks)
             assert np.array_equal(np.sort(ids), held), "%s: iter_blocks(%d) does not yield each held board once" % (
@@ -354,12 +357,16 @@ def mirror_ids(ids, width, base):
     return sum(h[width - 1 - column] * base ** column for column in range(width))
 
 
-class0 = os.path.join(work, "stack_5x8_class0.h5")
-narrow, narrow0 = os.path.join(work, "stack_4x6_all.h5"), os.path.join(work, "stack_4x6_class0.h5")
-generate(class0, "--residue", "0")
-generate(narrow, shape=(4, 6))
-generate(narrow0, "--residue", "0", shape=(4, 6))
-for source in (all_classes, class0, odd, narrow, narrow0):
+# Full tables (--mirror off), each copied mirrored by the test's own loops.
+full_all, full_odd = os.path.join(work, "full_5x8_all.h5"), os.path.join(work, "full_5x8_odd_f32.h5")
+class0 = os.path.join(work, "full_5x8_class0.h5")
+narrow, narrow0 = os.path.join(work, "full_4x6_all.h5"), os.path.join(work, "full_4x6_class0.h5")
+generate(full_all, "--mirror", "off")
+generate(full_odd, "--residue", "1", "--residue", "3", "--precision", "float32", "--mirror", "off")
+generate(class0, "--residue", "0", "--mirror", "off")
+generate(narrow, "--mirror", "off", shape=(4, 6))
+generate(narrow0, "--residue", "0", "--mirror", "off", shape=(4, 6))
+for source in (full_all, class0, full_odd, narrow, narrow0):
     path = os.path.join(work, "mirrored_" + os.path.basename(source))
     expected, stored = mirrored_copy(source, path)
     with StackTable(source) as full:
@@ -410,10 +417,17 @@ for source in (all_classes, class0, odd, narrow, narrow0):
           "and with C++" % (os.path.basename(source), stored.size, int(np.sum(~np.isnan(expected))),
                             int(np.sum(flipped)), width - 1))
     checked += 4 * table.states
+# stackgen's own mirrored tables hold the bytes of the copies the loops
+# above laid out.
+for made, copied in ((all_classes, full_all), (odd, full_odd)):
+    with h5py.File(made, "r") as a, h5py.File(os.path.join(work, "mirrored_" + os.path.basename(copied)), "r") as b:
+        assert a.attrs["mirror"] == "canonical" and np.array_equal(a["values"][...], b["values"][...]) \
+            and np.array_equal(a["round_offsets"][...], b["round_offsets"][...]), made
+print("stackgen's mirrored 5x8 tables (all classes; classes 1, 3 in float32) hold the loops' layout")
 
 # A version-3 table whose mirror attribute is no layout, or missing, and a
 # full table that says it is mirrored: refused, naming the file.
-mirrored_path = os.path.join(work, "mirrored_" + os.path.basename(all_classes))
+mirrored_path = os.path.join(work, "mirrored_" + os.path.basename(full_all))
 for name, change, pattern in (
         ("sideways", lambda f: f.attrs.__setitem__("mirror", "sideways"),
          "attribute 'mirror' is 'sideways', not canonical or none"),
@@ -424,7 +438,7 @@ for name, change, pattern in (
         change(f)
     refused("a mirror attribute '%s'" % name, lambda: StackTable(broken), "'%s': %s" % (broken, pattern))
 claims = os.path.join(work, "mirror_claimed.h5")
-shutil.copyfile(all_classes, claims)
+shutil.copyfile(full_all, claims)
 with h5py.File(claims, "r+") as f:
     f.attrs["mirror"] = "canonical"
 refused("a full table said to be mirrored", lambda: StackTable(claims), "disagrees with its width, height")

@@ -6,6 +6,11 @@
 //                           a version-2 table against a version-1 one
 // table_diff --reference A  exit 0 when A matches the reference's published
 //                           4x20 values to 1e-12
+// table_diff --sums A B     exit 0 when, at every board, A and B (float64)
+//                           differ by at most the rounding of the sum's
+//                           order: 4 ulps (a version-2 table summed the
+//                           pieces in the set's order, version 3 adds each
+//                           mirror pair first); prints how many differ
 // Both read through the lookup interface (stack_table.h).
 #include "reference_data.h"
 #include "table/stack_table.h"
@@ -13,6 +18,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <algorithm>
 
 namespace {
 
@@ -41,8 +48,31 @@ int main(int argc, char** argv) {
             std::printf("largest difference from the reference: %.3g\n", worst);
             return worst <= 1e-12 ? 0 : 1;
         }
+        if (argc == 4 && std::string(argv[1]) == "--sums") {
+            const stack::StackTable a = open_resident(argv[2]), b = open_resident(argv[3]);
+            if (a.geometry().states() != b.geometry().states()) {
+                std::printf("different wells\n");
+                return 1;
+            }
+            std::uint64_t differ = 0, held = 0, far = 0;
+            double worst = 0;
+            for (stack::BoardId id = 0; id < a.geometry().states(); ++id) {
+                if (!a.holds(id) || !b.holds(id))
+                    continue;
+                const double x = a.value(id), y = b.value(id);
+                ++held;
+                differ += x != y;
+                const double ulp = std::nextafter(std::max(x, y), 1e300) - std::max(x, y);
+                far += std::abs(x - y) > 4 * ulp;
+                worst = std::max(worst, std::abs(x - y) / std::max(std::max(x, y), 1e-300));
+            }
+            std::printf("%llu of %llu boards differ, by at most %.3g relative; %llu by more than 4 ulps\n",
+                        static_cast<unsigned long long>(differ), static_cast<unsigned long long>(held), worst,
+                        static_cast<unsigned long long>(far));
+            return far == 0 ? 0 : 1;
+        }
         if (argc != 3) {
-            std::fprintf(stderr, "usage: table_diff A B | table_diff --reference A\n");
+            std::fprintf(stderr, "usage: table_diff A B | table_diff --reference A | table_diff --sums A B\n");
             return 2;
         }
         const stack::StackTable a = open_resident(argv[1]), b = open_resident(argv[2]);

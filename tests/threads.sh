@@ -102,7 +102,7 @@ plan)
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
     echo "9x20 class 0, 16 x 8, planned in $seconds s:"; cat "$work/plan.txt"
     grep -q "16 ranks x 8 threads" "$work/plan.txt" && grep -q "memory per rank.*band.*ghosts.*writer" "$work/plan.txt" \
-        && grep -q "198,570,011,646 stored" "$work/plan.txt" && grep -q "fits  *yes" "$work/plan.txt" && pass \
+        && grep -q "104,012,863,246 stored" "$work/plan.txt" && grep -q "fits  *yes" "$work/plan.txt" && pass \
         || fail "the plan misses its layout, parts, states or verdict"
     "$stackgen" "${plan[@]}" --plan-memory 4096G --json | "$python" -c "
 import json, sys

@@ -48,20 +48,27 @@ TEST(Placement, RoundConnectionsCountEveryPlacementOfTheRound) {
         for (const ResidueSet& residues :
              {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}),
               ResidueSet::of(stack::TetrominoCells, {1, 3})}) {
-            std::vector<PieceCounts> counted((width - 1) * height + 1, PieceCounts(PieceCount, 0));
-            for (BoardId id = 0; id < geometry.states(); ++id) {
-                const Heights heights = geometry.decode(id);
-                if (!residues.holds_sum(geometry.height_sum(id)))
-                    continue;
-                const int row_sum = geometry.height_sum(id) - heights[0];
-                for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
-                    for (int x = 0; x + stack::Rules::tetrominoes().orientation(o).width <= width; ++x)
-                        counted[row_sum][stack::Rules::tetrominoes().orientation(o).piece] +=
-                            fits_by_definition(geometry, heights, o, x);
+            // Over every board, and over the canonical ones (h0 <= h(W-1):
+            // a mirrored table's).
+            for (const bool mirrored : {false, true}) {
+                std::vector<PieceCounts> counted((width - 1) * height + 1, PieceCounts(PieceCount, 0));
+                for (BoardId id = 0; id < geometry.states(); ++id) {
+                    const Heights heights = geometry.decode(id);
+                    if (!residues.holds_sum(geometry.height_sum(id))
+                        || (mirrored && width >= 2 && heights[0] > heights[width - 1]))
+                        continue;
+                    const int row_sum = geometry.height_sum(id) - heights[0];
+                    for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o)
+                        for (int x = 0; x + stack::Rules::tetrominoes().orientation(o).width <= width; ++x)
+                            counted[row_sum][stack::Rules::tetrominoes().orientation(o).piece] +=
+                                fits_by_definition(geometry, heights, o, x);
+                }
+                for (int sum = 0; sum < int(counted.size()); ++sum)
+                    ASSERT_EQ(round_connections(Rules::tetrominoes(), geometry, columns, residues, sum, mirrored),
+                              counted[sum])
+                        << width << "x" << height << " classes " << residues.text() << " round " << sum
+                        << (mirrored ? " mirrored" : "");
             }
-            for (int sum = 0; sum < int(counted.size()); ++sum)
-                ASSERT_EQ(round_connections(Rules::tetrominoes(), geometry, columns, residues, sum), counted[sum])
-                    << width << "x" << height << " classes " << residues.text() << " round " << sum;
         }
     }
     const Geometry geometry(4, 20);

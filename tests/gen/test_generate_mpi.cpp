@@ -21,8 +21,9 @@
 namespace stack {
 
 // stackgen's whole path: tables written at every rank count are the same
-// bytes, hold the naive baseline's bits (float32: rounded to nearest), and
-// leave nothing behind.
+// bytes, hold the naive baseline's bits (float32: rounded to nearest) for
+// every board, mirrored (canonical boards stored, the others read as their
+// mirror images) or full, and leave nothing behind.
 TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
     Communicator world(MPI_COMM_WORLD);
     const Geometry geometry(5, 8);
@@ -30,8 +31,10 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
     for (const ResidueSet residues :
          {ResidueSet::all(stack::TetrominoCells), ResidueSet::of(stack::TetrominoCells, {0}),
           ResidueSet::of(stack::TetrominoCells, {1, 2})})
-        for (Precision precision : {Precision::Float64, Precision::Float32}) {
+        for (Precision precision : {Precision::Float64, Precision::Float32})
+            for (const bool mirror : {true, false}) {
             GenerateOptions options;
+            options.mirror = mirror;
             options.width = 5;
             options.height = 8;
             options.residues = residues;
@@ -46,24 +49,29 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
             EXPECT_EQ(table.info().format_version, TableFormatVersion);
             EXPECT_EQ(table.info().residues, residues);
             EXPECT_EQ(table.info().precision, precision);
-            std::uint64_t wrong = 0, held = 0;
+            EXPECT_EQ(table.info().mirrored, mirror);
+            std::uint64_t wrong = 0, held = 0, canonical = 0;
             for (BoardId id = 0; id < geometry.states(); ++id) {
                 const bool holds = residues.holds_sum(geometry.height_sum(id));
                 wrong += table.holds(id) != holds;
                 if (!holds)
                     continue;
                 ++held;
+                const Heights heights = geometry.decode(id);
+                canonical += heights[0] <= heights[geometry.width() - 1];
                 const double expected =
                     precision == Precision::Float64 ? naive.values[id] : double(float(naive.values[id]));
                 const double value = table.value(id);
                 wrong += std::memcmp(&value, &expected, sizeof(double)) != 0;
             }
             EXPECT_EQ(wrong, 0u) << residues.text() << " " << precision_name(precision);
-            EXPECT_EQ(held, table.info().stored_states);
+            EXPECT_EQ(mirror ? canonical : held, table.info().stored_states);
+            EXPECT_LT(canonical, held);
             // Byte-identical to the one-rank table (the file holds no times).
             std::ifstream file(output, std::ios::binary);
             const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-            const std::string name = "/tmp/stack_generate_np1_" + residues.text() + precision_name(precision) + ".h5";
+            const std::string name = "/tmp/stack_generate_np1_" + residues.text() + precision_name(precision)
+                                     + (mirror ? "_mirrored" : "") + ".h5";
             if (world.size() == 1) {
                 std::ofstream(name, std::ios::binary) << bytes;
             } else if (std::filesystem::exists(name)) {

@@ -25,12 +25,15 @@ namespace {
 
 // Solves on every rank and assembles the table on rank 0 in id order, NaN
 // where the residue classes leave a board out (empty elsewhere).
+// A mirrored solve (canonical boards only) puts each canonical board's value
+// at its mirror image too, so its table is compared with a full one.
 std::vector<double> solve_table(const Communicator& comm, const Geometry& geometry,
                                 ResidueSet residues = ResidueSet::all(stack::TetrominoCells), int lower_columns = 0,
                                 PieceCounts* connections = nullptr, const Rules& rules = Rules::tetrominoes(),
-                                int threads = 1) {
+                                int threads = 1, bool mirrored = false, KernelKind kind = KernelKind::Cpu) {
     const Partition partition(geometry, comm.size(), comm.rank(), lower_columns);
-    const RoundLayout layout(geometry, residues);
+    const RoundLayout layout(geometry, residues, mirrored);
+    const int width = geometry.width();
     std::vector<BoardId> ids;
     std::vector<double> values;
     const PieceCounts counted = solve(
@@ -38,14 +41,23 @@ std::vector<double> solve_table(const Communicator& comm, const Geometry& geomet
         [&](const RoundStore& round) {
             for_each_row_of_round(partition, round, [&](const Heights& heights, const double* row) {
                 const BoardId first = geometry.encode(heights);
-                for (int h0 = 0; h0 <= geometry.height(); ++h0)
-                    if (layout.index_in_row(round.sum, h0) >= 0) {
-                        ids.push_back(first + h0);
-                        values.push_back(row[layout.index_in_row(round.sum, h0)]);
+                for (int h0 = 0; h0 <= geometry.height(); ++h0) {
+                    if (layout.index_in_row(round.sum, h0) < 0 || (mirrored && h0 > heights[width - 1]))
+                        continue;
+                    const double value = row[layout.index_in_row(round.sum, h0)];
+                    ids.push_back(first + h0);
+                    values.push_back(value);
+                    if (mirrored) {
+                        Heights image{};
+                        for (int column = 0; column < width; ++column)
+                            image[column] = column == width - 1 ? h0 : heights[width - 1 - column];
+                        ids.push_back(geometry.encode(image));
+                        values.push_back(value);
                     }
+                }
             });
         },
-        threads);
+        threads, sizeof(double), kind);
     if (connections) {
         *connections = counted;
         comm.all_reduce(connections->data(), int(connections->size()), Reduction::Sum);
@@ -110,6 +122,73 @@ TEST(Solver, GivesTheNaiveBaselineBitsForEveryChunkingAndClass) {
                 }
             }
     }
+}
+
+// A mirrored solve (canonical boards, h0 <= h(W-1), their images read
+// mirrored) gives every board the naive baseline's bits, for every chunking
+// that keeps column W-1 an upper column, residue classes, worker threads,
+// and the CPU kernel and the GPU's slice work on the CPU; its connections
+// are the rules' count over the canonical boards.
+TEST(Solver, MirroredTablesGiveTheNaiveBaselineBitsAtEveryBoard) {
+    Communicator world(MPI_COMM_WORLD);
+    for (auto [width, height] : {std::pair{2, 9}, {3, 8}, {4, 9}, {5, 6}, {6, 4}, {7, 3}}) {
+        const Geometry geometry(width, height);
+        const testing::NaiveSolution naive =
+            world.is_root() ? testing::naive_solve(width, height) : testing::NaiveSolution{};
+        const CompositionCodec columns(width - 1, height);
+        for (int lower_columns = 1; lower_columns <= std::min(width - 1, 3); ++lower_columns)
+            for (const ResidueSet residues : ResidueSets)
+                for (const KernelKind kind : {KernelKind::Cpu, KernelKind::Portable})
+                    for (const int threads : {1, 2}) {
+                        PieceCounts connections;
+                        const std::vector<double> table =
+                            solve_table(world, geometry, residues, lower_columns, &connections, Rules::tetrominoes(),
+                                        threads, true, kind);
+                        PieceCounts rules_count(PieceCount, 0);
+                        for (int sum = 0; sum <= (width - 1) * height; ++sum) {
+                            const PieceCounts round =
+                                round_connections(Rules::tetrominoes(), geometry, columns, residues, sum, true);
+                            for (int piece = 0; piece < PieceCount; ++piece)
+                                rules_count[piece] += round[piece];
+                        }
+                        if (world.is_root()) {
+                            EXPECT_EQ(mismatches(table, naive.values, geometry, residues), 0u)
+                                << width << "x" << height << ", " << lower_columns << " lower columns, classes "
+                                << residues.text() << ", " << threads << " threads, "
+                                << (kind == KernelKind::Cpu ? "CPU" : "portable") << ", np " << world.size();
+                            EXPECT_EQ(connections, rules_count) << width << "x" << height << " " << residues.text();
+                        }
+                    }
+    }
+}
+
+// Another mirror-closed set (the rectangles; a weighted pair of mirror
+// images), mirrored, against the plain solver; a set that is not
+// mirror-closed is never mirrored, and a runner refuses to.
+TEST(Solver, MirroredSetsGiveThePlainSolversBits) {
+    Communicator world(MPI_COMM_WORLD);
+    const Rules weighted(PieceSet::from_file_text("piece S weight 3\n.##\n##.\n\npiece Z weight 3\n##.\n.##\n\n"
+                                                  "piece L weight 2\n#.\n##\n\npiece D\n##\n"));
+    const Rules rectangles(PieceSet::builtin("rectangles"));
+    for (const Rules* rules : {&rectangles, &weighted}) {
+        ASSERT_TRUE(rules->mirror_closed());
+        for (auto [width, height] : {std::pair{3, 6}, {5, 5}}) {
+            const Geometry geometry(width, height);
+            const ResidueSet all = ResidueSet::all(rules->modulus());
+            const std::vector<double> table =
+                solve_table(world, geometry, all, std::min(2, width - 1), nullptr, *rules, 2, true);
+            if (world.is_root()) {
+                const std::vector<double> plain = solve_piece_set(rules->set(), geometry).values;
+                EXPECT_EQ(mismatches(table, plain, geometry, all), 0u) << rules->set().name() << " " << width;
+            }
+        }
+    }
+    const Rules pentominoes(PieceSet::builtin("pentominoes"));
+    EXPECT_FALSE(pentominoes.mirror_closed());
+    const Geometry geometry(5, 6);
+    const Partition partition(geometry, world.size(), world.rank(), 2);
+    const RoundLayout layout(geometry, ResidueSet::all(5), true);
+    EXPECT_THROW(RoundRunner(world, partition, layout, pentominoes), std::invalid_argument);
 }
 
 TEST(Solver, MatchesThePublishedReferenceTable4x20) {
