@@ -45,10 +45,9 @@ RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, in
         for (int top = 0; top <= height + 1; ++top) {
             top_rows[std::size_t(top)] = slice_start[partition.first_chunk_of_top(top)];
             if (top > 0)
-                top_values[std::size_t(top)] =
-                    top_values[std::size_t(top) - 1]
-                    + (top_rows[std::size_t(top)] - top_rows[std::size_t(top) - 1])
-                          * std::uint64_t(top_length[std::size_t(top) - 1]);
+                top_values[std::size_t(top)] = top_values[std::size_t(top) - 1]
+                                               + (top_rows[std::size_t(top)] - top_rows[std::size_t(top) - 1])
+                                                     * std::uint64_t(top_length[std::size_t(top) - 1]);
             if (top <= height)
                 top_length[std::size_t(top)] = layout.row_length(round_sum, top);
         }

@@ -80,7 +80,8 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 // over (the band); the chunks a rank owns at least floor(chunks / P), each
 // with an upper sum and five slice starts; the rounds' counting tables.
 CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
-                                     bool mirrored, int ranks_count, Precision precision, Precision band_precision, bool gpu) {
+                                     bool mirrored, int ranks_count, Precision precision, Precision band_precision,
+                                     bool gpu) {
     const Wide most_rounds = Wide(host_rounds(rules, gpu));
     const Wide ranks = Wide(ranks_count);
     const Wide stored = RoundLayout::fewest_stored_states(geometry, residues, mirrored);
@@ -98,8 +99,8 @@ CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rule
 }
 
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
-                             const ResidueSet& residues, bool mirrored, Precision precision,
-                             Precision band_precision, const std::string& output, bool resuming, bool gpu) {
+                             const ResidueSet& residues, bool mirrored, Precision precision, Precision band_precision,
+                             const std::string& output, bool resuming, bool gpu) {
     const CapacityBounds bounds =
         capacity_lower_bounds(geometry, rules, residues, mirrored, comm.size(), precision, band_precision, gpu);
     Needs needs;

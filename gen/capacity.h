@@ -29,8 +29,8 @@ struct CapacityBounds {
     double rank_bytes = 0;
     double file_bytes = 0;
 };
-CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues, bool mirrored,
-                                     int ranks, Precision precision, Precision band_precision, bool gpu);
+CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
+                                     bool mirrored, int ranks, Precision precision, Precision band_precision, bool gpu);
 
 // Throws InputError on every rank when the lower bounds exceed the memory
 // available on a node or the free disk beside `output` (not checked when

@@ -20,9 +20,8 @@ PieceCounts connections_of_rounds(const Rules& rules, const RoundLayout& layout,
     const CompositionCodec columns(geometry.width() - 1, geometry.height());
     PieceCounts total(std::size_t(rules.piece_count()), 0);
     for (std::size_t round = 0; round < rounds; ++round) {
-        const PieceCounts counts =
-            round_connections(rules, geometry, columns, layout.residues(), layout.rounds() - 1 - int(round),
-                              layout.mirrored());
+        const PieceCounts counts = round_connections(rules, geometry, columns, layout.residues(),
+                                                     layout.rounds() - 1 - int(round), layout.mirrored());
         for (std::size_t piece = 0; piece < total.size(); ++piece)
             total[piece] += counts[piece];
     }

@@ -139,8 +139,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     // The run's first check, from the shape alone.
     const bool mirrored = mirrored_table(options, rules);
     const CapacityBounds bounds = capacity_lower_bounds(geometry, rules, residues, mirrored, plan.ranks,
-                                                        options.precision,
-                                                        options.band_precision, options.gpu);
+                                                        options.precision, options.band_precision, options.gpu);
     const double least_node = bounds.rank_bytes * ranks_per_node;
     const bool memory_short = available > 0 && least_node > available;
     const bool disk_short = disk >= 0 && bounds.file_bytes > disk;

@@ -113,7 +113,8 @@ std::vector<RoundWriter::RowRun> RoundWriter::file_runs(const RoundStore& round)
                 continue;
             Heights heights = partition_.geometry().decode(partition_.chunk_first(chunk));
             const int top = layout_.mirrored() ? heights[partition_.geometry().width() - 1] : 0;
-            const std::uint64_t start = round.slice_value(chunk, top), values = count * std::uint64_t(round.length(top));
+            const std::uint64_t start = round.slice_value(chunk, top),
+                                values = count * std::uint64_t(round.length(top));
             if (values == 0)  // rows below every stored h0 (a mirrored layout's, of a class not held low)
                 continue;
             partition_.for_each_row_of_slice(

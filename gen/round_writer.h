@@ -154,7 +154,8 @@ private:
     void agree_no_failure();
     std::vector<char> spare_bytes();  // a buffer a finished write gave back
     void run_writer();
-    void convert(const RoundStore& round, std::uint64_t first, std::uint64_t skip, std::uint64_t count, char* out) const;
+    void convert(const RoundStore& round, std::uint64_t first, std::uint64_t skip, std::uint64_t count,
+                 char* out) const;
 
     const Communicator& comm_;
     const Partition& partition_;

@@ -86,8 +86,8 @@ struct RoundTops {
     const std::uint64_t* values = nullptr;  // [top] -> their first value
     const int* length = nullptr;            // [top] -> values a row
 };
-STACK_HD inline std::uint64_t slice_value(const RoundTops& tops, const std::uint64_t* slice_start,
-                                          std::uint64_t chunk, int top) {
+STACK_HD inline std::uint64_t slice_value(const RoundTops& tops, const std::uint64_t* slice_start, std::uint64_t chunk,
+                                          int top) {
     return tops.values[top] + (slice_start[chunk] - tops.rows[top]) * std::uint64_t(tops.length[top]);
 }
 
@@ -187,7 +187,8 @@ STACK_HD inline const Value* mirror_value(const RoundView& view, const int* boar
     if (owner == view.rank) {
         const std::uint64_t local = chunk / std::uint64_t(view.ranks);
         const int top = image[width - 1];
-        const std::uint64_t row = Partition::slice_row(view.lower, view.height, image[2], sum - int(view.upper_sums[local]));
+        const std::uint64_t row =
+            Partition::slice_row(view.lower, view.height, image[2], sum - int(view.upper_sums[local]));
         return reinterpret_cast<const Value*>(round.values) + slice_value(round.tops, round.slice_start, local, top)
                + row * std::uint64_t(round.tops.length[top]) + index;
     }
@@ -303,8 +304,8 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
             } else {
                 source = successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights),
                                               row_id + rule.row_offset, 0, top);
-                source = source == nullptr ? nullptr
-                                           : source + view.next[rule.sum_step].row_index[h0 + rule.column0_added];
+                source =
+                    source == nullptr ? nullptr : source + view.next[rule.sum_step].row_index[h0 + rule.column0_added];
             }
             heights[0] = heights[1];
             counts[rule.piece] += 1;
@@ -355,9 +356,9 @@ STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* 
             }
             const double* state = best + std::size_t(i) * stride;
             const std::size_t piece_stride = std::size_t(n) * stride;
-            out[i] = Value(view.weights
-                               ? value_from_best(state, piece_stride, view.pieces, view.weights, view.partners)
-                               : value_from_best(state, piece_stride, view.pieces, UnitWeights{}, view.partners));
+            out[i] =
+                Value(view.weights ? value_from_best(state, piece_stride, view.pieces, view.weights, view.partners)
+                                   : value_from_best(state, piece_stride, view.pieces, UnitWeights{}, view.partners));
         }
     }
     return complete;

@@ -96,10 +96,9 @@ public:
                 successor_rounds_[std::size_t(step)] = {round.at_as<Value>(0), &round,
                                                         std::uint32_t(layout_.row_length(sum + step))};
             } else {
-                successor_rounds_[std::size_t(step)] = {nullptr, nullptr,
-                                                        std::uint32_t(sum + step < partition_.rounds()
-                                                                          ? layout_.row_length(sum + step)
-                                                                          : 0)};
+                successor_rounds_[std::size_t(step)] = {
+                    nullptr, nullptr,
+                    std::uint32_t(sum + step < partition_.rounds() ? layout_.row_length(sum + step) : 0)};
             }
         for (int o = 0; o < set_.orientation_count(); ++o)
             for (int x = 0; x + set_.orientation(o).width <= width_; ++x) {
@@ -557,8 +556,9 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
       rules_(partition, rules), band_(partition, layout, band_value_size, threads),
       exchange_(comm, partition, placements_, rules_, layout.mirrored()), kind_(kind), threads_(threads) {
     if (layout.mirrored() && !partition.chunks_fix_top())
-        throw std::invalid_argument("a mirrored layout needs column W-1 above the lower columns "
-                                    "(Partition::mirrored_lower_columns)");
+        throw std::invalid_argument(
+            "a mirrored layout needs column W-1 above the lower columns "
+            "(Partition::mirrored_lower_columns)");
     if (layout.mirrored() && !rules.mirror_closed())
         throw std::invalid_argument("a mirrored layout needs a mirror-closed piece set");
     if (band_value_size != sizeof(double) && band_value_size != sizeof(float))
@@ -762,8 +762,7 @@ void RoundRunner::reload(std::size_t round, int descriptor, std::uint64_t data_o
                     return;
                 const std::uint64_t position = layout_.row_position(sum, layout_.row_rank(row_heights, sum), top);
                 read_exactly(descriptor, store.at_as<double>(store.slice_value(chunk, top)),
-                             rows * length * sizeof(double),
-                             data_offset + position * sizeof(double),
+                             rows * length * sizeof(double), data_offset + position * sizeof(double),
                              "cannot read round " + std::to_string(round) + " back to resume");
             });
         find_sends_of_slice(exchange_, finder, partition_, placements_, store, chunk);

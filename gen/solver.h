@@ -147,10 +147,10 @@ void for_each_row_of_round(const Partition& partition, const RoundStore& round, 
             continue;
         Heights heights = partition.geometry().decode(partition.chunk_first(chunk));
         const int top = partition.chunks_fix_top() ? heights[width - 1] : 0;
-        partition.for_each_row_of_slice(
-            heights, round.sum - partition.upper_sum(chunk), [&](std::uint64_t row, const Heights& row_heights) {
-                visit(row_heights, round.at_as<double>(round.row_value(chunk, top, row)));
-            });
+        partition.for_each_row_of_slice(heights, round.sum - partition.upper_sum(chunk),
+                                        [&](std::uint64_t row, const Heights& row_heights) {
+                                            visit(row_heights, round.at_as<double>(round.row_value(chunk, top, row)));
+                                        });
     }
 }
 

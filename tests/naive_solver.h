@@ -26,8 +26,8 @@ struct NaiveSolution {
 // The tetrominoes' mirror pairs, stated by hand: I, T and O are their own
 // mirror images, S and Z, and L and J, each other's (value.h sums each
 // pair first).
-constexpr int MirrorPartners[PieceCount] = {PieceI, PieceT, PieceSquare, PieceZLeft, PieceZRight, PieceLLeft,
-                                            PieceLRight};
+constexpr int MirrorPartners[PieceCount] = {PieceI,      PieceT,     PieceSquare, PieceZLeft,
+                                            PieceZRight, PieceLLeft, PieceLRight};
 
 inline NaiveSolution naive_solve(int width, int height) {
     std::uint64_t states = 1;

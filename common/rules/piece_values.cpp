@@ -36,8 +36,8 @@ PieceSetSolution solve_piece_set(const PieceSet& set, const Geometry& geometry, 
                 }
             }
         }
-        solution.values[id] = value_from_best(best.data(), 1, int(pieces.size()), weights.data(),
-                                              rules.partners().data());
+        solution.values[id] =
+            value_from_best(best.data(), 1, int(pieces.size()), weights.data(), rules.partners().data());
     }
     return solution;
 }

@@ -40,7 +40,8 @@ std::vector<Orientation> shapes_of(const std::vector<Orientation>& orientations,
         shapes.push_back(orientation);
     }
     const auto key = [](const Orientation& o) { return std::tuple(o.width, o.surface, o.added); };
-    std::sort(shapes.begin(), shapes.end(), [&](const Orientation& a, const Orientation& b) { return key(a) < key(b); });
+    std::sort(shapes.begin(), shapes.end(),
+              [&](const Orientation& a, const Orientation& b) { return key(a) < key(b); });
     return shapes;
 }
 

@@ -60,9 +60,8 @@ STACK_HD inline double value_from_best(const double* best, std::size_t stride, i
 // form's bits.
 inline double value_from_best(const double* best, std::size_t stride, const Rules& rules, bool pairs = true) {
     const int* partner = pairs ? rules.partners().data() : nullptr;
-    return rules.unit_weights()
-               ? value_from_best(best, stride, rules.piece_count(), UnitWeights{}, partner)
-               : value_from_best(best, stride, rules.piece_count(), rules.weights().data(), partner);
+    return rules.unit_weights() ? value_from_best(best, stride, rules.piece_count(), UnitWeights{}, partner)
+                                : value_from_best(best, stride, rules.piece_count(), rules.weights().data(), partner);
 }
 
 // successor_value(orientation, column, offset) returns V of the successor.

@@ -68,9 +68,7 @@ ValueDigest::ValueDigest(const RoundLayout& layout, std::size_t value_size)
 
 std::uint64_t ValueDigest::round_offset(int sum) const { return layout_.round_offset(sum) * value_size_; }
 
-std::uint64_t ValueDigest::round_bytes(int sum) const {
-    return layout_.round_values(sum) * value_size_;
-}
+std::uint64_t ValueDigest::round_bytes(int sum) const { return layout_.round_values(sum) * value_size_; }
 
 void ValueDigest::add_round(int sum, std::vector<DigestPiece> pieces) {
     std::sort(pieces.begin(), pieces.end(),

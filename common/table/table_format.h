@@ -119,7 +119,7 @@ struct TableInfo {
     Precision precision = Precision::Float64;
     std::int64_t rounds_done = 0;                 // version 2: rounds on disk; all of them when finished
     std::vector<std::uint64_t> connections_done;  // version 2: of those rounds, one count per piece
-    bool mirrored = false;  // version 3: canonical boards only (attribute mirror, RoundLayout)
+    bool mirrored = false;                        // version 3: canonical boards only (attribute mirror, RoundLayout)
     std::optional<std::uint64_t> digest;  // values_crc64: CRC-64/XZ of /values (table/digest.h) once every round is
                                           // done (0 before), in tables of a stackgen that records it
     int piece_count() const { return int(pieces.pieces().size()); }

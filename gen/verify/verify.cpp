@@ -36,8 +36,7 @@ public:
     // index[h0], index -1 where the row does not store h0.
     std::uint64_t row_start(const Heights& heights, int row_sum) const {
         if (const RoundLayout* layout = table_.layout())
-            return layout->row_position(row_sum, layout->row_rank(heights, row_sum),
-                                        heights[geometry_.width() - 1]);
+            return layout->row_position(row_sum, layout->row_rank(heights, row_sum), heights[geometry_.width() - 1]);
         Heights level = heights;
         level[0] = 0;
         return geometry_.encode(level);
@@ -215,8 +214,8 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
         const double set_order = older ? value_from_best(best.data(), 1, table.rules(), false) : derived;
         const double deviation = std::min(std::abs(derived - stored), std::abs(set_order - stored));
         tally.largest_deviation = std::max(tally.largest_deviation, deviation);
-        const bool right = float32 ? deviation <= Float32Tolerance * std::max(stored, 1.0)
-                                   : derived == stored || set_order == stored;
+        const bool right =
+            float32 ? deviation <= Float32Tolerance * std::max(stored, 1.0) : derived == stored || set_order == stored;
         ++tally.states;
         if (!right || !(stored >= 0 && stored <= largest)) {
             Heights board = heights;

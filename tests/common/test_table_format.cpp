@@ -31,8 +31,7 @@ std::map<BoardId, std::uint64_t> places_by_walking(const Geometry& geometry, con
         for (const BoardId row : rows) {
             const Heights heights = geometry.decode(row);
             for (int h0 = 0; h0 <= geometry.height(); ++h0)
-                if (residues.holds_sum(geometry.height_sum(row) + h0)
-                    && (!mirrored || h0 <= heights[width - 1]))
+                if (residues.holds_sum(geometry.height_sum(row) + h0) && (!mirrored || h0 <= heights[width - 1]))
                     places[row + BoardId(h0)] = next++;
         }
     return places;
@@ -49,8 +48,7 @@ TEST(RoundLayout, PlacesEveryStoredBoardInTheFilesOrder) {
                 ASSERT_EQ(layout.mirrored(), mirrored);
                 const std::map<BoardId, std::uint64_t> places = places_by_walking(geometry, residues, mirrored);
                 ASSERT_EQ(layout.stored_states(), places.size()) << width << "x" << height << " " << residues.text();
-                EXPECT_GE(layout.stored_states(),
-                          RoundLayout::fewest_stored_states(geometry, residues, mirrored));
+                EXPECT_GE(layout.stored_states(), RoundLayout::fewest_stored_states(geometry, residues, mirrored));
                 std::uint64_t wrong = 0, values = 0;
                 for (const auto& [id, place] : places) {
                     const Heights heights = geometry.decode(id);

@@ -33,55 +33,55 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
           ResidueSet::of(stack::TetrominoCells, {1, 2})})
         for (Precision precision : {Precision::Float64, Precision::Float32})
             for (const bool mirror : {true, false}) {
-            GenerateOptions options;
-            options.mirror = mirror;
-            options.width = 5;
-            options.height = 8;
-            options.residues = residues;
-            options.precision = precision;
-            options.quiet = true;
-            const std::string output = testing::shared_temporary_path(world, "stack_generate_test");
-            options.output = output;
-            generate(world, options);
-            if (!world.is_root())
-                continue;
-            const StackTable table = StackTable::open(output, {Residency::Resident, 0});
-            EXPECT_EQ(table.info().format_version, TableFormatVersion);
-            EXPECT_EQ(table.info().residues, residues);
-            EXPECT_EQ(table.info().precision, precision);
-            EXPECT_EQ(table.info().mirrored, mirror);
-            std::uint64_t wrong = 0, held = 0, canonical = 0;
-            for (BoardId id = 0; id < geometry.states(); ++id) {
-                const bool holds = residues.holds_sum(geometry.height_sum(id));
-                wrong += table.holds(id) != holds;
-                if (!holds)
+                GenerateOptions options;
+                options.mirror = mirror;
+                options.width = 5;
+                options.height = 8;
+                options.residues = residues;
+                options.precision = precision;
+                options.quiet = true;
+                const std::string output = testing::shared_temporary_path(world, "stack_generate_test");
+                options.output = output;
+                generate(world, options);
+                if (!world.is_root())
                     continue;
-                ++held;
-                const Heights heights = geometry.decode(id);
-                canonical += heights[0] <= heights[geometry.width() - 1];
-                const double expected =
-                    precision == Precision::Float64 ? naive.values[id] : double(float(naive.values[id]));
-                const double value = table.value(id);
-                wrong += std::memcmp(&value, &expected, sizeof(double)) != 0;
+                const StackTable table = StackTable::open(output, {Residency::Resident, 0});
+                EXPECT_EQ(table.info().format_version, TableFormatVersion);
+                EXPECT_EQ(table.info().residues, residues);
+                EXPECT_EQ(table.info().precision, precision);
+                EXPECT_EQ(table.info().mirrored, mirror);
+                std::uint64_t wrong = 0, held = 0, canonical = 0;
+                for (BoardId id = 0; id < geometry.states(); ++id) {
+                    const bool holds = residues.holds_sum(geometry.height_sum(id));
+                    wrong += table.holds(id) != holds;
+                    if (!holds)
+                        continue;
+                    ++held;
+                    const Heights heights = geometry.decode(id);
+                    canonical += heights[0] <= heights[geometry.width() - 1];
+                    const double expected =
+                        precision == Precision::Float64 ? naive.values[id] : double(float(naive.values[id]));
+                    const double value = table.value(id);
+                    wrong += std::memcmp(&value, &expected, sizeof(double)) != 0;
+                }
+                EXPECT_EQ(wrong, 0u) << residues.text() << " " << precision_name(precision);
+                EXPECT_EQ(mirror ? canonical : held, table.info().stored_states);
+                EXPECT_LT(canonical, held);
+                // Byte-identical to the one-rank table (the file holds no times).
+                std::ifstream file(output, std::ios::binary);
+                const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+                const std::string name = "/tmp/stack_generate_np1_" + residues.text() + precision_name(precision)
+                                         + (mirror ? "_mirrored" : "") + ".h5";
+                if (world.size() == 1) {
+                    std::ofstream(name, std::ios::binary) << bytes;
+                } else if (std::filesystem::exists(name)) {
+                    std::ifstream reference(name, std::ios::binary);
+                    const std::string expected((std::istreambuf_iterator<char>(reference)),
+                                               std::istreambuf_iterator<char>());
+                    EXPECT_EQ(bytes == expected, true) << "differs from the one-rank table " << name;
+                }
+                std::filesystem::remove(output);
             }
-            EXPECT_EQ(wrong, 0u) << residues.text() << " " << precision_name(precision);
-            EXPECT_EQ(mirror ? canonical : held, table.info().stored_states);
-            EXPECT_LT(canonical, held);
-            // Byte-identical to the one-rank table (the file holds no times).
-            std::ifstream file(output, std::ios::binary);
-            const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-            const std::string name = "/tmp/stack_generate_np1_" + residues.text() + precision_name(precision)
-                                     + (mirror ? "_mirrored" : "") + ".h5";
-            if (world.size() == 1) {
-                std::ofstream(name, std::ios::binary) << bytes;
-            } else if (std::filesystem::exists(name)) {
-                std::ifstream reference(name, std::ios::binary);
-                const std::string expected((std::istreambuf_iterator<char>(reference)),
-                                           std::istreambuf_iterator<char>());
-                EXPECT_EQ(bytes == expected, true) << "differs from the one-rank table " << name;
-            }
-            std::filesystem::remove(output);
-        }
 }
 
 TEST(Generate, AFailedWriteLeavesNothingBehind) {

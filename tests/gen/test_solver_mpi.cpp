@@ -167,8 +167,9 @@ TEST(Solver, MirroredTablesGiveTheNaiveBaselineBitsAtEveryBoard) {
 // mirror-closed is never mirrored, and a runner refuses to.
 TEST(Solver, MirroredSetsGiveThePlainSolversBits) {
     Communicator world(MPI_COMM_WORLD);
-    const Rules weighted(PieceSet::from_file_text("piece S weight 3\n.##\n##.\n\npiece Z weight 3\n##.\n.##\n\n"
-                                                  "piece L weight 2\n#.\n##\n\npiece D\n##\n"));
+    const Rules weighted(
+        PieceSet::from_file_text("piece S weight 3\n.##\n##.\n\npiece Z weight 3\n##.\n.##\n\n"
+                                 "piece L weight 2\n#.\n##\n\npiece D\n##\n"));
     const Rules rectangles(PieceSet::builtin("rectangles"));
     for (const Rules* rules : {&rectangles, &weighted}) {
         ASSERT_TRUE(rules->mirror_closed());
