@@ -3,7 +3,7 @@
 // to the place of its value. The writers (table_writer.h) and the reader
 // (stack_table.h, every tool) go through this module.
 //
-// Version 3 (stackgen 0.9 on): version 2's items, and
+// Version 3 (stackgen 0.6 on): version 2's items, and
 //   mirror           string: "canonical" when /values holds only the boards
 //                    with h0 <= h(W-1) (a mirror-closed set, RoundLayout
 //                    below: a reader looks a board up by its canonical
@@ -14,7 +14,7 @@
 // 3's in the last bit, and a version-2 table is resumed by no stackgen
 // that writes version 3.
 //
-// Version 2 (written by stackgen 0.5 to 0.8): values stored round by round.
+// Version 2 (written by stackgen 0.5): values stored round by round.
 //   /values          float64 or float32[stored_states]: round after round, in
 //                    increasing row sum S (the height sum of columns
 //                    1..W-1); within a round the rows (the boards that

@@ -71,7 +71,7 @@ import zlib
 import h5py
 import numpy as np
 
-__version__ = "0.5.0"  # the project's version (CMakeLists.txt); tests/python_constants.py checks they agree
+__version__ = "0.6.0"  # the project's version (CMakeLists.txt); tests/python_constants.py checks they agree
 
 # The pieces attribute of a table written before piece sets were stored
 # (common/rules/pieces.h, TetrominoTable): such a table is the tetrominoes'.
