@@ -71,45 +71,14 @@ void Exchange::find_slice(Finder& finder, const Heights& upper_heights) const {
                 [&](int o) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)] != 0; });
 }
 
-void Exchange::find_row(Finder& finder, std::uint64_t local_row, std::uint64_t first_value, int length,
-                        const Heights& row_heights, const PlacementTable::Differences& differences) const {
-    if (partition_.ranks() == 1)
-        return;
-    const int me = partition_.rank();
-    bool encoded = false;
-    BoardId id = 0;
-    const auto mark = [&](int destination) {
-        if (destination != me && finder.marked[destination] != local_row) {
-            if (!encoded) {
-                id = partition_.geometry().encode(row_heights);
-                encoded = true;
-            }
-            finder.marked[destination] = local_row;
-            finder.rows[destination].push_back({local_row, id, first_value, length});
-        }
-    };
-    for (const int destination : finder.slice_destinations)
-        mark(destination);
-    // Only the (orientation, column) pairs whose predecessor lives elsewhere
-    // are tested (at 2 ranks and an odd H+1: the placements that put an odd
-    // number of cells into the upper columns).
-    if (lower_remote_)
-        for_each_row_placement<true>(
-            placements_, row_heights, differences, 0, partition_.lower_columns(),
-            [&](int o, int x, int) { mark(rules_(o, x).predecessor_owner); },
-            [&](int h0) { return stored_index_[h0] >= 0; },
-            [&](int o, int x) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)]; });
-    if (mirrored_)
-        find_mirror_readers(mark, row_heights);
-}
-
 // A canonical board m of the row (m0 <= t, t its top) whose mirror image b
 // = (t, m(W-2), .., m1, m0) is not canonical (m0 < t) is read, mirrored, by
 // every canonical board p that a column-0 placement turns into b: those
 // placements are b's column-0 predecessors, each of which p is found by
 // taking the piece off again. A one-column orientation's p lies in b's own
 // row.
-void Exchange::find_mirror_readers(const std::function<void(int)>& mark, const Heights& row_heights) const {
+template <class Mark>
+void Exchange::find_mirror_readers(Mark&& mark, const Heights& row_heights) const {
     const Geometry& geometry = partition_.geometry();
     const int width = geometry.width(), top = row_heights[width - 1];
     const Rules& set = placements_.rules();
@@ -142,6 +111,41 @@ void Exchange::find_mirror_readers(const std::function<void(int)>& mark, const H
                 mark(owner_of_row(image));
         }
     }
+}
+
+void Exchange::find_row(Finder& finder, std::uint64_t local_row, std::uint64_t first_value, int length,
+                        const Heights& row_heights, const PlacementTable::Differences& differences) const {
+    if (partition_.ranks() == 1)
+        return;
+    const int me = partition_.rank();
+    bool encoded = false;
+    BoardId id = 0;
+    const auto mark = [&](int destination) {
+        if (destination != me && finder.marked[destination] != local_row) {
+            if (!encoded) {
+                id = partition_.geometry().encode(row_heights);
+                encoded = true;
+            }
+            finder.marked[destination] = local_row;
+            if (finder.count_only)
+                ++finder.counted[destination];
+            else
+                finder.rows[destination].push_back({local_row, id, first_value, length});
+        }
+    };
+    for (const int destination : finder.slice_destinations)
+        mark(destination);
+    // Only the (orientation, column) pairs whose predecessor lives elsewhere
+    // are tested (at 2 ranks and an odd H+1: the placements that put an odd
+    // number of cells into the upper columns).
+    if (lower_remote_)
+        for_each_row_placement<true>(
+            placements_, row_heights, differences, 0, partition_.lower_columns(),
+            [&](int o, int x, int) { mark(rules_(o, x).predecessor_owner); },
+            [&](int h0) { return stored_index_[h0] >= 0; },
+            [&](int o, int x) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)]; });
+    if (mirrored_)
+        find_mirror_readers(mark, row_heights);
 }
 
 ExchangeRecord Exchange::run(const RoundStore& round) {

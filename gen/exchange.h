@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace stack {
@@ -85,6 +84,10 @@ public:
         std::vector<std::vector<SendRow>> rows;  // [destination] -> rows, ascending
         std::vector<std::uint64_t> marked;       // [destination] -> the last row marked for it
         std::vector<int> slice_destinations;     // of the current slice
+        // The planner's count (traffic.h): rows only counted, [destination],
+        // not listed, so that walking a huge well's sample holds nothing.
+        bool count_only = false;
+        std::vector<std::uint64_t> counted;
     };
 
     // The rows other ranks read are found while the solver walks a round,
@@ -159,7 +162,10 @@ private:
     bool mirrored_ = false;
     // The mirror senders: the owners of the canonical boards whose column-0
     // placement leads to the mirror image of a board of the row.
-    void find_mirror_readers(const std::function<void(int)>& mark, const Heights& row_heights) const;
+    // mark(rank) for each (a template, defined in exchange.cpp, its one
+    // caller's file: no std::function to allocate for every row).
+    template <class Mark>
+    void find_mirror_readers(Mark&& mark, const Heights& row_heights) const;
     // The exchange in flight: its requests and the counts they read.
     bool pending_ = false;
     MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};

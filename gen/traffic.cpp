@@ -72,6 +72,8 @@ RankSends exchange_sends(const Communicator& self, const Partition& partition, c
     for (int residue = 0; residue < std::min(modulus, partition.rounds()); ++residue) {
         exchange.begin_sends(layout.row_indices(residue));
         Exchange::Finder& finder = exchange.finder(0);
+        finder.count_only = true;  // only how many: a huge well's sample holds nothing
+        finder.counted.assign(std::size_t(partition.ranks()), 0);
         for (int sum = residue; sum < partition.rounds(); sum += modulus) {
             for (int upper = std::max(sum - lower_most, 0); upper <= sum; ++upper)
                 for (const std::uint64_t chunk : by_upper_sum[std::size_t(upper)]) {
@@ -88,9 +90,8 @@ RankSends exchange_sends(const Communicator& self, const Partition& partition, c
                 }
             const double row_bytes = double(sizeof(BoardId)) + double(layout.row_length(sum)) * band_value_size;
             for (const int destination : destinations) {
-                sends.bytes[std::size_t(destination)] +=
-                    double(finder.rows[std::size_t(destination)].size()) * row_bytes;
-                finder.rows[std::size_t(destination)].clear();
+                sends.bytes[std::size_t(destination)] += double(finder.counted[std::size_t(destination)]) * row_bytes;
+                finder.counted[std::size_t(destination)] = 0;
             }
         }
     }
