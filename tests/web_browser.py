@@ -381,8 +381,9 @@ def replay_view(driver, url, shots):
     check(f"{game['pieces_placed']} pieces placed" in status, f"a game from start heights 1,0,0,0: '{status}'")
     heights.clear()
     Select(driver.find_element(By.ID, "replay-game")).select_by_value("tetris")
-    type_into(driver, replay_seed="3")
-    driver.find_element(By.ID, "replay-load").click()
+    # The new game's status first: the last game's frame also reads "move 1"
+    # until the new one arrives, and a click before it steps the old one.
+    replay_load(driver, "3")
     first = wait_text(driver, "replay-frame", lambda text: text.startswith("move 1 "))
     for _ in range(12):
         driver.find_element(By.ID, "replay-next").click()
