@@ -163,36 +163,61 @@ STACK_HD inline const Value* successor_row(const RoundView& view, const Portable
     return row == nullptr ? nullptr : reinterpret_cast<const Value*>(row) + ghost_rows * std::uint64_t(next.row_length);
 }
 
+// Where a board's mirror image is stored, from the numbers alone: its
+// round (the row sum of columns 1..W-1), its index in the row (h0), its
+// top, its chunk (the id of the upper columns L..W-1, so no division by
+// the chunk size) and its row in the slice (the lower columns' sum and
+// column 2, Partition::slice_row). The CPU kernel and the portable slice
+// work (so the GPU) both place mirror reads with it.
+struct MirrorImage {
+    int sum = 0;    // the image's round
+    int h0 = 0;     // the image's column 0
+    int top = 0;    // the image's column W-1
+    int lower_sum = 0;
+    std::uint64_t row = 0;    // its row in the slice of its chunk
+    std::uint64_t chunk = 0;  // global: the owner is chunk % ranks
+    BoardId row_id = 0;       // its row's first id (column 0 zero)
+};
+STACK_HD inline MirrorImage mirror_image(int width, int height, int lower, const std::uint64_t* powers,
+                                         const int* board) {
+    MirrorImage image;
+    int second = 0;
+    for (int column = 1; column < width; ++column) {
+        const int h = board[width - 1 - column];
+        image.sum += h;
+        if (column < lower) {
+            image.lower_sum += h;
+            image.row_id += BoardId(h) * powers[column];
+        } else {
+            image.chunk += std::uint64_t(h) * powers[column - lower];
+        }
+        if (column == 2)
+            second = h;
+    }
+    image.h0 = board[width - 1];
+    image.top = board[0];
+    image.row_id += image.chunk * powers[lower];
+    image.row = Partition::slice_row(lower, height, second, image.lower_sum);
+    return image;
+}
+
 // In a mirrored layout, the value of a board that is not canonical
 // (heights[0] > heights[W-1]): its mirror image's, in the round of the
 // image's row sum (S+1 .. S+K), on this rank or among the ghost rows.
 // nullptr when a ghost row was not received.
 template <class Value>
 STACK_HD inline const Value* mirror_value(const RoundView& view, const int* board) {
-    const int width = view.width;
-    int image[MaxWidth] = {};
-    int sum = 0;
-    BoardId row_id = 0;
-    for (int column = 0; column < width; ++column) {
-        image[column] = board[width - 1 - column];
-        if (column > 0) {
-            sum += image[column];
-            row_id += BoardId(image[column]) * view.powers[column];
-        }
-    }
-    const SuccessorRound& round = view.next[sum - view.sum];
-    const int index = round.row_index[image[0]];
-    const std::uint64_t chunk = row_id / view.chunk_size;
-    const int owner = int(chunk % std::uint64_t(view.ranks));
+    const MirrorImage image = mirror_image(view.width, view.height, view.lower, view.powers, board);
+    const SuccessorRound& round = view.next[image.sum - view.sum];
+    const int index = round.row_index[image.h0];
+    const int owner = view.ranks == 1 ? 0 : int(image.chunk % std::uint64_t(view.ranks));
     if (owner == view.rank) {
-        const std::uint64_t local = chunk / std::uint64_t(view.ranks);
-        const int top = image[width - 1];
-        const std::uint64_t row =
-            Partition::slice_row(view.lower, view.height, image[2], sum - int(view.upper_sums[local]));
-        return reinterpret_cast<const Value*>(round.values) + slice_value(round.tops, round.slice_start, local, top)
-               + row * std::uint64_t(round.tops.length[top]) + index;
+        const std::uint64_t local = view.ranks == 1 ? image.chunk : image.chunk / std::uint64_t(view.ranks);
+        return reinterpret_cast<const Value*>(round.values)
+               + slice_value(round.tops, round.slice_start, local, image.top)
+               + image.row * std::uint64_t(round.tops.length[image.top]) + index;
     }
-    const char* row = find_ghost_row(round.ghosts, owner, row_id);
+    const char* row = find_ghost_row(round.ghosts, owner, image.row_id);
     return row == nullptr ? nullptr : reinterpret_cast<const Value*>(row) + index;
 }
 

@@ -67,6 +67,8 @@ public:
                                  + most_rows * std::size_t(height_ + 1) * set_.one_column().size();
         for (PreparedSlice& slice : ring_)
             slice.updates.resize(most);
+        for (int column = 0; column <= width_; ++column)
+            powers_[std::size_t(column)] = partition.geometry().place_value(column);
         // One-column orientations at column 0 read their own row, further up.
         block_ = 0;
         for (const int o : set_.one_column()) {
@@ -107,15 +109,20 @@ public:
                     cursor(o, x) = exchange.cursor(sum + rule.sum_step, rule.successor_owner);
             }
     }
-    // Slices in increasing chunk order; each is computed Lookahead later.
+    // Slices in increasing chunk order; each is computed Lookahead later,
+    // its mirror reads placed one slice after it was prepared.
     void add_slice(std::uint64_t chunk) override {
         if (prepared_ - computed_ == Lookahead)
             compute(ring_[computed_++ % Lookahead]);
+        if (prepared_ > computed_)
+            place_mirrors(ring_[(prepared_ - 1) % Lookahead]);
         prepare(ring_[prepared_++ % Lookahead], chunk);
     }
     void end_round() override {
-        while (computed_ < prepared_)
+        while (computed_ < prepared_) {
+            place_mirrors(ring_[computed_ % Lookahead]);
             compute(ring_[computed_++ % Lookahead]);
+        }
     }
     PieceCounts counts() const override { return PieceCounts(counts_.begin(), counts_.begin() + pieces_); }
 
@@ -129,6 +136,18 @@ private:
         std::uint16_t piece;
         bool copy;  // the piece's first whole-slice update: copies instead of taking the max
     };
+    // A mirror read on this rank, placed a slice later (place_mirrors), when
+    // the slice start it needs has come in: slice.updates[update] reads the
+    // value `index` of row `row` of the slice of owned chunk `local`, top
+    // `top`, in round sum_ + step.
+    struct MirrorRead {
+        std::uint64_t local;
+        std::uint32_t update;
+        std::uint32_t row;
+        int index;
+        std::uint16_t step;
+        std::uint16_t top;
+    };
     struct PreparedSlice {
         Value* out = nullptr;
         std::uint32_t rows = 0;
@@ -136,6 +155,7 @@ private:
         std::uint32_t count = 0;
         std::uint64_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
         std::vector<Update> updates;
+        std::vector<MirrorRead> mirrors;  // updates whose source is not yet known
     };
     // A one-column orientation at column 0: its piece, and how many stored
     // states further up the row its successor lies.
@@ -170,39 +190,48 @@ private:
         return {target.values + target.store->row_value(chunk + rule.chunk_shift, successor_top, row_in_slice),
                 std::uint32_t(target.store->length(successor_top))};
     }
-    // In a mirrored layout, the value of a successor board that is not
-    // canonical: its mirror image's, in the round of that image's row sum
-    // (one of S+1 .. S+K, already computed), on this rank or among the ghost
-    // rows its owner sent (exchange.h finds them).
-    const Value* mirror_source(const Heights& successor) const {
-        const Geometry& geometry = partition_.geometry();
-        Heights image{};
-        int sum = 0;
-        for (int column = 0; column < width_; ++column) {
-            image[column] = successor[width_ - 1 - column];
-            sum += column > 0 ? image[column] : 0;
-        }
-        const int index = layout_.index_in_row(sum, image[0]);
-        const int h0 = image[0];
-        image[0] = 0;
-        const BoardId row_id = geometry.encode(image);
-        const std::uint64_t chunk = row_id / partition_.chunk_size();
-        const int owner = int(chunk % std::uint64_t(partition_.ranks()));
-        if (!band_->holds(sum) || index < 0)
+    // In a mirrored layout, a successor board that is not canonical reads
+    // its mirror image's value, in the round of that image's row sum (one
+    // of S+1 .. S+K, already computed), on this rank or among the ghost
+    // rows its owner sent (exchange.h finds them). On this rank the read is
+    // placed a slice later: the image's slice start is prefetched now,
+    // its value then (place_mirrors), like every other source.
+    void add_mirror(PreparedSlice& slice, const Heights& successor, std::uint32_t target, int piece) {
+        const MirrorImage image = mirror_image(width_, height_, lower_, powers_.data(), successor.data());
+        const int step = image.sum - sum_;
+        const RoundStore* round = step >= 1 && step <= set_.most_cells()
+                                      ? successor_rounds_[std::size_t(step)].store : nullptr;
+        const int index = round != nullptr ? successor_index_[std::size_t(step)][image.h0] : -1;
+        if (round == nullptr || index < 0)
             throw std::logic_error("round " + std::to_string(sum_) + " reads the mirror image of a board in round "
-                                   + std::to_string(sum) + ", which is not held (a bug: please report it)");
+                                   + std::to_string(image.sum) + ", which is not held (a bug: please report it)");
+        const int ranks = partition_.ranks();
+        const int owner = ranks == 1 ? 0 : int(image.chunk % std::uint64_t(ranks));
         if (owner == rank_) {
-            const std::uint64_t local = chunk / std::uint64_t(partition_.ranks());
-            const RoundStore& round = (*band_)[sum];
-            const std::uint64_t row = partition_.row_in_slice(image, sum - partition_.upper_sum(local));
-            return round.at_as<Value>(round.row_value(local, image[width_ - 1], row) + std::uint64_t(index));
+            const std::uint64_t local = ranks == 1 ? image.chunk : image.chunk / std::uint64_t(ranks);
+            __builtin_prefetch(round->slice_start.data() + local, 0, 2);
+            slice.mirrors.push_back({local, slice.count, std::uint32_t(image.row), index, std::uint16_t(step),
+                                     std::uint16_t(image.top)});
+            slice.updates[slice.count++] = {nullptr, target, 1, std::uint16_t(piece), false};
+            counts_[std::size_t(piece)] += 1;
+            return;
         }
-        const char* row = find_ghost_row(exchange_->ghost_rows(sum), owner, row_id);
+        const char* row = find_ghost_row(exchange_->ghost_rows(image.sum), owner, image.row_id);
         if (row == nullptr)
-            throw std::logic_error("row " + std::to_string(row_id) + " (the mirror image of a successor, h0 "
-                                   + std::to_string(h0) + ") was not received from its owner: the exchange missed "
-                                   "it (a bug: please report it)");
-        return reinterpret_cast<const Value*>(row) + index;
+            throw std::logic_error("row " + std::to_string(image.row_id) + " (the mirror image of a successor) was "
+                                   "not received from its owner: the exchange missed it (a bug: please report it)");
+        add(slice, reinterpret_cast<const Value*>(row) + index, target, 1, piece);
+    }
+    // The sources of a prepared slice's mirror reads on this rank, now that
+    // their slice starts are cached; their values are prefetched.
+    void place_mirrors(PreparedSlice& slice) {
+        for (const MirrorRead& read : slice.mirrors) {
+            const RoundStore& round = *successor_rounds_[read.step].store;
+            const Value* source = round.at_as<Value>(round.row_value(read.local, read.top, read.row)) + read.index;
+            __builtin_prefetch(source, 0, 2);
+            slice.updates[read.update].source = source;
+        }
+        slice.mirrors.clear();
     }
     // Into the second-level cache: a slice's sources would crowd the first.
     static void prefetch(const Value* source, std::uint32_t length) {
@@ -249,6 +278,7 @@ private:
     std::uint64_t prepared_ = 0, computed_ = 0;
     std::array<std::uint64_t, MostPieces> counts_{};  // [piece]: a fixed array, one store per update
     std::vector<GhostCursor> cursors_;                // [orientation * MaxWidth + column]
+    std::array<std::uint64_t, MaxWidth + 1> powers_{};  // [column] -> (H+1)^column
     // [sum step]: fixed arrays, so a lookup is one load (a piece has at most
     // MostPieceColumns^2 cells)
     std::array<SuccessorRound, MostPieceColumns * MostPieceColumns + 1> successor_rounds_{};
@@ -273,6 +303,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     slice.rows = rows;
     slice.n = n;
     slice.count = 0;
+    slice.mirrors.clear();
     slice.covered = 0;
 
     // Placements in the upper columns: the whole slice at once (a row at a
@@ -331,8 +362,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                 if (mirrored && successor_h0 > top + rule.top_added) {  // its mirror image is stored
                     Heights board = row_heights;
                     board[0] = h0;
-                    add(slice, mirror_source(placements_.after(board, o, 0)), row_start + std::uint32_t(index), 1,
-                        rule.piece);
+                    add_mirror(slice, placements_.after(board, o, 0), row_start + std::uint32_t(index), rule.piece);
                     return;
                 }
                 const Value* source = successor(rule, o, x, chunk, successor_row, row_id, top).values
@@ -350,7 +380,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                         continue;
                     Heights board = row_heights;
                     board[0] = h0 + cells;
-                    add(slice, mirror_source(board), row_start + std::uint32_t(row_index[h0]), 1, in_row.piece);
+                    add_mirror(slice, board, row_start + std::uint32_t(row_index[h0]), in_row.piece);
                 }
             }
     });
@@ -435,19 +465,30 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
     }
 }
 
-// The owned chunks whose slice of `round` holds rows, ascending: each
+// The owned chunks whose slice of `round` holds values, ascending: each
 // thread lists a contiguous range of chunks, the lists joined in order.
-// Small rounds stay on one thread.
-void list_slices(const RoundStore& round, std::vector<std::uint64_t>& slices, int threads) {
+// Small rounds stay on one thread. A mirrored layout's slices whose top is
+// below every h0 of the round's class hold rows of no value (a tenth of
+// the slices of 9x16 class 0): they are skipped, and no one reads them (a
+// successor row keeps its reader's h0 and a top no lower).
+void list_slices(const Partition& partition, const RoundStore& round, std::vector<std::uint64_t>& slices,
+                 int threads) {
     slices.clear();
     const std::uint64_t chunks = round.slice_start.size() - 1;
     const int parts = chunks >= (std::uint64_t(1) << 20) ? std::max(threads, 1) : 1;
+    const int tops = partition.chunks_fix_top() ? partition.geometry().height() + 1 : 1;
     std::vector<std::vector<std::uint64_t>> lists(static_cast<std::size_t>(parts));
     parallel_ranges(parts, chunks, [&](int part, std::uint64_t first, std::uint64_t last) {
         std::vector<std::uint64_t>& list = parts == 1 ? slices : lists[std::size_t(part)];
-        for (std::uint64_t chunk = first; chunk < last; ++chunk)
-            if (round.slice_start[chunk + 1] != round.slice_start[chunk])
-                list.push_back(chunk);
+        for (int top = 0; top < tops; ++top) {
+            if (round.length(top) == 0)
+                continue;
+            const std::uint64_t begin = std::max(first, partition.first_chunk_of_top(top));
+            const std::uint64_t end = top + 1 < tops ? std::min(last, partition.first_chunk_of_top(top + 1)) : last;
+            for (std::uint64_t chunk = begin; chunk < end; ++chunk)
+                if (round.slice_start[chunk + 1] != round.slice_start[chunk])
+                    list.push_back(chunk);
+        }
     });
     if (parts > 1)
         for (const std::vector<std::uint64_t>& list : lists)
@@ -467,6 +508,8 @@ void find_sends_of_slice(Exchange& exchange, Exchange::Finder& finder, const Par
         return;
     Heights heights = partition.geometry().decode(partition.chunk_first(chunk));
     const int top = partition.chunks_fix_top() ? heights[partition.geometry().width() - 1] : 0;
+    if (round.length(top) == 0)  // not listed (list_slices): no one reads its rows
+        return;
     exchange.find_slice(finder, heights);
     const PlacementTable::Differences differences = placements.differences(heights);
     partition.for_each_row_of_slice(
@@ -630,7 +673,7 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
         kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
     slices_.clear();
     if (!(gpu_ && gpu_->in_flight(record.sum)))
-        list_slices(store, slices_, threads_);
+        list_slices(partition_, store, slices_, threads_);
     if (gpu_)
         return compute_on_gpu(record, store, start);
     const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
@@ -682,7 +725,7 @@ RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, d
         });
     } else if (record.sum > 0 && !gpu_->in_flight(record.sum - 1)) {
         RoundStore& below = band_.holds(record.sum - 1) ? band_[record.sum - 1] : band_.open(record.sum - 1);
-        list_slices(below, below_slices_, threads_);
+        list_slices(partition_, below, below_slices_, threads_);
         gpu_->launch(below, below_slices_);
     }
     record.gpu = gpu_->wait(record.sum);
