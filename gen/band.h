@@ -69,24 +69,9 @@ struct RoundStore {
     const char* bytes_at(std::uint64_t value) const {
         return reinterpret_cast<const char*>(values.data()) + value * std::uint64_t(value_size);
     }
-    // A row's values by its index, in a full layout only (Value is double,
-    // or float in a float32 band).
-    template <class Value>
-    Value* row_as(std::uint64_t index) {
-        return reinterpret_cast<Value*>(values.data()) + index * row_length;
-    }
-    template <class Value>
-    const Value* row_as(std::uint64_t index) const {
-        return reinterpret_cast<const Value*>(values.data()) + index * row_length;
-    }
-    double* row(std::uint64_t index) { return row_as<double>(index); }  // a float64 band
-    const double* row(std::uint64_t index) const { return row_as<double>(index); }
-    const char* row_bytes(std::uint64_t index) const {
-        return reinterpret_cast<const char*>(values.data()) + index * row_length * std::uint64_t(value_size);
-    }
-    // The value of row `index` at place `place`, whatever the band's type.
-    double value(std::uint64_t index, int place) const {
-        return value_size == sizeof(float) ? double(row_as<float>(index)[place]) : row(index)[place];
+    // Value number `value` of the round, whatever the band's type.
+    double value_at(std::uint64_t value) const {
+        return value_size == sizeof(float) ? double(at_as<float>(value)[0]) : at_as<double>(value)[0];
     }
     std::uint64_t bytes() const {
         return values.capacity() * sizeof(double) + slice_start.capacity() * sizeof(std::uint64_t)

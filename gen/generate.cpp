@@ -358,7 +358,7 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
     run.connections = sum_over_ranks(comm, runner.connections(), before);
     // The empty board: row sum 0, chunk 0 (rank 0's first), h0 = 0.
     if (comm.is_root() && layout.residues().has(0))
-        run.empty_board_value = runner.store(0).value(0, layout.index_in_row(0, 0));
+        run.empty_board_value = runner.store(0).value_at(std::uint64_t(layout.index_in_row(0, 0)));
     comm.broadcast(run.empty_board_value);
     if (runner.gpu_report())
         run.gpu = *runner.gpu_report();

@@ -170,9 +170,9 @@ STACK_HD inline const Value* successor_row(const RoundView& view, const Portable
 // column 2, Partition::slice_row). The CPU kernel and the portable slice
 // work (so the GPU) both place mirror reads with it.
 struct MirrorImage {
-    int sum = 0;    // the image's round
-    int h0 = 0;     // the image's column 0
-    int top = 0;    // the image's column W-1
+    int sum = 0;  // the image's round
+    int h0 = 0;   // the image's column 0
+    int top = 0;  // the image's column W-1
     int lower_sum = 0;
     std::uint64_t row = 0;    // its row in the slice of its chunk
     std::uint64_t chunk = 0;  // global: the owner is chunk % ranks

@@ -199,8 +199,8 @@ private:
     void add_mirror(PreparedSlice& slice, const Heights& successor, std::uint32_t target, int piece) {
         const MirrorImage image = mirror_image(width_, height_, lower_, powers_.data(), successor.data());
         const int step = image.sum - sum_;
-        const RoundStore* round = step >= 1 && step <= set_.most_cells()
-                                      ? successor_rounds_[std::size_t(step)].store : nullptr;
+        const RoundStore* round =
+            step >= 1 && step <= set_.most_cells() ? successor_rounds_[std::size_t(step)].store : nullptr;
         const int index = round != nullptr ? successor_index_[std::size_t(step)][image.h0] : -1;
         if (round == nullptr || index < 0)
             throw std::logic_error("round " + std::to_string(sum_) + " reads the mirror image of a board in round "
@@ -210,8 +210,8 @@ private:
         if (owner == rank_) {
             const std::uint64_t local = ranks == 1 ? image.chunk : image.chunk / std::uint64_t(ranks);
             __builtin_prefetch(round->slice_start.data() + local, 0, 2);
-            slice.mirrors.push_back({local, slice.count, std::uint32_t(image.row), index, std::uint16_t(step),
-                                     std::uint16_t(image.top)});
+            slice.mirrors.push_back(
+                {local, slice.count, std::uint32_t(image.row), index, std::uint16_t(step), std::uint16_t(image.top)});
             slice.updates[slice.count++] = {nullptr, target, 1, std::uint16_t(piece), false};
             counts_[std::size_t(piece)] += 1;
             return;
@@ -276,8 +276,8 @@ private:
     std::vector<double> best_;  // [piece][row * n + index] -> best successor value
     std::array<PreparedSlice, Lookahead> ring_;
     std::uint64_t prepared_ = 0, computed_ = 0;
-    std::array<std::uint64_t, MostPieces> counts_{};  // [piece]: a fixed array, one store per update
-    std::vector<GhostCursor> cursors_;                // [orientation * MaxWidth + column]
+    std::array<std::uint64_t, MostPieces> counts_{};    // [piece]: a fixed array, one store per update
+    std::vector<GhostCursor> cursors_;                  // [orientation * MaxWidth + column]
     std::array<std::uint64_t, MaxWidth + 1> powers_{};  // [column] -> (H+1)^column
     // [sum step]: fixed arrays, so a lookup is one load (a piece has at most
     // MostPieceColumns^2 cells)
@@ -471,8 +471,7 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
 // below every h0 of the round's class hold rows of no value (a tenth of
 // the slices of 9x16 class 0): they are skipped, and no one reads them (a
 // successor row keeps its reader's h0 and a top no lower).
-void list_slices(const Partition& partition, const RoundStore& round, std::vector<std::uint64_t>& slices,
-                 int threads) {
+void list_slices(const Partition& partition, const RoundStore& round, std::vector<std::uint64_t>& slices, int threads) {
     slices.clear();
     const std::uint64_t chunks = round.slice_start.size() - 1;
     const int parts = chunks >= (std::uint64_t(1) << 20) ? std::max(threads, 1) : 1;

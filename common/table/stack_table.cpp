@@ -128,7 +128,7 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
     const std::uint64_t held = stored.stored_states * (MappedValues::mappable(dataset) ? size : sizeof(double));
     const int threads = resolve_threads(options.threads);
     if (options.residency == Residency::Resident || (options.residency == Residency::Automatic && held <= limit)) {
-        const bool copy = options.id_order && table.layout_ && stored.stored_states == table.geometry_.states()
+        const bool copy = options.id_order && table.layout_ && stored.residues.all()
                           && held + table.geometry_.states() * sizeof(double) <= limit;
         table.hold_resident(dataset, threads, !copy);
         if (copy)
@@ -276,6 +276,11 @@ double StackTable::value_held(std::uint64_t position) const {
 // run of H+1 consecutive ids. Rows are split over the threads, each walking
 // its rows in file order (CompositionCodec::next); then the mapping is let
 // go, so the memory held stays one copy of the values.
+//
+// A mirrored file's rows are shorter (h0 <= h(W-1)), so the copy walks the
+// rows of ids instead (columns 1..W-1 counted up as digits): a row's
+// canonical values are one run of the file, and its other boards (h0 above
+// the row's top) are read at their mirror images' places.
 void StackTable::copy_to_id_order(int threads) {
     const RoundLayout& layout = *layout_;
     const int width = geometry_.width(), length = geometry_.height() + 1;
@@ -283,28 +288,54 @@ void StackTable::copy_to_id_order(int threads) {
     const double largest = largest_possible_value(geometry_, info_.pieces);
     std::vector<char> good(std::size_t(threads), 1);
     id_order_.resize(geometry_.states());
-    parallel_ranges(threads, layout.stored_states() / std::uint64_t(length),
-                    [&](int part, std::uint64_t begin, std::uint64_t end) {
-                        bool all_good = true;
-                        std::uint64_t position = begin * std::uint64_t(length);
-                        Heights heights = layout.board_at(position);
-                        heights[0] = 0;
-                        int sum = 0;
-                        for (int column = 1; column < width; ++column)
-                            sum += heights[column];
-                        for (std::uint64_t row = begin; row < end; ++row, position += std::uint64_t(length)) {
-                            const BoardId first = geometry_.encode(heights);
-                            const int* index = layout.row_indices(sum);
-                            for (int h0 = 0; h0 < length; ++h0) {
-                                const double value = value_at(position + std::uint64_t(index[h0]));
-                                id_order_[first + std::uint64_t(h0)] = value;
-                                all_good &= value >= 0.0 && value <= largest;  // false for NaN
-                            }
-                            if (!rows.next(heights.data() + 1))
-                                rows.first(++sum, heights.data() + 1);
-                        }
-                        good[std::size_t(part)] = all_good;
-                    });
+    const auto copy_file_rows = [&](int part, std::uint64_t begin, std::uint64_t end) {
+        bool all_good = true;
+        std::uint64_t position = begin * std::uint64_t(length);
+        Heights heights = layout.board_at(position);
+        heights[0] = 0;
+        int sum = 0;
+        for (int column = 1; column < width; ++column)
+            sum += heights[column];
+        for (std::uint64_t row = begin; row < end; ++row, position += std::uint64_t(length)) {
+            const BoardId first = geometry_.encode(heights);
+            const int* index = layout.row_indices(sum);
+            for (int h0 = 0; h0 < length; ++h0) {
+                const double value = value_at(position + std::uint64_t(index[h0]));
+                id_order_[first + std::uint64_t(h0)] = value;
+                all_good &= value >= 0.0 && value <= largest;  // false for NaN
+            }
+            if (!rows.next(heights.data() + 1))
+                rows.first(++sum, heights.data() + 1);
+        }
+        good[std::size_t(part)] = all_good;
+    };
+    const auto copy_id_rows = [&](int part, std::uint64_t begin, std::uint64_t end) {
+        bool all_good = true;
+        Heights heights = geometry_.decode(begin * std::uint64_t(length));
+        for (std::uint64_t row = begin; row < end; ++row) {
+            int sum = 0;
+            for (int column = 1; column < width; ++column)
+                sum += heights[column];
+            const int top = heights[std::size_t(width) - 1];
+            const std::uint64_t start = layout.row_position(sum, layout.row_rank(heights, sum), top);
+            const int* index = layout.row_indices(sum);
+            for (int h0 = 0; h0 < length; ++h0) {
+                Heights board = heights;
+                board[0] = h0;
+                const double value =
+                    value_at(h0 <= top ? start + std::uint64_t(index[h0]) : layout.position(layout.canonical(board)));
+                id_order_[row * std::uint64_t(length) + std::uint64_t(h0)] = value;
+                all_good &= value >= 0.0 && value <= largest;  // false for NaN
+            }
+            for (int column = 1; column < width && ++heights[std::size_t(column)] == length; ++column)
+                heights[std::size_t(column)] = 0;
+        }
+        good[std::size_t(part)] = all_good;
+    };
+    if (layout.mirrored())
+        parallel_ranges(threads, geometry_.states() / std::uint64_t(length), copy_id_rows);
+    else
+        parallel_ranges(threads, layout.stored_states() / std::uint64_t(length), copy_file_rows);
     if (mapped_ && std::find(good.begin(), good.end(), 0) != good.end())
         check_stored_values(threads);  // names the first bad value in file order (read values were checked)
     dense_ = id_order_.data();

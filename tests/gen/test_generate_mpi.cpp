@@ -23,7 +23,8 @@ namespace stack {
 // stackgen's whole path: tables written at every rank count are the same
 // bytes, hold the naive baseline's bits (float32: rounded to nearest) for
 // every board, mirrored (canonical boards stored, the others read as their
-// mirror images) or full, and leave nothing behind.
+// mirror images) or full, also once copied into id order as stackplay opens
+// them, and leave nothing behind.
 TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
     Communicator world(MPI_COMM_WORLD);
     const Geometry geometry(5, 8);
@@ -65,6 +66,19 @@ TEST(Generate, WritesTheSameBytesAtEveryRankCountAndReadsBackTheBits) {
                     wrong += std::memcmp(&value, &expected, sizeof(double)) != 0;
                 }
                 EXPECT_EQ(wrong, 0u) << residues.text() << " " << precision_name(precision);
+                if (residues.all()) {  // stackplay's opening: every board copied into id order, the same bits
+                    TableOpenOptions id_order{Residency::Resident, 0};
+                    id_order.id_order = true;
+                    id_order.threads = 2;
+                    const StackTable copied = StackTable::open(output, id_order);
+                    EXPECT_TRUE(copied.id_ordered());
+                    std::uint64_t differ = 0;
+                    for (BoardId id = 0; id < geometry.states(); ++id) {
+                        const double a = table.value(id), b = copied.value(id);
+                        differ += std::memcmp(&a, &b, sizeof(double)) != 0;
+                    }
+                    EXPECT_EQ(differ, 0u) << precision_name(precision) << (mirror ? " mirrored" : " full");
+                }
                 EXPECT_EQ(mirror ? canonical : held, table.info().stored_states);
                 EXPECT_LT(canonical, held);
                 // Byte-identical to the one-rank table (the file holds no times).

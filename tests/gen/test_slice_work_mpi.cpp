@@ -35,7 +35,7 @@ Solved solve_bytes(const Communicator& comm, const Geometry& geometry, const Rul
     solved.connections = solve(
         comm, partition, layout, rules,
         [&](const RoundStore& round) {
-            const char* first = round.row_bytes(0);
+            const char* first = round.bytes_at(0);
             solved.bytes.insert(solved.bytes.end(), first, first + round.value_count() * round.value_size);
         },
         threads, band_value_size, kind);
