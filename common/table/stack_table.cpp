@@ -280,7 +280,7 @@ double StackTable::value_held(std::uint64_t position) const {
 // A mirrored file's rows are shorter (h0 <= h(W-1)), so the copy walks the
 // rows of ids instead (columns 1..W-1 counted up as digits): a row's
 // canonical values are one run of the file, and its other boards (h0 above
-// the row's top) are read at their mirror images' places.
+// the row's top) are copied from their mirror images, in id order by then.
 void StackTable::copy_to_id_order(int threads) {
     const RoundLayout& layout = *layout_;
     const int width = geometry_.width(), length = geometry_.height() + 1;
@@ -309,7 +309,13 @@ void StackTable::copy_to_id_order(int threads) {
         }
         good[std::size_t(part)] = all_good;
     };
-    const auto copy_id_rows = [&](int part, std::uint64_t begin, std::uint64_t end) {
+    // A mirrored file: first each id row's canonical values (h0 <= top,
+    // one run of the file), then the boards above the top from their mirror
+    // images, copied already: the image of (h0, h1 .. h(W-1)) with h0 above
+    // h(W-1) is canonical, at id `mirrored_base` + h0 (H+1)^(W-1), its base
+    // the row's columns 1 .. W-1 reversed into columns W-2 .. 0.
+    const std::uint64_t top_place = geometry_.place_value(width - 1);
+    const auto copy_canonical = [&](int part, std::uint64_t begin, std::uint64_t end) {
         bool all_good = true;
         Heights heights = geometry_.decode(begin * std::uint64_t(length));
         for (std::uint64_t row = begin; row < end; ++row) {
@@ -319,11 +325,8 @@ void StackTable::copy_to_id_order(int threads) {
             const int top = heights[std::size_t(width) - 1];
             const std::uint64_t start = layout.row_position(sum, layout.row_rank(heights, sum), top);
             const int* index = layout.row_indices(sum);
-            for (int h0 = 0; h0 < length; ++h0) {
-                Heights board = heights;
-                board[0] = h0;
-                const double value =
-                    value_at(h0 <= top ? start + std::uint64_t(index[h0]) : layout.position(layout.canonical(board)));
+            for (int h0 = 0; h0 <= top; ++h0) {
+                const double value = value_at(start + std::uint64_t(index[h0]));
                 id_order_[row * std::uint64_t(length) + std::uint64_t(h0)] = value;
                 all_good &= value >= 0.0 && value <= largest;  // false for NaN
             }
@@ -332,10 +335,25 @@ void StackTable::copy_to_id_order(int threads) {
         }
         good[std::size_t(part)] = all_good;
     };
-    if (layout.mirrored())
-        parallel_ranges(threads, geometry_.states() / std::uint64_t(length), copy_id_rows);
-    else
+    const auto copy_mirrored = [&](int, std::uint64_t begin, std::uint64_t end) {
+        Heights heights = geometry_.decode(begin * std::uint64_t(length));
+        for (std::uint64_t row = begin; row < end; ++row) {
+            BoardId mirrored_base = 0;
+            for (int column = 1; column < width; ++column)
+                mirrored_base += BoardId(heights[std::size_t(column)]) * geometry_.place_value(width - 1 - column);
+            for (int h0 = heights[std::size_t(width) - 1] + 1; h0 < length; ++h0)
+                id_order_[row * std::uint64_t(length) + std::uint64_t(h0)] =
+                    id_order_[mirrored_base + std::uint64_t(h0) * top_place];
+            for (int column = 1; column < width && ++heights[std::size_t(column)] == length; ++column)
+                heights[std::size_t(column)] = 0;
+        }
+    };
+    if (layout.mirrored()) {
+        parallel_ranges(threads, geometry_.states() / std::uint64_t(length), copy_canonical);
+        parallel_ranges(threads, geometry_.states() / std::uint64_t(length), copy_mirrored);
+    } else {
         parallel_ranges(threads, layout.stored_states() / std::uint64_t(length), copy_file_rows);
+    }
     if (mapped_ && std::find(good.begin(), good.end(), 0) != good.end())
         check_stored_values(threads);  // names the first bad value in file order (read values were checked)
     dense_ = id_order_.data();
