@@ -468,9 +468,9 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
 // The owned chunks whose slice of `round` holds values, ascending: each
 // thread lists a contiguous range of chunks, the lists joined in order.
 // Small rounds stay on one thread. A mirrored layout's slices whose top is
-// below every h0 of the round's class hold rows of no value (a tenth of
-// the slices of 9x16 class 0): they are skipped, and no one reads them (a
-// successor row keeps its reader's h0 and a top no lower).
+// below every h0 of the round's class hold rows of no value (tops 0..2,
+// for some classes): they are skipped, and no one reads them (a successor
+// row keeps its reader's h0 and a top no lower).
 void list_slices(const Partition& partition, const RoundStore& round, std::vector<std::uint64_t>& slices, int threads) {
     slices.clear();
     const std::uint64_t chunks = round.slice_start.size() - 1;
