@@ -2,6 +2,7 @@
 
 #include "capacity.h"
 #include "checkpoint.h"
+#include "clears.h"
 #include "fault.h"
 #include "output.h"
 #include "report.h"
@@ -18,8 +19,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 namespace stack {
@@ -54,16 +57,37 @@ void check_options(const GenerateOptions& options) {
         throw InputError("--no-output writes no table: give it without --output, --resume and --force");
     if (options.gpu && options.portable_kernel)
         throw InputError("give --gpu or --portable-kernel, not both");
+    if (options.clears != Clears::None) {
+        if (options.precision != Precision::Float64 || options.band_precision != Precision::Float64)
+            throw InputError(
+                "--clears tetris sweeps to within --clears-tolerance of the fixed point: it needs "
+                "float64 values and band (--precision and --band-precision float64)");
+        if (options.gpu || options.portable_kernel)
+            throw InputError("--clears tetris runs on the CPU kernel: give it without --gpu and --portable-kernel");
+        if (options.no_output)
+            throw InputError(
+                "--clears tetris reads each sweep's tetrises from the last sweep's table on disk: give "
+                "it without --no-output");
+    }
 }
 
 void check_output_state(const GenerateOptions& options, const std::string& output, bool resume) {
     check_output_path(output);
     const std::string partial = partial_name(output);
     const bool exists = ::access(partial.c_str(), F_OK) == 0;
-    if (resume && !exists)
+    if (resume && !exists && options.clears == Clears::None)
         throw InputError("nothing to resume: '" + partial + "' does not exist");
     if (!resume && exists && !options.force)
         throw InputError("'" + partial + "': a resumable partial exists: use --resume, or --force to discard it");
+    if (options.clears != Clears::None) {
+        const std::string sweep = sweep_name(output);
+        const bool swept = ::access(sweep.c_str(), F_OK) == 0;
+        if (resume && !swept && !exists)
+            throw InputError("nothing to resume: neither '" + partial + "' nor '" + sweep + "' exists");
+        if (!resume && swept && !options.force)
+            throw InputError("'" + sweep + "': a finished sweep exists: use --resume to go on from it, or --force "
+                             "to discard it");
+    }
 }
 
 namespace {
@@ -102,6 +126,11 @@ TableInfo table_info(const Geometry& geometry, const RoundLayout& layout, const 
     info.precision = options.precision;
     info.mirrored = layout.mirrored();
     info.connections_done.assign(std::size_t(rules.piece_count()), 0);
+    if (options.clears != Clears::None) {
+        info.format_version = ClearsFormatVersion;
+        info.clears = options.clears;
+        info.sweeps.tolerance = options.clears_tolerance;
+    }
     return info;
 }
 
@@ -167,6 +196,15 @@ void warn_if_oversubscribed(const Communicator& comm, const GenerateOptions& opt
                      threads, bound, bound == 1 ? "" : "s", threads);
     }
 }
+
+// What a sweep of the well game (clears.h) adds to the round loop: the
+// tetris floor set before each round computes, the change measured after,
+// and the sweep's attributes set before the table's last record.
+struct SweepHooks {
+    std::function<void(RoundRunner&, std::size_t round)> before_compute;
+    std::function<void(RoundRunner&, std::size_t round)> after_compute;
+    std::function<void(TableInfo&)> before_finish;
+};
 
 // What the round loop hands to the summary.
 struct RoundsRun {
@@ -301,7 +339,8 @@ void finish_table(const Communicator& comm, const RoundLayout& layout, const Rul
 // written: the writer only digests.
 RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partition& partition,
                      const RoundLayout& layout, const Rules& rules, const GenerateOptions& options,
-                     const std::string& partial, Checkpoint* checkpoint, TableInfo& info, double start) {
+                     const std::string& partial, Checkpoint* checkpoint, TableInfo& info, double start,
+                     const SweepHooks* sweep = nullptr) {
     RoundsRun run;
     const int threads = resolve_threads(options.threads);
     warn_if_oversubscribed(comm, options, threads);
@@ -330,7 +369,11 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
     for (std::size_t round = first_round; round < runner.round_count(); ++round) {
         RoundReport report;
         inject_fault(comm.rank(), round, Phase::Compute);
+        if (sweep)
+            sweep->before_compute(runner, round);
         report.compute = runner.compute(round);
+        if (sweep)
+            sweep->after_compute(runner, round);
         inject_fault(comm.rank(), round, Phase::Exchange);
         report.compute.exchange = runner.begin_exchange(round);
         report.write = writer.write(runner.store(runner.round_sum(round)), round);
@@ -367,13 +410,15 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
     if (comm.is_root())
         run.digest = writer.digest().digest();
     comm.broadcast(run.digest);
+    if (sweep)
+        sweep->before_finish(info);
     finish_table(comm, layout, rules, checkpoint, writer, run.connections, run.digest, info);
     return run;
 }
 
 void print_summary(const Communicator& comm, const GenerateOptions& options, const Partition& partition,
                    const RoundLayout& layout, const Rules& rules, const RoundsRun& run, const std::string& output,
-                   std::size_t resumed_from) {
+                   std::size_t resumed_from, const std::vector<SweepRecord>* sweeps = nullptr) {
     SummaryInputs summary;
     summary.partition = &partition;
     summary.rules = &rules;
@@ -395,10 +440,162 @@ void print_summary(const Communicator& comm, const GenerateOptions& options, con
     summary.kernel = run.kernel;
     summary.exchange_overlapped = run.exchange_overlapped;
     summary.gpu = run.gpu ? &*run.gpu : nullptr;
+    summary.sweeps = sweeps;
+    summary.clears_tolerance = options.clears_tolerance;
     const Json document = summary_json(comm, summary);
     if (comm.is_root()) {
         std::fputs(options.json ? json_text(document).c_str() : summary_text(document).c_str(), stdout);
         std::fflush(stdout);
+    }
+}
+
+// "1e-10", "3.02": printf's %.3g.
+std::string short_number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+// A line-clear table of sweeps' consistent with the run asked for.
+void check_sweep_table(const StackTable& table, const TableInfo& asked) {
+    const TableInfo& found = table.info();
+    if (found.clears != asked.clears || found.width != asked.width || found.height != asked.height
+        || found.pieces.attribute_text() != asked.pieces.attribute_text() || found.residues != asked.residues
+        || found.mirrored != asked.mirrored || found.precision != Precision::Float64)
+        throw InputError("'" + table.path() + "' is not a sweep of the table asked for (shape, pieces, classes, "
+                         "mirror or clears differ): --force discards it");
+}
+
+// The well game (clears.h): sweeps of the rounds until the bound is within
+// the tolerance. Each sweep is a fresh runner (its connection counts are a
+// sweep's) writing <output>.partial, published as <output>.sweep, and the
+// last one as <output>. --resume goes on after the sweep on disk; a sweep
+// cut off midway is computed again.
+void run_sweeps(const Communicator& comm, const GenerateOptions& options, const Partition& partition,
+                const RoundLayout& layout, const Rules& rules, const std::string& output, const std::string& partial,
+                double start) {
+    const Geometry& geometry = partition.geometry();
+    const int threads = resolve_threads(options.threads);
+    const std::string sweep_file = sweep_name(output);
+    const bool progress = comm.is_root() && !options.quiet && options.progress != ProgressMode::Never;
+    std::optional<StackTable> previous;
+    SweepState state;
+    std::int64_t first = 0;
+    std::vector<SweepRecord> records;
+    if (options.resume) {
+        int swept = 0;
+        comm.on_root([&] { swept = ::access(sweep_file.c_str(), F_OK) == 0; });
+        comm.broadcast(swept);
+        if (swept != 0) {
+            comm.on_every_rank([&] {
+                previous.emplace(StackTable::open(sweep_file, {Residency::Resident, 0, false, threads}));
+                check_sweep_table(*previous, table_info(geometry, layout, rules, options));
+            });
+            state = previous->info().sweeps;
+            first = state.sweep + 1;
+            if (progress)
+                std::fprintf(stderr, "stackgen: resuming after sweep %lld (largest change %.3g) from %s\n",
+                             static_cast<long long>(state.sweep), state.change, sweep_file.c_str());
+        }
+    } else if (options.force) {
+        comm.on_root([&] { std::remove(sweep_file.c_str()); });
+    }
+    RoundStore floor;
+    for (std::int64_t sweep = first;; ++sweep) {
+        const double sweep_start = MPI_Wtime();
+        std::optional<RoundRunner> runner;
+        comm.on_every_rank([&] {
+            runner.emplace(comm, partition, layout, rules, threads, int(sizeof(double)), KernelKind::Cpu, 0);
+            if (options.blocking_exchange)
+                runner->block_exchange();
+        });
+        TableInfo info = table_info(geometry, layout, rules, options);
+        info.sweeps = state;
+        info.sweeps.sweep = sweep;
+        Checkpoint checkpoint = Checkpoint::create(comm, partial, info, layout, rules);
+        double local_change = 0;
+        SweepHooks hooks;
+        hooks.before_compute = [&](RoundRunner& run, std::size_t round) {
+            if (!previous)
+                return;
+            floor = RoundStore(partition, layout, run.round_sum(round), int(sizeof(double)), std::move(floor), threads);
+            tetris_floor(partition, layout, floor, *previous, threads);
+            run.set_tetris_floor(floor.at_as<double>(0));
+        };
+        hooks.after_compute = [&](RoundRunner& run, std::size_t round) {
+            if (previous)
+                local_change = std::max(
+                    local_change, round_change(partition, layout, run.store(run.round_sum(round)), *previous, threads));
+        };
+        hooks.before_finish = [&](TableInfo& finished) {
+            const double change = comm.all_reduce(local_change, Reduction::Max);
+            SweepState next;
+            next.sweep = sweep;
+            next.change = previous ? change : 0;
+            next.previous_change = sweep >= 2 ? state.change : 0;
+            next.bound = sweep == 0 ? HUGE_VAL : sweep_bound(next.change, next.previous_change);
+            next.tolerance = options.clears_tolerance;
+            finished.sweeps = next;
+            state = next;
+        };
+        RoundsRun run;
+        try {
+            run =
+                run_rounds(comm, *runner, partition, layout, rules, options, partial, &checkpoint, info, start, &hooks);
+        } catch (const Interrupted&) {
+            throw Interrupted(
+                "interrupted in sweep " + std::to_string(sweep)
+                + (previous ? "; the last finished sweep is in " + sweep_file + ": stackgen --resume goes on from it"
+                            : "; no sweep was finished"));
+        } catch (const CollectiveError& error) {
+            throw CollectiveError(std::string(error.what()) + " (in sweep " + std::to_string(sweep) + ")");
+        }
+        runner.reset();
+        const bool done = sweep >= 1 && state.bound <= options.clears_tolerance;
+        comm.on_root([&] {
+            checkpoint.publish(done ? output : sweep_file);
+            if (done)
+                std::remove(sweep_file.c_str());
+        });
+        int published = 1;  // the others wait for rank 0's rename before they read the sweep
+        comm.broadcast(published);
+        SweepRecord record;
+        record.sweep = sweep;
+        record.change = state.change;
+        record.ratio = state.previous_change > 0 ? state.change / state.previous_change : 0;
+        record.bound = state.bound;
+        record.empty_board_value = run.empty_board_value;
+        record.seconds = MPI_Wtime() - sweep_start;
+        records.push_back(record);
+        if (progress) {
+            std::string eta;
+            if (!done && std::isfinite(record.bound) && record.ratio > 0 && record.ratio < 1) {
+                const double more =
+                    std::ceil(std::log(options.clears_tolerance / record.bound) / std::log(record.ratio));
+                eta = ", about " + std::to_string(std::max(1, int(more))) + " sweeps ("
+                      + fixed(std::max(1.0, more) * record.seconds, 0) + " s) to go";
+            }
+            std::fprintf(stderr,
+                         "stackgen: sweep %lld: largest change %.3g, ratio %.3g, bound %.3g (tolerance %.3g), "
+                         "V(empty) %.12f, %.1f s%s\n",
+                         static_cast<long long>(sweep), record.change, record.ratio, record.bound,
+                         options.clears_tolerance, record.empty_board_value, record.seconds, eta.c_str());
+        }
+        if (done) {
+            run.times.total_seconds = MPI_Wtime() - start;
+            if (!options.quiet || options.json)
+                print_summary(comm, options, partition, layout, rules, run, output, 0, &records);
+            return;
+        }
+        if (sweep + 1 > options.max_sweeps)
+            throw CollectiveError("the sweeps did not reach the tolerance " + short_number(options.clears_tolerance)
+                                  + " in --max-sweeps " + std::to_string(options.max_sweeps) + " (bound "
+                                  + short_number(state.bound) + "); the last sweep is in " + sweep_file
+                                  + ": stackgen --resume with more --max-sweeps goes on");
+        previous.reset();
+        comm.on_every_rank([&] {
+            previous.emplace(StackTable::open_unchecked(sweep_file, {Residency::Resident, 0, false, threads}));
+        });
     }
 }
 
@@ -440,6 +637,12 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const RoundLayout layout(geometry, residues, mirrored);
     check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume,
                    options.gpu);
+    if (options.clears != Clears::None) {
+        if (rules.tetris_piece() < 0)
+            throw InputError("--clears tetris needs the 1 x 4 I piece, which " + rules.set().name() + " does not hold");
+        run_sweeps(comm, options, partition, layout, rules, output, partial, start);
+        return;
+    }
 
     // Every rank takes its GPU (or fails to) before a file is touched: a
     // rank without one, or whose GPU cannot hold the band, stops them all

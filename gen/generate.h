@@ -43,6 +43,9 @@ struct GenerateOptions {
     bool gpu = false;                 // the rounds on the rank's GPU (gpu_rounds.h)
     bool portable_kernel = false;     // the GPU's slice work on the CPU threads (slice_work.h): checks the GPU path
     bool mirror = true;               // canonical boards only when the set is mirror-closed (--mirror auto)
+    Clears clears = Clears::None;     // --clears tetris: the well game, by sweeps (clears.h)
+    double clears_tolerance = 1e-10;  // the bound on every value's distance from the fixed point
+    int max_sweeps = 1000;
 };
 
 // Whether the table stores canonical boards only (table_format.h): asked

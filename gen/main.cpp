@@ -57,6 +57,23 @@ stack::OptionTable declared_options() {
                 "which boards the table stores")
         .defaults_to("auto");
     table
+        .choice("clears",
+                {{"none", "the stack only grows: pieces until a hole is forced (seed 003's question)"},
+                 {"tetris",
+                  "the well game: the W columns beside an empty well, where an upright I clears four rows when "
+                  "every column is 4 or more high; solved by sweeps to a fixed point (sets with the 1 x 4 I, "
+                  "float64, the CPU kernel)"}},
+                "which rows the game clears")
+        .defaults_to("none");
+    table
+        .real("clears-tolerance", 1e-15, 1,
+              "with --clears tetris: sweep until every value is within this of the fixed point (the bound "
+              "change * r / (1 - r), r the ratio of the last two sweeps' largest changes)",
+              false)
+        .defaults_to("1e-10");
+    table.integer("max-sweeps", 1, 1000000, "with --clears tetris: stop with an error after this many sweeps")
+        .defaults_to("1000");
+    table
         .integer("threads", 0, stack::MostThreads,
                  "worker threads per rank, sharing its rounds (0: the cores this rank is bound to); one rank per "
                  "node or socket times threads is the layout to use")
@@ -167,6 +184,13 @@ stack::GenerateOptions parse_options(const stack::OptionTable& table) {
     options.gpu = table.given("gpu");
     options.portable_kernel = table.given("portable-kernel");
     options.mirror = table.choice("mirror") == "auto";
+    options.clears = stack::parse_clears(table.choice("clears"));
+    options.clears_tolerance = table.real("clears-tolerance");
+    options.max_sweeps = table.integer("max-sweeps");
+    if (options.clears == stack::Clears::None)
+        for (const char* name : {"clears-tolerance", "max-sweeps"})
+            if (table.given(name))
+                throw stack::InputError(std::string("--") + name + " goes with --clears tetris");
     if (!table.given("plan"))
         for (const stack::OptionTable::Option* planning : table.given_outside(Run))
             throw stack::InputError("--" + planning->name + " goes with --plan");

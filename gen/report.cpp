@@ -193,6 +193,28 @@ Json gpu_json(const Communicator& comm, const GpuReport* report) {
 
 }  // namespace
 
+namespace {
+
+// A line-clear table's sweeps: each one's largest change, ratio and bound
+// (null where it is infinite: sweep 0 and 1 have no ratio), V(empty) and
+// seconds. Null for a no-clear table.
+Json sweeps_json(const SummaryInputs& in) {
+    if (!in.sweeps)
+        return nullptr;
+    const auto finite = [](double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); };
+    Json runs = Json::array();
+    for (const SweepRecord& sweep : *in.sweeps)
+        runs.push_back({{"sweep", sweep.sweep},
+                        {"change", sweep.change},
+                        {"ratio", sweep.ratio},
+                        {"bound", finite(sweep.bound)},
+                        {"empty_board_value", sweep.empty_board_value},
+                        {"seconds", sweep.seconds}});
+    return {{"tolerance", in.clears_tolerance}, {"runs", runs}};
+}
+
+}  // namespace
+
 Json summary_json(const Communicator& comm, const SummaryInputs& in) {
     std::vector<GatheredRound> per_round;
     for (const RoundReport& round : *in.rounds)
@@ -242,6 +264,8 @@ Json summary_json(const Communicator& comm, const SummaryInputs& in) {
              ? Json(in.empty_board_value)
              : Json(nullptr)},
         {"digest", digest_text(in.digest)},
+        {"clears", in.sweeps ? "tetris" : "none"},
+        {"sweeps", sweeps_json(in)},
         {"seconds",
          {{"setup", in.times.setup_seconds},
           {"compute", most(run.compute)},
@@ -315,6 +339,14 @@ std::string summary_text(const Json& s) {
     else  // a float32 table: its value, to float32's digits, and the float64 one computed
         add("  V(empty board)      %.9g  (as the float32 table holds it; computed %.15f)\n",
             number("empty_board_value"), number("empty_board_value_computed"));
+    if (s["clears"].get<std::string>() != "none") {
+        const Json& last = s["sweeps"]["runs"].back();
+        add("  clears              %s: %zu sweeps (0: no clears), last change %.3g, ratio %.3g, bound %.3g "
+            "(tolerance %.3g)\n",
+            s["clears"].get<std::string>().c_str(), s["sweeps"]["runs"].size(), last["change"].get<double>(),
+            last["ratio"].get<double>(), last["bound"].is_null() ? HUGE_VAL : last["bound"].get<double>(),
+            s["sweeps"]["tolerance"].get<double>());
+    }
     add("  digest              %s  (CRC-64/XZ of the values in the table's order; the same for any ranks x threads)\n",
         s["digest"].get<std::string>().c_str());
     if (!s["gpu"].is_null()) {

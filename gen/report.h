@@ -3,6 +3,8 @@
 // Rank 0 prints; the functions that gather per-rank numbers are collective.
 #pragma once
 
+#include "clears.h"
+
 #include "support/communicator.h"
 #include "support/json.h"
 #include "round_writer.h"
@@ -72,6 +74,10 @@ struct SummaryInputs {
     KernelKind kernel = KernelKind::Cpu;
     bool exchange_overlapped = false;  // a round's rows travel while the next computes
     const GpuReport* gpu = nullptr;    // this rank's GPU (KernelKind::Gpu)
+    // A line-clear table's sweeps (clears.h), the last one's rounds above;
+    // null: a no-clear table.
+    const std::vector<SweepRecord>* sweeps = nullptr;
+    double clears_tolerance = 0;
 };
 
 // Collective: gathers per-round timings and memory into the summary, on

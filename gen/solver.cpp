@@ -40,6 +40,14 @@ public:
     virtual void add_slice(std::uint64_t chunk) = 0;
     virtual void end_round() = 0;
     virtual PieceCounts counts() const = 0;
+    // The well game's tetris (clears.h): before a state's value is taken,
+    // best[piece] takes the max with floor[v], v the state's value index in
+    // its round's store (floor nullptr: none). The CPU kernel's alone.
+    virtual void set_tetris(const double* floor, int piece) {
+        if (floor)
+            throw std::logic_error("this slice kernel has no tetris (a bug: --clears is refused with it)");
+        (void)piece;
+    }
 };
 
 namespace {
@@ -125,8 +133,14 @@ public:
         }
     }
     PieceCounts counts() const override { return PieceCounts(counts_.begin(), counts_.begin() + pieces_); }
+    void set_tetris(const double* floor, int piece) override {
+        tetris_ = floor;
+        tetris_piece_ = piece;
+    }
 
 private:
+    const double* tetris_ = nullptr;  // set_tetris
+    int tetris_piece_ = -1;
     // One update: best[piece][target .. target + length) takes the max with
     // source[0 .. length): a whole slice, a row, or one state.
     struct Update {
@@ -150,6 +164,7 @@ private:
     };
     struct PreparedSlice {
         Value* out = nullptr;
+        std::uint64_t first = 0;  // out's value index in the round
         std::uint32_t rows = 0;
         std::uint32_t n = 0;  // values a row
         std::uint32_t count = 0;
@@ -300,6 +315,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     const std::uint32_t n = std::uint32_t(round.length(top));
     const std::uint64_t first_value = round.slice_value(chunk, top);
     slice.out = const_cast<Value*>(round.at_as<Value>(first_value));
+    slice.first = first_value;
     slice.rows = rows;
     slice.n = n;
     slice.count = 0;
@@ -413,6 +429,12 @@ void TypedKernel<Value>::compute(const PreparedSlice& slice) {
         }
         for (std::uint32_t i = 0; i < update.length; ++i)
             target[i] = target[i] > update.source[i] ? target[i] : update.source[i];
+    }
+    if (tetris_) {
+        double* target = best_.data() + std::size_t(tetris_piece_) * stride_;
+        const double* floor = tetris_ + slice.first;
+        for (std::uint32_t i = 0; i < size; ++i)
+            target[i] = target[i] > floor[i] ? target[i] : floor[i];
     }
     // The tetrominoes' shape of the problem (7 pieces of unit weight, one
     // one-column orientation) is compiled for each block; any other set runs
@@ -765,6 +787,13 @@ ExchangeRecord RoundRunner::exchange(std::size_t round) {
 // With a GPU the host keeps only the round being written and the one
 // launched after it: a round goes as soon as it is written and exchanged
 // (round 0, the empty board's, stays for the summary).
+void RoundRunner::set_tetris_floor(const double* floor) {
+    if (floor && (gpu_ || set_.tetris_piece() < 0))
+        throw std::logic_error("a tetris floor for a GPU run or a set without the I (a bug: --clears refuses them)");
+    for (const auto& kernel : kernels_)
+        kernel->set_tetris(floor, set_.tetris_piece());
+}
+
 void RoundRunner::release(std::size_t round) {
     const int sum = round_sum(round);
     band_.close(sum + set_.most_cells());

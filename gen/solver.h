@@ -107,6 +107,11 @@ public:
     // release().
     void reload(std::size_t round, int descriptor, std::uint64_t data_offset);
 
+    // The well game (clears.h): the next rounds computed take, for the
+    // set's tetris piece, the max with `floor` (indexed as the round's
+    // store; nullptr: none) before each state's value. CPU kernel only.
+    void set_tetris_floor(const double* floor);
+
     const RoundStore& store(int sum) const { return band_[sum]; }
     bool holds(int sum) const { return band_.holds(sum); }
     std::uint64_t rounds_bytes() const { return band_.bytes(); }

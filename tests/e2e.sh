@@ -22,6 +22,10 @@
 #   e2e.sh classes W H NP V1          stackgen at NP ranks, all classes in float64, each
 #                                     class alone, and float32: every value the table
 #                                     holds is V1's, bit for bit (float32: rounded)
+#   e2e.sh clears NP OUT W H          stackgen --clears tetris at NP ranks (2 threads at
+#                                     np 1): its sweeps reach the tolerance; then
+#                                     stackplay --check plays the well game on it:
+#                                     Exp vs Avg by the z-test
 #   e2e.sh design_card W H NP         the design card's two commands verbatim, in an
 #                                     empty directory, with scripts/mpi-env's PATH
 # The checks read the tools' --json reports; the text reports are checked
@@ -68,6 +72,36 @@ if (width, height) == (4, 20):  # the reference's published V(empty)
     assert abs(summary["empty_board_value"] - 2.539044371731868) < 1e-12, summary["empty_board_value"]
 PYTHON
     [ -f "$out" ] || { echo "FAIL: $out was not written"; exit 1; }
+    ;;
+clears)
+    np=$1 out=$2 width=$3 height=$4
+    rm -f "$out" "$out.sweep"
+    threads=1; [ "$np" = 1 ] && threads=2
+    "$MPIEXEC" "$MPIEXEC_NUMPROC_FLAG" "$np" "${preflags[@]}" "$stackgen" --width "$width" --height "$height" \
+        --clears tetris --threads "$threads" --output "$out" --json > "$out.json"
+    [ -f "$out" ] && [ ! -e "$out.sweep" ] || { echo "FAIL: $out not written, or its sweep left behind"; exit 1; }
+    "$python" - "$out.json" <<'PYTHON'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+sweeps = summary["sweeps"]
+runs = sweeps["runs"]
+last = runs[-1]
+print("stackgen --clears tetris %dx%d at np %d: %d sweeps, last change %.3g, ratio %.3g, bound %.3g; V(empty) %.12f "
+      "(no clears %.12f)" % (summary["width"], summary["height"], summary["ranks"], len(runs), last["change"],
+                             last["ratio"], last["bound"], summary["empty_board_value"], runs[0]["empty_board_value"]))
+assert summary["clears"] == "tetris"
+assert [r["sweep"] for r in runs] == list(range(len(runs))), runs
+assert last["bound"] is not None and last["bound"] <= sweeps["tolerance"] == 1e-10, last
+assert all(b["empty_board_value"] >= a["empty_board_value"] for a, b in zip(runs, runs[1:])), "the sweeps must rise"
+assert summary["empty_board_value"] == last["empty_board_value"] > runs[0]["empty_board_value"]
+PYTHON
+    "$stackplay" --table "$out" --runs 100000 --check --json | "$python" -c '
+import json, sys
+report = json.load(sys.stdin)
+print("stackplay on the well game: Exp %.4f, Avg %.4f, z %.3f" % (report["optimal_value"], report["observed"]["mean"], report["z_test"]["z"]))
+assert report["predicted"] is None and "cycles" in report["distribution_skipped"], report.get("distribution_skipped")
+assert report["check"]["passed"] and abs(report["z_test"]["z"]) < 3.89, report["check"]
+'
     ;;
 same)  # the same values, and the same bytes: no rank count or time shows in a table
     "$table_diff" "$1" "$2"

@@ -13,6 +13,7 @@
 #include "rules/value.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,34 @@ struct NaiveSolution {
 constexpr int MirrorPartners[PieceCount] = {PieceI,      PieceT,     PieceSquare, PieceZLeft,
                                             PieceZRight, PieceLLeft, PieceLRight};
 
+// The naive baseline's best successor value of each piece on the board
+// `heights` (id `id`), from `values` by id.
+inline std::array<double, PieceCount> naive_best(int width, int height, const std::vector<std::uint64_t>& power,
+                                                 const std::vector<int>& heights, std::uint64_t id,
+                                                 const std::vector<double>& values,
+                                                 std::array<std::uint64_t, PieceCount>* connections = nullptr) {
+    std::array<double, PieceCount> best_of_piece;
+    for (int piece = 0; piece < PieceCount; ++piece) {
+        double best = -1.0;
+        for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o) {
+            if (stack::Rules::tetrominoes().orientation(o).piece != piece)
+                continue;
+            for (int x = 0; x < width; ++x) {
+                if (!fits_by_definition(width, height, heights.data(), o, x))
+                    continue;
+                std::uint64_t successor = id;
+                for (int k = 0; k < stack::Rules::tetrominoes().orientation(o).width; ++k)
+                    successor += stack::Rules::tetrominoes().orientation(o).added[k] * power[x + k];
+                best = values[successor] > best ? values[successor] : best;
+                if (connections)
+                    ++(*connections)[piece];
+            }
+        }
+        best_of_piece[piece] = best;
+    }
+    return best_of_piece;
+}
+
 inline NaiveSolution naive_solve(int width, int height) {
     std::uint64_t states = 1;
     std::vector<std::uint64_t> power(width + 1, 1);  // [column] -> (H+1)^column
@@ -41,27 +70,69 @@ inline NaiveSolution naive_solve(int width, int height) {
     for (std::uint64_t id = states; id-- > 0;) {
         for (int column = 0; column < width; ++column)
             heights[column] = static_cast<int>(id / power[column] % (height + 1));
-        std::array<double, PieceCount> best_of_piece;
-        for (int piece = 0; piece < PieceCount; ++piece) {
-            double best = -1.0;
-            for (int o = 0; o < stack::Rules::tetrominoes().orientation_count(); ++o) {
-                if (stack::Rules::tetrominoes().orientation(o).piece != piece)
-                    continue;
-                for (int x = 0; x < width; ++x) {
-                    if (!fits_by_definition(width, height, heights.data(), o, x))
-                        continue;
-                    std::uint64_t successor = id;
-                    for (int k = 0; k < stack::Rules::tetrominoes().orientation(o).width; ++k)
-                        successor += stack::Rules::tetrominoes().orientation(o).added[k] * power[x + k];
-                    best = solution.values[successor] > best ? solution.values[successor] : best;
-                    ++solution.connections[piece];
-                }
-            }
-            best_of_piece[piece] = best;
-        }
+        const std::array<double, PieceCount> best_of_piece =
+            naive_best(width, height, power, heights, id, solution.values, &solution.connections);
         solution.values[id] = value_from_best(best_of_piece.data(), 1, PieceCount, UnitWeights{}, MirrorPartners);
     }
     return solution;
+}
+
+// The well game (gen/clears.h) the naive way, in stackgen's sweeps: sweep 0
+// the no-clear table, then each sweep every id from the largest down, in
+// place, so a placement (a larger id) reads this sweep's value and a
+// tetris (every height 4 lower, a smaller id) the last sweep's; the I's
+// best takes the tetris when every column is 4 or more high. The sweeps
+// stop when change * r / (1 - r) <= tolerance, change the largest change
+// over the boards of `classes` (height sum mod 4) and r its ratio to the
+// sweep before's (the first sweep has no ratio). Same successors, same
+// equation, same order: stackgen's bits.
+struct NaiveSweeps {
+    std::vector<double> values;  // [board id] -> V
+    int sweeps = 0;              // the last sweep's number
+};
+
+inline NaiveSweeps naive_sweeps(int width, int height, double tolerance, const std::vector<int>& classes) {
+    std::vector<std::uint64_t> power(width + 1, 1);
+    for (int column = 0; column < width; ++column)
+        power[column + 1] = power[column] * std::uint64_t(height + 1);
+    std::uint64_t tetris = 0;  // the id of the board with every column 4 high
+    for (int column = 0; column < width; ++column)
+        tetris += 4 * power[column];
+    NaiveSweeps result;
+    result.values = naive_solve(width, height).values;
+    std::vector<int> heights(width);
+    double previous_change = 0;
+    for (int sweep = 1;; ++sweep) {
+        double change = 0;
+        for (std::uint64_t id = power[width]; id-- > 0;) {
+            int sum = 0, lowest = height;
+            for (int column = 0; column < width; ++column) {
+                heights[column] = static_cast<int>(id / power[column] % (height + 1));
+                sum += heights[column];
+                lowest = heights[column] < lowest ? heights[column] : lowest;
+            }
+            std::array<double, PieceCount> best = naive_best(width, height, power, heights, id, result.values);
+            if (lowest >= 4)
+                best[PieceI] = result.values[id - tetris] > best[PieceI] ? result.values[id - tetris] : best[PieceI];
+            const double value = value_from_best(best.data(), 1, PieceCount, UnitWeights{}, MirrorPartners);
+            bool held = false;
+            for (const int r : classes)
+                held = held || sum % 4 == r;
+            if (held)
+                change = std::fabs(value - result.values[id]) > change ? std::fabs(value - result.values[id]) : change;
+            result.values[id] = value;
+        }
+        double bound = change == 0 ? 0.0 : HUGE_VAL;
+        if (change > 0 && sweep >= 2 && change < previous_change) {
+            const double ratio = change / previous_change;
+            bound = change * ratio / (1 - ratio);
+        }
+        previous_change = change;
+        if (bound <= tolerance) {
+            result.sweeps = sweep;
+            return result;
+        }
+    }
 }
 
 }  // namespace stack::testing

@@ -14,6 +14,9 @@ Rules::Rules(PieceSet set) : set_(std::move(set)) {
         for (const Orientation& orientation : piece.orientations) {
             if (orientation.width == 1)
                 one_column_.push_back(int(orientations_.size()));
+            if (orientation.width == 1 && orientation.added[0] == TetrisRows && piece.cell_count() == TetrisRows
+                && tetris_piece_ < 0)
+                tetris_piece_ = int(first_.size()) - 1;
             orientations_.push_back(orientation);
         }
         cells_.push_back(piece.cell_count());

@@ -76,6 +76,11 @@ public:
     const std::vector<int>& partners() const { return partners_; }  // [piece] -> partner
     bool mirror_closed() const { return mirror_closed_; }
 
+    // The piece that makes a tetris in the well game (gen/clears.h): the
+    // 1 x 4 I, found as the first piece of 4 cells with an orientation one
+    // column wide; -1 when the set has none.
+    int tetris_piece() const { return tetris_piece_; }
+
     // The tetrominoes in the reference's table order (play/srs/moves.h may then take
     // a piece index as its Piece).
     bool is_tetrominoes() const { return is_tetrominoes_; }
@@ -97,6 +102,25 @@ private:
     std::vector<int> partners_;
     bool mirror_closed_ = true;
     bool is_tetrominoes_ = false;
+    int tetris_piece_ = -1;
 };
+
+// The well game's tetris (gen/clears.h): the set's tetris piece upright in
+// the well beside the W columns, when every column is TetrisRows or more
+// high, clears TetrisRows rows: every column that much lower, the board id
+// tetris_offset() smaller.
+constexpr int TetrisRows = 4;
+inline bool tetris_fits(const Heights& heights, int width) {
+    for (int column = 0; column < width; ++column)
+        if (heights[std::size_t(column)] < TetrisRows)
+            return false;
+    return true;
+}
+inline BoardId tetris_offset(const Geometry& geometry) {
+    BoardId offset = 0;
+    for (int column = 0; column < geometry.width(); ++column)
+        offset += BoardId(TetrisRows) * geometry.place_value(column);
+    return offset;
+}
 
 }  // namespace stack

@@ -103,6 +103,20 @@ void write_attribute(hid_t location, const char* name, std::uint64_t value) {
     write_scalar(location, name, H5T_NATIVE_UINT64, H5T_STD_U64LE, &value);
 }
 
+void write_attribute(hid_t location, const char* name, double value) {
+    write_scalar(location, name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &value);
+}
+
+void rewrite_attribute(hid_t location, const char* name, double value) {
+    Handle attribute = attribute_handle(H5Aopen(location, name, H5P_DEFAULT), std::string("open attribute ") + name);
+    check_hdf5(H5Awrite(attribute, H5T_NATIVE_DOUBLE, &value), std::string("write attribute ") + name);
+}
+
+void rewrite_attribute(hid_t location, const char* name, std::int64_t value) {
+    Handle attribute = attribute_handle(H5Aopen(location, name, H5P_DEFAULT), std::string("open attribute ") + name);
+    check_hdf5(H5Awrite(attribute, H5T_NATIVE_INT64, &value), std::string("write attribute ") + name);
+}
+
 void write_attribute(hid_t location, const char* name, const std::string& value) {
     Handle type = string_type();
     const char* text = value.c_str();
@@ -150,6 +164,13 @@ std::uint64_t read_unsigned_attribute(hid_t location, const char* name) {
     Handle attribute = open_scalar(location, name, H5T_INTEGER, "an integer");
     std::uint64_t value = 0;
     check_hdf5(H5Aread(attribute, H5T_NATIVE_UINT64, &value), std::string("read attribute '") + name + "'");
+    return value;
+}
+
+double read_real_attribute(hid_t location, const char* name) {
+    Handle attribute = open_scalar(location, name, H5T_FLOAT, "a float");
+    double value = 0;
+    check_hdf5(H5Aread(attribute, H5T_NATIVE_DOUBLE, &value), std::string("read attribute '") + name + "'");
     return value;
 }
 

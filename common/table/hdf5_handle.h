@@ -81,6 +81,10 @@ Handle create_vector(hid_t file, const char* name, hid_t file_type, hsize_t leng
 void write_attribute(hid_t location, const char* name, std::int64_t value);
 void write_attribute(hid_t location, const char* name, std::uint64_t value);
 void write_attribute(hid_t location, const char* name, const std::string& value);
+void write_attribute(hid_t location, const char* name, double value);  // IEEE-754 binary64, little-endian
+// Rewrites an existing scalar attribute of the same type.
+void rewrite_attribute(hid_t location, const char* name, double value);
+void rewrite_attribute(hid_t location, const char* name, std::int64_t value);
 inline void write_attribute(hid_t location, const char* name, const char* value) {
     write_attribute(location, name, std::string(value));
 }
@@ -94,6 +98,7 @@ bool has_attribute(hid_t location, const char* name);
 std::int64_t read_integer_attribute(hid_t location, const char* name);
 std::uint64_t read_unsigned_attribute(hid_t location, const char* name);
 std::string read_string_attribute(hid_t location, const char* name);
+double read_real_attribute(hid_t location, const char* name);  // a float attribute
 // A one-dimensional integer array (of at most `most` entries).
 std::vector<std::int64_t> read_integer_array_attribute(hid_t location, const char* name, std::size_t most);
 

@@ -285,7 +285,7 @@ void StackTable::copy_to_id_order(int threads) {
     const RoundLayout& layout = *layout_;
     const int width = geometry_.width(), length = geometry_.height() + 1;
     const CompositionCodec rows(width - 1, geometry_.height());
-    const double largest = largest_possible_value(geometry_, info_.pieces);
+    const double largest = largest_possible_value(info_);
     std::vector<char> good(std::size_t(threads), 1);
     id_order_.resize(geometry_.states());
     const auto copy_file_rows = [&](int part, std::uint64_t begin, std::uint64_t end) {

@@ -167,7 +167,7 @@ std::string damaged_block(const std::string& path, const RoundLayout& layout, st
 
 void bad_value(const TableInfo& info, const std::string& path, BoardId id, double value) {
     const Geometry geometry(info.width, info.height);
-    const double largest = largest_possible_value(geometry, info.pieces);
+    const double largest = largest_possible_value(info);
     throw InputError("'" + path + "': the value of board " + geometry.format_heights(geometry.decode(id)) + " (id "
                      + std::to_string(id) + ") is " + std::to_string(value) + ", not a number of pieces in [0, "
                      + fixed(largest, 0) + "]");

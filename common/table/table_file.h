@@ -78,7 +78,7 @@ void convert_and_check(const void* stored, Precision precision, std::uint64_t co
 template <class BoardAt>
 void convert_and_check(const void* stored, Precision precision, std::uint64_t count, double* out, const TableInfo& info,
                        const std::string& path, BoardAt&& board_at) {
-    const double largest = largest_possible_value(Geometry(info.width, info.height), info.pieces);
+    const double largest = largest_possible_value(info);
     const auto value_of = [&](std::uint64_t i) {
         return precision == Precision::Float64 ? static_cast<const double*>(stored)[i]
                                                : double(static_cast<const float*>(stored)[i]);

@@ -23,6 +23,16 @@ Precision parse_precision(const std::string& text, const std::string& option) {
     throw InputError("--" + option + " must be float64 or float32, not '" + text + "'");
 }
 
+std::string clears_name(Clears clears) { return clears == Clears::Tetris ? "tetris" : "none"; }
+
+Clears parse_clears(const std::string& text, const std::string& option) {
+    if (text == "none")
+        return Clears::None;
+    if (text == "tetris")
+        return Clears::Tetris;
+    throw InputError("--" + option + " must be none or tetris, not '" + text + "'");
+}
+
 RoundLayout::RoundLayout(const Geometry& geometry, ResidueSet residues, bool mirrored)
     : geometry_(geometry), residues_(residues), rows_(geometry.width() - 1, geometry.height()),
       row_length_(std::size_t(residues.modulus()), 0), index_(std::size_t(residues.modulus())),
@@ -213,6 +223,25 @@ void write_table_info(hid_t file, const TableInfo& info) {
     }
     if (info.format_version >= 3)
         write_attribute(file, MirrorAttribute, std::string(info.mirrored ? MirrorCanonical : MirrorNone));
+    if (info.format_version >= ClearsFormatVersion)
+        write_sweep_attributes(file, info, true);
+}
+
+void write_sweep_attributes(hid_t file, const TableInfo& info, bool create) {
+    if (create) {
+        write_attribute(file, "clears", clears_name(info.clears));
+        write_attribute(file, "clears_sweep", info.sweeps.sweep);
+        write_attribute(file, "clears_change", info.sweeps.change);
+        write_attribute(file, "clears_previous_change", info.sweeps.previous_change);
+        write_attribute(file, "clears_bound", info.sweeps.bound);
+        write_attribute(file, "clears_tolerance", info.sweeps.tolerance);
+        return;
+    }
+    rewrite_attribute(file, "clears_sweep", info.sweeps.sweep);
+    rewrite_attribute(file, "clears_change", info.sweeps.change);
+    rewrite_attribute(file, "clears_previous_change", info.sweeps.previous_change);
+    rewrite_attribute(file, "clears_bound", info.sweeps.bound);
+    rewrite_attribute(file, "clears_tolerance", info.sweeps.tolerance);
 }
 
 namespace {
@@ -275,6 +304,20 @@ void read_round_attributes(hid_t file, const std::string& path, TableInfo& info,
         if (info.mirrored && info.width < 2)
             throw InputError("'" + path + "': a mirrored table must be 2 or more columns wide");
     }
+    if (info.format_version >= ClearsFormatVersion) {
+        const std::string clears = read_string_attribute(file, "clears");
+        if (clears != "tetris")
+            throw InputError("'" + path + "': attribute 'clears' is '" + clears + "', not tetris");
+        info.clears = Clears::Tetris;
+        info.sweeps.sweep = read_integer_attribute(file, "clears_sweep");
+        info.sweeps.change = read_real_attribute(file, "clears_change");
+        info.sweeps.previous_change = read_real_attribute(file, "clears_previous_change");
+        info.sweeps.bound = read_real_attribute(file, "clears_bound");
+        info.sweeps.tolerance = read_real_attribute(file, "clears_tolerance");
+        if (info.sweeps.sweep < 0 || !(info.sweeps.change >= 0) || !(info.sweeps.previous_change >= 0)
+            || !(info.sweeps.bound >= 0) || !(info.sweeps.tolerance >= 0))
+            throw InputError("'" + path + "': its clears_* attributes are not a count of sweeps and distances >= 0");
+    }
 }
 
 }  // namespace
@@ -285,10 +328,10 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
         if (!has_attribute(file, "format_version"))
             throw InputError("'" + path + "' is not a stacking table: attribute 'format_version' is missing");
         info.format_version = read_integer_attribute(file, "format_version");
-        if (info.format_version < OldestTableFormatVersion || info.format_version > TableFormatVersion)
+        if (info.format_version < OldestTableFormatVersion || info.format_version > ClearsFormatVersion)
             throw InputError("'" + path + "' has table format version " + std::to_string(info.format_version)
                              + ", this build reads versions " + std::to_string(OldestTableFormatVersion) + " to "
-                             + std::to_string(TableFormatVersion));
+                             + std::to_string(ClearsFormatVersion));
         const std::int64_t width = read_integer_attribute(file, "width");
         const std::int64_t height = read_integer_attribute(file, "height");
         if (width < 1 || width > MaxWidth || height < 1 || height > MaxHeight
@@ -320,6 +363,12 @@ TableInfo read_table_info(hid_t file, const std::string& path) {
 
 double largest_possible_value(const Geometry& geometry, const PieceSet& pieces) {
     return double(geometry.width()) * geometry.height() / pieces.smallest_piece_cells();
+}
+
+double largest_possible_value(const TableInfo& info) {
+    if (info.clears != Clears::None)
+        return std::numeric_limits<double>::max();
+    return largest_possible_value(Geometry(info.width, info.height), info.pieces);
 }
 
 std::uint32_t piece_set_checksum(const PieceSet& set) {

@@ -3,6 +3,21 @@
 // to the place of its value. The writers (table_writer.h) and the reader
 // (stack_table.h, every tool) go through this module.
 //
+// Version 4 (stackgen 0.7 on, line-clear tables only): version 3's items,
+// and values that are those of the well game (stackgen --clears tetris,
+// gen/clears.h): W field columns beside an empty well column, an upright I
+// into the well, when every column is 4 or more high, clears four rows. The
+// values are a fixed point, found by sweeps; the attributes say how close:
+//   clears           string: "tetris" (a version-3 table has none: "none")
+//   clears_sweep     int64: the sweeps made (sweep 0 is the no-clear table)
+//   clears_change    float64: the largest change of a value in the last sweep
+//   clears_previous_change float64: the same in the sweep before (0: none)
+//   clears_bound     float64: the bound on any value's distance from the
+//                    fixed point, change * r / (1 - r) with r the ratio of
+//                    the last two changes (infinity while r >= 1)
+//   clears_tolerance float64: the bound the run stopped at
+// No-clear tables are still written as version 3, so their digests stay.
+//
 // Version 3 (stackgen 0.6 on): version 2's items, and
 //   mirror           string: "canonical" when /values holds only the boards
 //                    with h0 <= h(W-1) (a mirror-closed set, RoundLayout
@@ -81,7 +96,8 @@
 
 namespace stack {
 
-constexpr std::int64_t TableFormatVersion = 3;  // the version stackgen writes, and the newest read
+constexpr std::int64_t TableFormatVersion = 3;   // the version stackgen writes for a no-clear table
+constexpr std::int64_t ClearsFormatVersion = 4;  // a line-clear table's; the newest read
 constexpr std::int64_t OldestTableFormatVersion = 1;
 constexpr const char* ValuesDataset = "values";
 constexpr const char* RoundOffsetsDataset = "round_offsets";
@@ -99,6 +115,22 @@ static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559, "floa
 static_assert(sizeof(BoardId) == 8, "board ids and positions are 64-bit");
 
 enum class Precision : std::uint8_t { Float64, Float32 };
+
+// Which rows a table's game clears: none (every table before version 4:
+// the stack only grows), or four at once by an upright I in the well.
+enum class Clears : std::uint8_t { None, Tetris };
+std::string clears_name(Clears clears);  // "none", "tetris"
+// Throws InputError naming the accepted words.
+Clears parse_clears(const std::string& text, const std::string& option = "clears");
+
+// How far a line-clear table's sweeps went (the version-4 attributes).
+struct SweepState {
+    std::int64_t sweep = 0;
+    double change = 0;           // the largest change of a value in the last sweep
+    double previous_change = 0;  // in the sweep before it (0: none)
+    double bound = 0;            // on any value's distance from the fixed point
+    double tolerance = 0;        // the bound asked for
+};
 
 std::string precision_name(Precision precision);  // "float64", "float32"
 // Throws InputError naming the accepted words.
@@ -122,6 +154,8 @@ struct TableInfo {
     bool mirrored = false;                        // version 3: canonical boards only (attribute mirror, RoundLayout)
     std::optional<std::uint64_t> digest;  // values_crc64: CRC-64/XZ of /values (table/digest.h) once every round is
                                           // done (0 before), in tables of a stackgen that records it
+    Clears clears = Clears::None;         // version 4: the well game's tables
+    SweepState sweeps;                    // version 4
     int piece_count() const { return int(pieces.pieces().size()); }
 };
 
@@ -268,6 +302,8 @@ void write_table_info(hid_t file, const TableInfo& info);
 // disagrees with the states count, or when the piece set cannot be read or
 // does not match its checksum.
 TableInfo read_table_info(hid_t file, const std::string& path);
+// A line-clear table's sweep attributes: made (`create`), or rewritten.
+void write_sweep_attributes(hid_t file, const TableInfo& info, bool create);
 
 // The CRC-32 the piece_set_checksum attribute holds.
 std::uint32_t piece_set_checksum(const PieceSet& set);
@@ -275,6 +311,9 @@ std::uint32_t piece_set_checksum(const PieceSet& set);
 // The largest value any board can have: every piece placed fills at least
 // the fewest cells of one piece of the set, of the W*H cells.
 double largest_possible_value(const Geometry& geometry, const PieceSet& pieces);
+// The same for a table: a line-clear table's game has no such bound (a
+// tetris frees rows), so its values are only checked to be finite.
+double largest_possible_value(const TableInfo& info);
 
 // The file a W x H table goes to when none is named: "stack_<W>x<H>.h5" for
 // the tetrominoes, "stack_<W>x<H>_<SET>.h5" for another set (SET its name,

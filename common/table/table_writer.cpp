@@ -101,7 +101,7 @@ RoundTableFile RoundTableFile::reopen(const std::string& path) {
     RoundTableFile table(path, open_table_file(path, FileAccess::ReadWrite, &file_bytes));
     table.info_ = read_table_info(table.file_, path);
     const TableInfo& info = table.info_;
-    if (info.format_version != TableFormatVersion)
+    if (info.format_version != TableFormatVersion && info.format_version != ClearsFormatVersion)
         throw InputError("'" + path + "' is not a table this stackgen can go on writing (format version "
                          + std::to_string(info.format_version) + ", this stackgen writes "
                          + std::to_string(TableFormatVersion) + ")");
@@ -133,6 +133,8 @@ void RoundTableFile::record(const TableInfo& progress, const std::vector<std::ui
     const std::vector<std::int64_t> done(progress.connections_done.begin(), progress.connections_done.end());
     rewrite("connections_done", H5T_NATIVE_INT64, done.data());
     rewrite("connections", H5T_NATIVE_UINT64, &progress.connections);
+    if (progress.format_version >= ClearsFormatVersion)
+        write_sweep_attributes(file, progress, false);
     if (first_block < last_block) {
         Handle dataset = dataset_handle(H5Dopen2(file, ChecksumsDataset, H5P_DEFAULT), "open /checksums");
         Handle space = dataspace_handle(H5Dget_space(dataset), "read the shape of /checksums");

@@ -173,7 +173,7 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
                const std::vector<RowPlacement>& placements, std::uint64_t first, std::uint64_t last, Tally& tally) {
     const Geometry& geometry = table.geometry();
     const int height = geometry.height();
-    const double largest = largest_possible_value(geometry, table.info().pieces);
+    const double largest = largest_possible_value(table.info());
     const bool float32 = table.info().precision == Precision::Float32;
     const RoundLayout* layout = table.layout();
     const bool mirrored = layout && layout->mirrored();
@@ -403,6 +403,9 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
     // that cannot be read stops every rank with the same message.
     std::optional<StackTable> table;
     comm.on_every_rank([&] { table.emplace(StackTable::open(options.table, {Residency::Resident, 0})); });
+    if (table->info().clears != Clears::None)
+        throw InputError("'" + options.table + "' is a line-clear table (clears " + clears_name(table->info().clears)
+                         + "): stackverify checks the no-clear equation; stackgen's sweeps give its bound");
     const std::uint64_t stored = table->info().stored_states;
     const std::uint64_t first = stored * std::uint64_t(comm.rank()) / comm.size();
     const std::uint64_t last = stored * std::uint64_t(comm.rank() + 1) / comm.size();

@@ -2,8 +2,10 @@
 //
 // A game starts from a board and draws pieces at random with the set's
 // weights (rules.h); when the drawn piece has no valid placement the game
-// ends (that piece does not count); otherwise the policy places it. The result of a game is the number
-// of pieces placed. Game g of a run draws from its own generators seeded by
+// ends (that piece does not count); otherwise the policy places it (with a
+// line-clear table, the table policy may put the I into the well instead: a
+// tetris, every column 4 lower). The result of a game is the number of
+// pieces placed, tetrises included. Game g of a run draws from its own generators seeded by
 // (seed, g) (game_random.h), so a run's results are identical for any number
 // of threads, and every policy sees the same pieces.
 #pragma once

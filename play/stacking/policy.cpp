@@ -96,12 +96,26 @@ bool earlier(int orientation, int column, const Move& best) {
 
 class TablePolicy final : public StackingPolicy {
 public:
-    TablePolicy(const PlacementTable& placements, const StackTable& table)
-        : StackingPolicy(placements), table_(table) {}
+    TablePolicy(const PlacementTable& placements, const StackTable& table) : StackingPolicy(placements), table_(table) {
+        for (const int o : rules().one_column())
+            if (rules().orientation(o).piece == rules().tetris_piece())
+                upright_ = o;
+    }
 
+    // In a line-clear table's game the tetris piece may go into the well
+    // when every column is 4 high: it is taken when its board's value is
+    // higher than every placement's (a placement wins a tie, as the well
+    // comes after the columns).
     Move choose(const Turn& turn) const override {
         const ValuedChoice best = best_choice(placements_, turn.heights, turn.id, turn.piece,
                                               [&](BoardId successor) { return table_.value(successor); });
+        const Geometry& geometry = placements_.geometry();
+        if (table_.info().clears == Clears::Tetris && turn.piece == rules().tetris_piece()
+            && tetris_fits(turn.heights, geometry.width())) {
+            const BoardId lower = turn.id - tetris_offset(geometry);
+            if (table_.value(lower) > best.value)
+                return {upright_, geometry.width(), lower, true};
+        }
         return {best.orientation, best.column, best.successor};
     }
 
@@ -200,6 +214,7 @@ private:
     }
 
     const StackTable& table_;
+    int upright_ = -1;  // the tetris piece's one-column orientation
 };
 
 class RandomPolicy final : public StackingPolicy {

@@ -57,6 +57,10 @@ struct Move {
     int orientation = -1;  // -1: the piece does not fit
     int column = 0;
     BoardId successor = 0;
+    // The well game (a line-clear table): the tetris piece upright in the
+    // well (rules.h), every column 4 lower; orientation is then the piece's
+    // one-column orientation and column the well's, W.
+    bool tetris = false;
 };
 
 // [piece] -> the move a policy makes for it, for the set's pieces.

@@ -272,7 +272,11 @@ int run_games(const PlayOptions& options, const StackTable& table, double load_s
     const std::uint64_t limit = effective_memory_limit(options.memory_limit);
     const std::uint64_t held = table.memory_bytes();
     const std::uint64_t left = limit > held ? limit - held : 0;
-    if (policy->deterministic() && need <= left) {
+    if (table.info().clears != Clears::None) {
+        report.skipped =
+            "a line-clear table's game has cycles (a tetris lowers the stack), so its lengths are not "
+            "enumerated to a bound";
+    } else if (policy->deterministic() && need <= left) {
         try {
             const auto distribution_start = std::chrono::steady_clock::now();
             report.predicted = exact_length_distribution(*policy, geometry, report.start, threads, left);

@@ -18,7 +18,9 @@ std::string named(const Rules& rules, int piece) {
     return name.size() == 1 && name[0] == rules.letter(piece) ? "" : " (" + name + ")";
 }
 
-std::string describe_placement(const Rules& rules, int orientation, int column) {
+std::string describe_placement(const Rules& rules, int orientation, int column, bool tetris = false) {
+    if (tetris)
+        return std::string(1, rules.letter(rules.orientation(orientation).piece)) + " into the well: a tetris";
     return std::string(1, rules.letter(rules.orientation(orientation).piece)) + " rotation "
            + std::to_string(rules.rotation(orientation)) + " at column " + std::to_string(column);
 }
@@ -63,8 +65,12 @@ ShownGame show_game(const StackingPolicy& policy, const StackTable& table, Board
                                 turn.before = heights;
                                 turn.before_id = id;
                                 turn.value_before = table.value(id);
-                                if (move.orientation >= 0) {
+                                if (move.orientation >= 0)
                                     turn.value_after = table.value(move.successor);
+                                if (move.tetris) {  // the bottom rows go, empty ones come in at the top
+                                    cells.erase(cells.begin(), cells.begin() + TetrisRows);
+                                    cells.resize(std::size_t(geometry.height()), std::string(geometry.width(), '.'));
+                                } else if (move.orientation >= 0) {
                                     fill_placement(policy.rules(), cells, heights, move.orientation, move.column);
                                 }
                                 turn.well = top_first(cells);
@@ -87,8 +93,8 @@ std::string format_game(const ShownGame& game, const Geometry& geometry) {
         }
         std::snprintf(line, sizeof line, "move %d: drew %c, placed %s; value %.4f -> %.4f\n", turn.number,
                       rules.letter(turn.piece),
-                      describe_placement(rules, turn.move.orientation, turn.move.column).c_str(), turn.value_before,
-                      turn.value_after);
+                      describe_placement(rules, turn.move.orientation, turn.move.column, turn.move.tetris).c_str(),
+                      turn.value_before, turn.value_after);
         text += line;
         for (const std::string& row : turn.well)
             text += "|" + row + "|\n";
@@ -116,8 +122,14 @@ Json game_json(const ShownGame& game, const Geometry& geometry) {
             item["column"] = turn.move.column;
             item["id_after"] = turn.move.successor;
             item["value_after"] = turn.value_after;
-            item["heights_after"] =
-                heights_json(placements.after(turn.before, turn.move.orientation, turn.move.column), geometry);
+            item["tetris"] = turn.move.tetris;
+            Heights after = turn.before;
+            if (turn.move.tetris)
+                for (int column = 0; column < geometry.width(); ++column)
+                    after[std::size_t(column)] -= TetrisRows;
+            else
+                after = placements.after(turn.before, turn.move.orientation, turn.move.column);
+            item["heights_after"] = heights_json(after, geometry);
         }
         item["well"] = turn.well;
         turns.push_back(std::move(item));
