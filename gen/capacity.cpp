@@ -112,7 +112,7 @@ void check_capacity_up_front(const Communicator& comm, const Geometry& geometry,
 int host_rounds(const Rules& rules, bool gpu) { return gpu ? 2 : Band::most_rounds(rules); }
 
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                       Precision band_precision, bool gpu) {
+                       Precision band_precision, bool gpu, Clears clears, int ranks_on_node) {
     RankMemory memory;
     const double round_bytes =
         double(Band::largest_round_values(partition, layout)) * double(value_bytes(band_precision))
@@ -124,15 +124,24 @@ RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, co
     memory.writer = WriterBytes;
     memory.process = ProcessBytes;
     memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + sizeof(std::uint64_t));
+    if (clears != Clears::None) {
+        memory.sweep_table = double(table_file_bytes(layout, Precision::Float64)) / std::max(ranks_on_node, 1);
+        memory.floor = double(Band::largest_round_values(partition, layout)) * sizeof(double);
+    }
     return memory;
+}
+
+double run_disk_bytes(const RoundLayout& layout, Precision precision, Clears clears) {
+    return double(table_file_bytes(layout, precision)) * (clears != Clears::None ? 2 : 1);
 }
 
 // The exact band, ghosts and buffers (rank_memory).
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                    Precision precision, Precision band_precision, const std::string& output, bool resuming, bool gpu) {
+                    Precision precision, Precision band_precision, const std::string& output, bool resuming, bool gpu,
+                    Clears clears) {
     Needs needs;
-    needs.rank_bytes = rank_memory(partition, layout, rules, band_precision, gpu).total();
-    needs.file_bytes = double(table_file_bytes(layout, precision));
+    needs.rank_bytes = rank_memory(partition, layout, rules, band_precision, gpu, clears, comm.ranks_on_node()).total();
+    needs.file_bytes = run_disk_bytes(layout, precision, clears);
     refuse_if_too_large(comm, partition.geometry(), needs, output, resuming, "about ");
 }
 

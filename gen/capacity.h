@@ -44,19 +44,28 @@ void check_capacity_up_front(const Communicator& comm, const Geometry& geometry,
 // The same with the exact band, once the partition and layout exist.
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                     Precision precision, Precision band_precision, const std::string& output, bool resuming,
-                    bool gpu = false);
+                    bool gpu = false, Clears clears = Clears::None);
 
 // What one rank holds at its peak, by part: the band (K+1 arrays each sized
 // for the rank's largest round, with their slice starts), the ghost rows
 // allowed for when there are several ranks, the writer's buffers, the
 // per-chunk lists and the process itself.
+// A line-clear run (clears.h) holds the whole table live: the last sweep's
+// table, mapped once a node (its share per rank counted), and a round of
+// tetris successors.
 struct RankMemory {
     double band = 0, ghosts = 0, writer = 0, process = 0;
-    double chunks = 0;  // the partition's upper sums and a round's list of slices, a chunk each
-    double total() const { return band + ghosts + writer + process + chunks; }
+    double chunks = 0;       // the partition's upper sums and a round's list of slices, a chunk each
+    double sweep_table = 0;  // --clears: this rank's share of the last sweep's table on its node
+    double floor = 0;        // --clears: the round of tetris successors
+    double total() const { return band + ghosts + writer + process + chunks + sweep_table + floor; }
 };
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                       Precision band_precision = Precision::Float64, bool gpu = false);
+                       Precision band_precision = Precision::Float64, bool gpu = false, Clears clears = Clears::None,
+                       int ranks_on_node = 1);
+// The disk a run needs: the table, and for --clears the last sweep's beside
+// the one being written.
+double run_disk_bytes(const RoundLayout& layout, Precision precision, Clears clears);
 // The rounds a rank's host memory holds: the band's K+1, or two with a GPU.
 int host_rounds(const Rules& rules, bool gpu);
 

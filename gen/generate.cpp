@@ -636,7 +636,7 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const Partition partition(geometry, comm.size(), comm.rank(), run_lower_columns(geometry, comm.size(), mirrored));
     const RoundLayout layout(geometry, residues, mirrored);
     check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume,
-                   options.gpu);
+                   options.gpu, options.clears);
     if (options.clears != Clears::None) {
         if (rules.tetris_piece() < 0)
             throw InputError("--clears tetris needs the 1 x 4 I piece, which " + rules.set().name() + " does not hold");

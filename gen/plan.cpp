@@ -162,10 +162,11 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const RoundLayout layout(geometry, residues, mirrored);
     const Partition partition =
         Partition::counting(geometry, plan.ranks, 0, run_lower_columns(geometry, plan.ranks, mirrored));
-    const RankMemory memory = rank_memory(partition, layout, rules, options.band_precision, options.gpu);
+    const RankMemory memory =
+        rank_memory(partition, layout, rules, options.band_precision, options.gpu, options.clears, ranks_per_node);
     const double rank_bytes = memory.total() + thread_bytes;
     const double node_bytes = rank_bytes * ranks_per_node;
-    const double file_bytes = options.no_output ? 0.0 : double(table_file_bytes(layout, options.precision));
+    const double file_bytes = options.no_output ? 0.0 : run_disk_bytes(layout, options.precision, options.clears);
 
     std::uint64_t rows = 0;
     for (int sum = 0; sum < layout.rounds(); ++sum)
@@ -280,6 +281,8 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                    {"writer", memory.writer},
                    {"process", memory.process},
                    {"chunks", memory.chunks},
+                   {"sweep_table", memory.sweep_table},
+                   {"floor", memory.floor},
                    {"threads", thread_bytes},
                    {"total", rank_bytes}}},
                  {"node_bytes", node_bytes},
@@ -359,6 +362,14 @@ std::string plan_text(const Json& p) {
                   memory(rank["writer"]).c_str(), memory(rank["chunks"]).c_str(), memory(rank["process"]).c_str(),
                   memory(rank["threads"]).c_str());
     text += line;
+    if (rank["sweep_table"].get<double>() > 0) {
+        std::snprintf(line, sizeof line,
+                      "  the whole table   live (--clears): the last sweep's table %s a rank (mapped once a node), "
+                      "tetris successors %s; the times below are one sweep's, the disk the last sweep's table "
+                      "beside the one being written\n",
+                      memory(rank["sweep_table"]).c_str(), memory(rank["floor"]).c_str());
+        text += line;
+    }
     std::snprintf(line, sizeof line, "  memory per node   %s of %s available%s\n", memory(p["node_bytes"]).c_str(),
                   memory(p["node_available_bytes"]).c_str(), box("memory"));
     text += line;

@@ -27,6 +27,13 @@ expect_error 2 "--residue 4: the pieces \\(tetrominoes\\) have 4 classes of the 
 expect_error 2 "--residue must be a whole number in \[0, 63\], not '-1'" gen --width 4 --height 4 --residue -1 --output "$work/a.h5"
 expect_error 2 "residue class 2 is given twice" gen --width 4 --height 4 --residue 2 --residue 2 --output "$work/a.h5"
 expect_error 2 "--precision must be float64 or float32 \(got 'float16'\)" gen --width 4 --height 4 --precision float16 --output "$work/a.h5"
+expect_error 2 "--clears must be none or tetris \(got 'all'\)" gen --width 4 --height 4 --clears all --output "$work/a.h5"
+expect_error 2 "--clears-tolerance goes with --clears tetris" gen --width 4 --height 4 --clears-tolerance 1e-9 --output "$work/a.h5"
+expect_error 2 "--clears-tolerance must be a number .*, not '0'" gen --width 4 --height 4 --clears tetris --clears-tolerance 0 --output "$work/a.h5"
+expect_error 2 "--max-sweeps must be a whole number in \[1, 1000000\], not '0'" gen --width 4 --height 4 --clears tetris --max-sweeps 0 --output "$work/a.h5"
+expect_error 2 "--clears tetris .* needs float64 values and band" gen --width 4 --height 4 --clears tetris --precision float32 --band-precision float32 --output "$work/a.h5"
+expect_error 2 "--clears tetris needs the 1 x 4 I piece, which pentominoes does not hold" gen --width 5 --height 6 --clears tetris --pieces pentominoes --output "$work/a.h5"
+expect_error 2 "--clears tetris runs on the CPU kernel" gen --width 4 --height 4 --clears tetris --portable-kernel --output "$work/a.h5"
 # A table larger than the free disk: a 1 MB file system of its own.
 if unshare -m true 2> /dev/null; then
     expect_error 2 "the 5x12 table needs .* of memory per rank .* and 1.[0-9] MB of disk, .* /mnt has 1.0 MB free: free some disk" \
@@ -102,7 +109,7 @@ expect_error 2 "attribute 'generator' is a fixed-length string, expected a varia
 craft_good pieces_integer "del f.attrs['pieces']; f.attrs['pieces'] = np.int64(7)"
 expect_error 2 "attribute 'pieces' is not a variable-length string" play_file "$work/pieces_integer.h5"
 craft_good newer "f.attrs['format_version'] = np.int64(99)"
-expect_error 2 "has table format version 99, this build reads versions 1 to 3" play_file "$work/newer.h5"
+expect_error 2 "has table format version 99, this build reads versions 1 to 4" play_file "$work/newer.h5"
 craft_good shape "f.attrs['height'] = np.int64(5)"
 expect_error 2 "its states attribute \(125\) does not match its width and height" play_file "$work/shape.h5"
 craft_good values_2d "v = f['values'][...]; del f['values']; f['values'] = v.reshape(5, 25)"

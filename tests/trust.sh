@@ -89,12 +89,12 @@ damaged)
     craft "$work/good.h5" missing "del f.attrs['height']"
     craft "$work/good.h5" wrong_type "del f.attrs['rounds_done']; f.attrs['rounds_done'] = 'all'"
     craft "$work/good.h5" dimensions "f.attrs['width'] = np.int64(5); f.attrs['states'] = np.uint64(21**5)"
-    craft "$work/good.h5" newer "f.attrs['format_version'] = np.int64(4)"
+    craft "$work/good.h5" newer "f.attrs['format_version'] = np.int64(5)"
     craft "$work/good.h5" unfinished "f.attrs['rounds_done'] = np.int64(20)"
     for case in "truncated:damaged|truncated|past its end|cannot be opened|not an HDF5" \
                 "flipped:do not match their checksum" "text:not an HDF5 file|cannot be opened" \
                 "missing:attribute 'height' is missing" "wrong_type:rounds_done' is not an integer|not an integer" \
-                "dimensions:stored_states attribute \([0-9]+\) is fewer than its width, height and residue classes give" "newer:format version 4" \
+                "dimensions:stored_states attribute \([0-9]+\) is fewer than its width, height and residue classes give" "newer:format version 5" \
                 "unfinished:unfinished: 20 of 61 rounds"; do
         name=${case%%:*} pattern=${case#*:}
         expect_error 2 "$pattern" "$stackplay" --table "$work/$name.h5" --runs 100
