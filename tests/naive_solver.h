@@ -30,6 +30,22 @@ struct NaiveSolution {
 constexpr int MirrorPartners[PieceCount] = {PieceI,      PieceT,     PieceSquare, PieceZLeft,
                                             PieceZRight, PieceLLeft, PieceLRight};
 
+// [column] -> (H+1)^column, for column 0..W.
+inline std::vector<std::uint64_t> naive_powers(int width, int height) {
+    std::vector<std::uint64_t> power(width + 1, 1);
+    for (int column = 0; column < width; ++column)
+        power[column + 1] = power[column] * std::uint64_t(height + 1);
+    return power;
+}
+
+// The id of the board with every column 4 high: what a tetris subtracts.
+inline std::uint64_t naive_tetris_id(const std::vector<std::uint64_t>& power, int width) {
+    std::uint64_t tetris = 0;
+    for (int column = 0; column < width; ++column)
+        tetris += 4 * power[column];
+    return tetris;
+}
+
 // The naive baseline's best successor value of each piece on the board
 // `heights` (id `id`), from `values` by id.
 inline std::array<double, PieceCount> naive_best(int width, int height, const std::vector<std::uint64_t>& power,
@@ -59,11 +75,8 @@ inline std::array<double, PieceCount> naive_best(int width, int height, const st
 }
 
 inline NaiveSolution naive_solve(int width, int height) {
-    std::uint64_t states = 1;
-    std::vector<std::uint64_t> power(width + 1, 1);  // [column] -> (H+1)^column
-    for (int column = 0; column < width; ++column)
-        power[column + 1] = power[column] * std::uint64_t(height + 1);
-    states = power[width];
+    const std::vector<std::uint64_t> power = naive_powers(width, height);
+    const std::uint64_t states = power[width];
     NaiveSolution solution;
     solution.values.resize(states);
     std::vector<int> heights(width);
@@ -92,12 +105,8 @@ struct NaiveSweeps {
 };
 
 inline NaiveSweeps naive_sweeps(int width, int height, double tolerance, const std::vector<int>& classes) {
-    std::vector<std::uint64_t> power(width + 1, 1);
-    for (int column = 0; column < width; ++column)
-        power[column + 1] = power[column] * std::uint64_t(height + 1);
-    std::uint64_t tetris = 0;  // the id of the board with every column 4 high
-    for (int column = 0; column < width; ++column)
-        tetris += 4 * power[column];
+    const std::vector<std::uint64_t> power = naive_powers(width, height);
+    const std::uint64_t tetris = naive_tetris_id(power, width);
     NaiveSweeps result;
     result.values = naive_solve(width, height).values;
     std::vector<int> heights(width);

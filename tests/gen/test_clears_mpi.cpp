@@ -99,12 +99,8 @@ TEST(Clears, ValuesAreTheFixedPoint) {
     generate(world, options);
     if (!world.is_root())
         return;
-    std::vector<std::uint64_t> power(width + 1, 1);
-    for (int column = 0; column < width; ++column)
-        power[column + 1] = power[column] * std::uint64_t(height + 1);
-    std::uint64_t tetris = 0;  // the id of the board with every column 4 high
-    for (int column = 0; column < width; ++column)
-        tetris += 4 * power[column];
+    const std::vector<std::uint64_t> power = testing::naive_powers(width, height);
+    const std::uint64_t tetris = testing::naive_tetris_id(power, width);
     std::vector<double> last(geometry.states(), 0.0), next(geometry.states(), 0.0);
     std::vector<int> heights(width);
     for (double change = 1; change > 1e-14;) {
