@@ -25,7 +25,8 @@
 #   e2e.sh clears NP OUT W H          stackgen --clears tetris at NP ranks (2 threads at
 #                                     np 1): its sweeps reach the tolerance; then
 #                                     stackplay --check plays the well game on it:
-#                                     Exp vs Avg by the z-test
+#                                     Exp vs Avg by the z-test; the Python reader
+#                                     reads it
 #   e2e.sh design_card W H NP         the design card's two commands verbatim, in an
 #                                     empty directory, with scripts/mpi-env's PATH
 # The checks read the tools' --json reports; the text reports are checked
@@ -102,6 +103,11 @@ print("stackplay on the well game: Exp %.4f, Avg %.4f, z %.3f" % (report["optima
 assert report["predicted"] is None and "cycles" in report["distribution_skipped"], report.get("distribution_skipped")
 assert report["check"]["passed"] and abs(report["z_test"]["z"]) < 3.89, report["check"]
 '
+    # The Python reader reads the line-clear table: every block against its
+    # checksum, and V(empty) with stackgen's bits.
+    "$python" "$(dirname "$0")/../common/table/python/stack_table.py" "$out" --check | tee /dev/stderr | grep -q "line clears"
+    python_value=$("$python" "$(dirname "$0")/../common/table/python/stack_table.py" "$out" 0)
+    "$python" -c 'import json, sys; v = json.load(open(sys.argv[1]))["empty_board_value"]; assert repr(v) == sys.argv[2], (v, sys.argv[2])' "$out.json" "$python_value"
     ;;
 same)  # the same values, and the same bytes: no rank count or time shows in a table
     "$table_diff" "$1" "$2"

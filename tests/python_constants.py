@@ -53,7 +53,8 @@ def same(python, expected, what):
 
 
 # The constants.
-same(stack_table.FORMAT_VERSION, cpp["format_version"], "format version")
+same(stack_table.FORMAT_VERSION, cpp["clears_format_version"], "newest format version (a line-clear table's)")
+same(stack_table.NO_CLEAR_FORMAT_VERSION, cpp["format_version"], "a no-clear table's format version")
 same(stack_table.OLDEST_FORMAT_VERSION, cpp["oldest_format_version"], "oldest format version")
 same(stack_table.VALUES_DATASET, cpp["values_dataset"], "values dataset")
 same(stack_table.ROUND_OFFSETS_DATASET, cpp["round_offsets_dataset"], "round offsets dataset")
@@ -117,7 +118,7 @@ with h5py.File(cpp["attribute_files"]["1"], "r") as source, h5py.File(version1, 
     target.create_dataset(cpp["values_dataset"], data=np.full(int(source.attrs["states"]), 1.5))
 legacy = os.path.join(SOURCE, "tests", "data", "legacy", "tetrominoes_5x6.h5")
 every = set().union(*written.values())
-for path, expected_version in ((table_path, stack_table.FORMAT_VERSION), (legacy, 2), (version1, 1)):
+for path, expected_version in ((table_path, stack_table.NO_CLEAR_FORMAT_VERSION), (legacy, 2), (version1, 1)):
     version, value, names, probes = attributes_read(path)
     label = os.path.basename(path)
     same(version, expected_version, "%s: format version" % label)
@@ -134,6 +135,11 @@ with h5py.File(cpp["attribute_files"]["3"], "r") as f:
     mirror = f.attrs.get(stack_table.MIRROR_ATTRIBUTE, b"")
     same(mirror.decode() if isinstance(mirror, bytes) else mirror, stack_table.MIRROR_NONE,
          "the mirror attribute of a table of every board")
+
+# Version 4's attributes: clears and the sweeps' progress, each one the reader reads.
+with h5py.File(cpp["attribute_files"]["4"], "r") as f:
+    for name in ("clears",) + stack_table.CLEARS_ATTRIBUTES:
+        check(name in f.attrs, "version 4 has the attribute '%s'" % name)
 
 # The package: its version is the project's, and pyproject.toml installs this module.
 same(stack_table.__version__, project_version, "version (stack_table.__version__, CMakeLists.txt)")

@@ -2,9 +2,9 @@
 // (common/table/table_format.h and what it builds on), as one JSON object
 // on stdout, for tests/python_constants.py to compare with the Python
 // reader's (common/table/python/stack_table.py). It also writes the
-// attributes write_table_info() gives a version-1 and a version-2 table
-// into DIR/v1.h5 and DIR/v2.h5 (no datasets), so that the attribute names
-// come from the writer itself.
+// attributes write_table_info() gives a table of each version (4: a
+// line-clear table) into DIR/v1.h5 .. DIR/v4.h5 (no datasets), so that the
+// attribute names come from the writer itself.
 #include "rules/board.h"
 #include "rules/pieces.h"
 #include "rules/piece_set.h"
@@ -30,6 +30,8 @@ void write_attributes(const std::string& path, std::int64_t version) {
     info.stored_states = info.states;
     info.residues = stack::ResidueSet::all(info.pieces.cell_gcd());
     info.connections_done.assign(std::size_t(info.piece_count()), 0);
+    if (version >= stack::ClearsFormatVersion)
+        info.clears = stack::Clears::Tetris;
     stack::Handle file = stack::file_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), path);
     stack::write_table_info(file, info);
     file.close(path);
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
         stack::Json constants;
         constants["project_version"] = stack::project_version();
         constants["format_version"] = stack::TableFormatVersion;
+        constants["clears_format_version"] = stack::ClearsFormatVersion;
         constants["oldest_format_version"] = stack::OldestTableFormatVersion;
         constants["values_dataset"] = stack::ValuesDataset;
         constants["round_offsets_dataset"] = stack::RoundOffsetsDataset;
@@ -71,7 +74,7 @@ int main(int argc, char** argv) {
         }
         constants["piece_sets"] = sets;
         stack::Json files = stack::Json::object();
-        for (std::int64_t version = stack::OldestTableFormatVersion; version <= stack::TableFormatVersion; ++version) {
+        for (std::int64_t version = stack::OldestTableFormatVersion; version <= stack::ClearsFormatVersion; ++version) {
             const std::string path = directory + "/v" + std::to_string(version) + ".h5";
             write_attributes(path, version);
             files[std::to_string(version)] = path;

@@ -9,7 +9,7 @@
 // into the well, when every column is 4 or more high, clears four rows. The
 // values are a fixed point, found by sweeps; the attributes say how close:
 //   clears           string: "tetris" (a version-3 table has none: "none")
-//   clears_sweep     int64: the sweeps made (sweep 0 is the no-clear table)
+//   clears_sweep     int64: the last sweep's number (sweep 0: the no-clear table)
 //   clears_change    float64: the largest change of a value in the last sweep
 //   clears_previous_change float64: the same in the sweep before (0: none)
 //   clears_bound     float64: the bound on any value's distance from the

@@ -1,4 +1,4 @@
-"""Read stackgen's tables from Python (numpy + h5py): formats 1 to 3.
+"""Read stackgen's tables from Python (numpy + h5py): formats 1 to 4.
 
     from stack_table import StackTable
     table = StackTable("stack_6x20.h5")
@@ -83,7 +83,10 @@ TETROMINOES = ("i: ([0,0,0],[1,1,1,1]) ([],[4])\n"
                "lr: ([1,0],[2,1,1]) ([-2],[1,3]) ([0,0],[1,1,2]) ([0],[3,1])\n"
                "ll: ([0,-1],[1,1,2]) ([0],[1,3]) ([0,0],[2,1,1]) ([2],[3,1])\n")
 # The format (common/table/table_format.h; tests/python_constants.py pins these to it).
-FORMAT_VERSION = 3            # TableFormatVersion: the newest version read
+FORMAT_VERSION = 4            # ClearsFormatVersion: the newest version read (a line-clear table)
+NO_CLEAR_FORMAT_VERSION = 3   # TableFormatVersion: what stackgen writes for a no-clear table
+CLEARS_ATTRIBUTES = ("clears_sweep", "clears_change", "clears_previous_change", "clears_bound",
+                     "clears_tolerance")  # version 4's sweep attributes (SweepState)
 OLDEST_FORMAT_VERSION = 1     # OldestTableFormatVersion
 MIRROR_ATTRIBUTE = "mirror"   # MirrorAttribute (version 3)
 MIRROR_CANONICAL = "canonical"  # MirrorCanonical: only boards with h0 <= h_{W-1} stored
@@ -276,6 +279,8 @@ class StackTable:
         self.dataset = self.file[VALUES_DATASET]
         self.checksums = None
         self.mirrored = False
+        self.clears = "none"
+        self.sweeps = None
         if self.format_version == 1:
             self.residues = tuple(range(self.modulus))
             self.precision = "float64"
@@ -298,6 +303,8 @@ class StackTable:
             raise TableError("%s: attribute 'precision' is '%s', not float64 or float32" % (path, self.precision))
         if self.format_version >= 3:
             self._read_mirror()
+        if self.format_version >= 4:
+            self._read_clears()
         stored_states = self._integer("stored_states")
         self._check_claims(stored_states)
         self._build_layout()
@@ -335,6 +342,24 @@ class StackTable:
         self.mirrored = mirror == MIRROR_CANONICAL
         if self.mirrored and self.width < 2:
             raise TableError("'%s': a mirrored table must be 2 or more columns wide" % self.path)
+
+    def _read_clears(self):
+        """Version 4's attributes, as the C++ loader reads them: clears
+        ("tetris": the well game's values, common/table/table_format.h) and
+        the sweeps' progress. Sets self.clears and self.sweeps (a dict of
+        sweep, change, previous_change, bound, tolerance)."""
+        clears = self._string("clears")
+        if clears != "tetris":
+            raise TableError("'%s': attribute 'clears' is '%s', not tetris" % (self.path, clears))
+        self.clears = clears
+        sweeps = {}
+        for name in CLEARS_ATTRIBUTES:
+            if name not in self.file.attrs:
+                raise TableError("%s is not a valid stacking table: attribute '%s' is missing" % (self.path, name))
+            sweeps[name[len("clears_"):]] = self.file.attrs[name]
+        if not (int(sweeps["sweep"]) >= 0 and all(float(sweeps[k]) >= 0 for k in sweeps if k != "sweep")):
+            raise TableError("'%s': its clears_* attributes are not a count of sweeps and distances >= 0" % self.path)
+        self.sweeps = {k: int(v) if k == "sweep" else float(v) for k, v in sweeps.items()}
 
     def _string(self, name):
         """A string attribute."""
@@ -1070,11 +1095,13 @@ def main(arguments=None):
                     table.path, stored, "every block of them against its checksum (%d blocks)" % table.block_count
                     if table.format_version >= 2 else "each a number of pieces (format 1 keeps no checksums)"))
             if len(arguments) == 1:
-                print("%s: %dx%d, %s, format %d, %s, classes %s (mod %d)%s"
+                print("%s: %dx%d, %s, format %d, %s, classes %s (mod %d)%s%s"
                       % (table.path, table.width, table.height, table.piece_set, table.format_version,
                          table.precision, table.residues, table.modulus,
                          ", mirrored (canonical boards only, h0 <= h%d stored; the others read mirrored)"
-                         % (table.width - 1) if table.mirrored else ""))
+                         % (table.width - 1) if table.mirrored else "",
+                         ", line clears (the well game: sweeps 0..%d, bound %.3g)"
+                         % (table.sweeps["sweep"], table.sweeps["bound"]) if table.clears != "none" else ""))
                 table.values(np.arange(min(table.states, 1 << 16)))  # reads and checks the first blocks
             else:
                 for value in table.values(ids):
