@@ -170,7 +170,8 @@ void Bot::append_state(std::string& text) const {
 // taken with or without --hold: the frontend's game may hold even where the
 // bot never does. An empty queue is a position with nothing to place yet.
 void Bot::start(const Json& message) {
-    phase_ = Phase::BadStart;  // a start it cannot use leaves no position to play on
+    phase_ = Phase::BadStart;  // a start it cannot use leaves no position to play on,
+    position_ = Position{};    // and nothing of the last one in the suggestions' state
     Position next;
     const Json& board = message.contains("board") ? message["board"] : Json();
     if (!board.is_array() || board.size() != std::size_t(BoardHeight))
@@ -364,6 +365,15 @@ void Bot::play(const Json& message) {
         if (!location.contains(axis) || !location[axis].is_number_integer()
             || std::abs(location[axis].get<std::int64_t>()) > 1000)
             throw BadMessage(std::string("play: ") + axis + " is not a small integer");
+    // The protocol's spins; the move itself says where the piece lies, so a
+    // known spin changes nothing here, and an unknown one is a bad move.
+    if (message["move"].contains("spin")) {
+        const Json& spin = message["move"]["spin"];
+        if (!spin.is_string()
+            || (spin.get_ref<const std::string&>() != "none" && spin.get_ref<const std::string&>() != "mini"
+                && spin.get_ref<const std::string&>() != "full"))
+            throw BadMessage("play: the spin is not none, mini or full");
+    }
     const Known known{position_.queue, position_.hold};
     bool hold = false;
     if (known.queue.empty() || piece != known.queue[0]) {
@@ -405,13 +415,38 @@ void Bot::new_piece(const Json& message) {
     position_.queue.push_back(piece_of(message.contains("piece") ? message["piece"] : Json(), "new_piece: the piece"));
 }
 
+// A line as JSON, refused when it is not JSON or an object of it names a
+// key twice (JSON leaves that undefined; a parser keeps one of the two, so
+// the frontend and the bot could read different moves).
+Json parse_message(const std::string& line) {
+    std::vector<std::vector<std::string>> keys;  // [open object] -> its keys so far
+    std::string repeated;
+    const Json::parser_callback_t note_keys = [&](int, Json::parse_event_t event, Json& parsed) {
+        if (event == Json::parse_event_t::object_start) {
+            keys.emplace_back();
+        } else if (event == Json::parse_event_t::object_end) {
+            keys.pop_back();
+        } else if (event == Json::parse_event_t::key && !keys.empty()) {
+            const std::string& key = parsed.get_ref<const std::string&>();
+            if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end() && repeated.empty())
+                repeated = key;
+            keys.back().push_back(key);
+        }
+        return true;
+    };
+    const Json message = Json::parse(line, note_keys, false);
+    if (message.is_discarded())
+        throw BadMessage("not JSON");
+    if (!repeated.empty())
+        throw BadMessage("the key \"" + repeated + "\" is given twice");
+    return message;
+}
+
 bool Bot::handle(const std::string& line, std::uint64_t number) {
     try {
         if (line.size() > MostLineBytes)
             throw BadMessage("longer than 1 MB");
-        const Json message = Json::parse(line, nullptr, false);
-        if (message.is_discarded())
-            throw BadMessage("not JSON");
+        const Json message = parse_message(line);
         if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
             throw BadMessage("not a message (an object with a type)");
         const std::string& type = message["type"].get_ref<const std::string&>();

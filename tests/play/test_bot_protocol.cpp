@@ -242,4 +242,44 @@ TEST(BotProtocol, AfterStopTheLinesSayTheGameStopped) {
     EXPECT_EQ(result.errors.find("before start"), std::string::npos) << result.errors;
 }
 
+// A move's spin is none, mini or full; anything else is a bad move, and
+// the position stays.
+TEST(BotProtocol, AnUnknownSpinIsRefused) {
+    const BotRun result = run(
+        start_json("null", R"(["T","I"])")
+        + R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"y":0},"spin":"double"}})"
+          "\n{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+    EXPECT_NE(result.errors.find("play: the spin is not none, mini or full"), std::string::npos) << result.errors;
+    EXPECT_EQ(result.replies[1]["state"]["queue"], Json::array({"T", "I"}));
+}
+
+// A start the bot cannot use leaves no trace of the position before it:
+// the next suggestion's state is empty, not the last good start's.
+TEST(BotProtocol, ARejectedStartLeavesNoStaleState) {
+    const BotRun result = run(start_json("\"O\"", R"(["T","I"])")
+                              + R"({"type":"start","hold":null,"queue":["S"],"board":[[null]]})"
+                                "\n{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+    const Json& state = result.replies[1]["state"];
+    EXPECT_TRUE(result.replies[1]["moves"].empty());
+    EXPECT_EQ(state["queue"], Json::array());
+    EXPECT_TRUE(state["hold"].is_null());
+    EXPECT_NE(result.errors.find("suggest after a start it could not use"), std::string::npos) << result.errors;
+}
+
+// JSON leaves a key given twice undefined: such a line is refused whole.
+TEST(BotProtocol, AKeyGivenTwiceIsRefused) {
+    const BotRun result = run(
+        start_json("null", R"(["T","I"])")
+        + R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"x":0,"y":0},"spin":"none"}})"
+          "\n"
+          R"({"type":"start","type":"quit"})"
+          "\n{\"type\":\"suggest\"}\n");
+    ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+    EXPECT_NE(result.errors.find("line 2: the key \"x\" is given twice"), std::string::npos) << result.errors;
+    EXPECT_NE(result.errors.find("line 3: the key \"type\" is given twice"), std::string::npos) << result.errors;
+    EXPECT_EQ(result.replies[1]["state"]["queue"], Json::array({"T", "I"}));
+}
+
 }  // namespace stack::tetris
