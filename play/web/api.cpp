@@ -14,6 +14,7 @@
 #include "tetris/search.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -601,14 +602,16 @@ Json Api::decide(const Parameters& parameters) const {
         options.held = *letter;
     }
 
+    // The policies a decision takes, named once for the check and its message.
+    static constexpr std::array<const char*, 7> DecisionPolicies = {
+        "dellacherie", "lee", "el-tetris", "seed001", "expectimax", "well", "well-builder"};
     options.policy = query.text("policy", "dellacherie");
-    if (options.policy != "dellacherie" && options.policy != "lee" && options.policy != "el-tetris"
-        && options.policy != "seed001" && options.policy != "expectimax" && options.policy != "well"
-        && options.policy != "well-builder")
-        throw BadRequest(
-            "policy for a decision must be dellacherie, lee, el-tetris, seed001, expectimax, well or "
-            "well-builder (got '"
-            + printable(options.policy, 30) + "')");
+    if (std::find(DecisionPolicies.begin(), DecisionPolicies.end(), options.policy) == DecisionPolicies.end()) {
+        std::string names;
+        for (std::size_t i = 0; i < DecisionPolicies.size(); ++i)
+            names += std::string(i == 0 ? "" : i + 1 == DecisionPolicies.size() ? " or " : ", ") + DecisionPolicies[i];
+        throw BadRequest("policy for a decision must be " + names + " (got '" + printable(options.policy, 30) + "')");
+    }
     // The well policy judges with the server's table (--serve --table), one
     // column narrower than the board; the well is the left column.
     const StackTable* well_table = nullptr;
