@@ -168,6 +168,17 @@ stack::OptionTable declared_options() {
     table.count("budget-leaves", 1, std::uint64_t(1) << 50, "the same budget counted in leaves scored (deterministic)")
         .in(Bot);
     table.integer("suggestions", 1, 100, "moves a suggestion lists, best first").defaults_to("5").in(Bot);
+    table
+        .integer("spawn-row", 19, 20,
+                 "the row of a piece's centre at spawn, north: 20 (the guideline's rows 21-22, counted from 1), or "
+                 "19 (the protocol's \"roughly y=19\", where a cell at (4, 19) blocks the spawn)")
+        .defaults_to(std::to_string(stack::tetris::DefaultSpawnRow))
+        .in(Bot);
+    table
+        .flag("lock-out",
+              "the guideline's lock-out: a piece locked wholly above the visible 20 rows ends the game, so the bot "
+              "suggests none while a lower placement fits (and forfeits when none does)")
+        .in(Bot);
 
     table.section("The web viewer (--serve)");
     table
@@ -310,6 +321,8 @@ stack::tetris::BotOptions parse_bot_options(const stack::OptionTable& table) {
     if (table.has("budget-leaves"))
         options.budget_leaves = table.count("budget-leaves");
     options.moves = table.integer("suggestions");
+    options.spawn_row = table.integer("spawn-row");
+    options.lock_out = table.given("lock-out");
     return options;
 }
 

@@ -6,7 +6,8 @@
 
 The game is written here from the SRS rules, independent of the C++ code: a
 10x40 board (row 0 at the bottom), pieces spawning north with their TBP centre
-at x=4, y=19, SRS rotation with the JLSTZ and I kick tables (O does not kick),
+at x=4, y=20 (the guideline's rows 21-22; --spawn-row 19 for TBP's "roughly
+y=19"), SRS rotation with the JLSTZ and I kick tables (O does not kick),
 the moves left, right, soft drop, cw and ccw, a 7-bag from
 random.Random(seed), 5 pieces visible after the current one, hold only with
 --hold. TBP's queue begins with the current piece.
@@ -64,7 +65,7 @@ import time
 PIECES = "IOTSZJL"
 ORIENTATIONS = ("north", "east", "south", "west")
 WIDTH, HEIGHT = 10, 40
-SPAWN = (4, 19)  # the TBP centre of every piece at spawn, facing north
+SPAWN = [4, 20]  # the TBP centre of every piece at spawn, facing north (--spawn-row sets the row)
 VISIBLE_ROWS = 20  # the guideline's visible field: a piece locked wholly above it is a lock-out
 PREVIEW = 5
 REPLY_SECONDS = 10.0
@@ -621,6 +622,9 @@ def parse_args(argv):
     parser.add_argument("--game-pieces", type=int, default=300, help="stop a game after this many pieces")
     parser.add_argument("--start-seconds", type=float, default=REPLY_SECONDS,
                         help="how long the bot may take to start (its info message; a table to open)")
+    parser.add_argument("--spawn-row", type=int, default=20, choices=(19, 20),
+                        help="the row of a piece's centre at spawn: 20, the guideline's rows 21-22 (counted from 1), "
+                             "or 19 (TBP's 'roughly y=19'); the bot must be given the same --spawn-row")
     parser.add_argument("--lock-out", action="store_true",
                         help="also end a game (a top-out) when a piece locks wholly above the visible 20 rows")
     return parser.parse_args(argv)
@@ -628,6 +632,7 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
+    SPAWN[1] = args.spawn_row
     self_test()
     run = None
     try:

@@ -24,7 +24,6 @@ namespace stack::tetris {
 namespace {
 
 constexpr int BoardWidth = 10, BoardHeight = 40;
-constexpr int SpawnRow = 19;                    // the centre's row at spawn (srs/moves.h's spawn_row)
 constexpr std::size_t MostLineBytes = 1 << 20;  // a longer line is ignored
 
 // A message the bot cannot act on: one line on the error stream, and the
@@ -95,7 +94,8 @@ std::vector<TetrisPolicy> policies_for(const BotOptions& options, const ShapeSet
         game.preview = preview;
         PolicyConfig config = policy_config(game);
         config.moves = options.game.moves == MoveSet::HardDrop ? MoveSet::SrsHardDrop : MoveSet::BreadthFirst;
-        config.spawn_row = SpawnRow;
+        config.spawn_row = options.spawn_row;
+        config.visible_rows = options.lock_out ? VisibleRows : 0;
         policies.emplace_back(shapes, config, draw_probabilities(rules), table);
     }
     return policies;
@@ -107,7 +107,7 @@ Bot::Bot(const BotOptions& options, std::ostream& out, std::ostream& errors)
       threads_(resolve_threads(options.game.threads)) {
     if (!options.budget_ms && !options.budget_leaves) {  // a budget bounds the work; else the guard does
         TetrisOptions well = options.game;
-        well.height = SpawnRow + 1;  // the rows under the spawn
+        well.height = options.spawn_row + 1;  // the rows under the spawn
         check_search_time(well, shapes_, policies_.back().config());
     }
 }
@@ -259,7 +259,7 @@ bool Bot::append_move(std::string& text, const TetrisChoice& choice) const {
     const Shape& shape = shapes_.shape(placement.shape);
     const moves::Cells cells = placement_cells(shape, placement);
     for (const moves::SrsPlacement& srs :
-         srs_placements(position_.board, shape.piece, SpawnRow, policies_.back().config().moves))
+         srs_placements(position_.board, shape.piece, options_.spawn_row, policies_.back().config().moves))
         if (srs.cells == cells) {
             const auto [x, y] = moves::centre_of(static_cast<Piece>(shape.piece), srs.location);
             text += "{\"location\":{\"type\":";
@@ -292,16 +292,18 @@ std::string Bot::forfeit_reason() const {
     if (may_hold(known, options_.game.hold))
         pieces.push_back(placed_piece(known, true));
     moves::MoveOptions spawn;
-    spawn.spawn_row = SpawnRow;
+    spawn.spawn_row = options_.spawn_row;
     const moves::SrsBoard board = srs_board(position_.board);
     const bool blocked = std::none_of(pieces.begin(), pieces.end(), [&](int piece) {
         return moves::spawn_location(board, static_cast<Piece>(piece), spawn).has_value();
     });
     const std::string current(1, shapes_.letter(pieces[0]));
+    const std::string reachable = options_.lock_out ? " with a cell below row 20 is reachable (each other would lock out)"
+                                                    : " is reachable";
     if (pieces.size() == 1)
-        return blocked ? "the spawn of " + current + " is blocked" : "no placement of " + current + " is reachable";
+        return blocked ? "the spawn of " + current + " is blocked" : "no placement of " + current + reachable;
     const std::string both = current + " and of the hold's " + shapes_.letter(pieces[1]);
-    return blocked ? "the spawns of " + both + " are blocked" : "no placement of " + both + " is reachable";
+    return blocked ? "the spawns of " + both + " are blocked" : "no placement of " + both + reachable;
 }
 
 // The suggestion: the best moves, or none (a forfeit, as the protocol

@@ -33,12 +33,26 @@
 
 namespace stack::tetris {
 
+constexpr int DefaultSpawnRow = 20;
+
 struct BotOptions {
     TetrisOptions game;               // policy, preview, depth, hold, weights, threads
     double budget_ms = 0;             // 0: none
     std::uint64_t budget_leaves = 0;  // 0: none
     int moves = 5;                    // moves a suggestion lists, best first
+    // The centre's row at spawn, north (srs/moves.h's spawn_row): 20, the
+    // guideline's rows 21-22 counted from 1 (a T's flat side in row 20 from
+    // 0, its nub in 21); 19 is TBP's "roughly y=19" and this bot's before
+    // issue 49, under which a cell at (4, 19) blocks the spawn.
+    int spawn_row = DefaultSpawnRow;
+    // The guideline's lock-out: a piece locked wholly above the visible 20
+    // rows ends the game, so no such placement is suggested while a lower
+    // one fits (the search's visible_rows, search.h); every policy, the
+    // well policy's fallback included, chooses among the lower ones.
+    bool lock_out = false;
 };
+
+constexpr int VisibleRows = 20;  // the guideline's visible field (--lock-out)
 
 // Plays the protocol on `in` and `out` until quit or end of input;
 // returns the exit code. Malformed lines get a line on `errors` and are

@@ -29,8 +29,11 @@ struct BotRun {
     int code;
 };
 
-BotRun run(const std::string& input, bool hold = false, int preview = 0, std::uint64_t budget_leaves = 0) {
+BotRun run(const std::string& input, bool hold = false, int preview = 0, std::uint64_t budget_leaves = 0,
+           int spawn_row = DefaultSpawnRow, bool lock_out = false) {
     BotOptions options;
+    options.spawn_row = spawn_row;
+    options.lock_out = lock_out;
     options.game.hold = hold;
     options.game.threads = 1;
     options.game.preview = preview;
@@ -206,14 +209,14 @@ TEST(BotProtocol, AnEmptyOrMissingQueueIsSaidNotSilent) {
     EXPECT_NE(missing.errors.find("suggest after a start it could not use"), std::string::npos) << missing.errors;
 }
 
-// A spawn blocked (columns 3-5 filled up to row 19, under the spawn): the
+// A spawn blocked (columns 3-5 filled through row 20, the spawn's): the
 // suggestion has no moves (a forfeit) and one line says why; with --hold it
 // names the hold's piece too.
 TEST(BotProtocol, ABlockedSpawnForfeitsWithALine) {
     std::string board = "[";
     for (int y = 0; y < 40; ++y)
         board += std::string(y ? "," : "")
-                 + (y < 20 ? R"([null,null,null,"G","G","G",null,null,null,null])"
+                 + (y <= DefaultSpawnRow ? R"([null,null,null,"G","G","G",null,null,null,null])"
                            : "[null,null,null,null,null,null,null,null,null,null]");
     board += "]";
     const BotRun alone = run(start_json("null", R"(["T"])", board) + "{\"type\":\"suggest\"}\n");
@@ -240,6 +243,56 @@ TEST(BotProtocol, AfterStopTheLinesSayTheGameStopped) {
     EXPECT_NE(result.errors.find("new_piece after stop"), std::string::npos) << result.errors;
     EXPECT_NE(result.errors.find("suggest after stop"), std::string::npos) << result.errors;
     EXPECT_EQ(result.errors.find("before start"), std::string::npos) << result.errors;
+}
+
+// The guideline spawns in rows 21-22 (20-21 from 0): a cell at (4, 19),
+// under the spawn, leaves the T a move there; under the older rule (the
+// centre in row 19) it blocks the spawn and the bot forfeits.
+TEST(BotProtocol, PiecesSpawnWhereTheGuidelineSpawnsThem) {
+    std::string board = "[";
+    for (int y = 0; y < 40; ++y) {
+        std::string row = "[null,null,null,null,null,null,null,null,null,null]";
+        if (y == 19)
+            row = "[null,null,null,null,\"G\",null,null,null,null,null]";
+        else if (y < 19)
+            row = "[\"G\",\"G\",\"G\",\"G\",\"G\",null,\"G\",\"G\",\"G\",\"G\"]";  // a shaft in column 5
+        board += std::string(y ? "," : "") + row;
+    }
+    board += "]";
+    const std::string input = start_json("null", R"(["T"])", board) + "{\"type\":\"suggest\"}\n";
+    const BotRun guideline = run(input);
+    ASSERT_EQ(guideline.replies.size(), 2u) << guideline.errors;
+    EXPECT_FALSE(guideline.replies[1]["moves"].empty()) << guideline.errors;
+    EXPECT_EQ(guideline.errors, "");
+    const BotRun older = run(input, false, 0, 0, 19);
+    ASSERT_EQ(older.replies.size(), 2u) << older.errors;
+    EXPECT_TRUE(older.replies[1]["moves"].empty());
+    EXPECT_NE(older.errors.find("the spawn of T is blocked"), std::string::npos) << older.errors;
+}
+
+// Under the guideline's lock-out (--lock-out) no suggestion lies wholly
+// above the visible 20 rows: columns 0-8 filled through row 19, column 9
+// empty, an O fits only on top (a lock-out: the bot forfeits, saying so),
+// and of a T only the placements that reach into column 9 are offered.
+TEST(BotProtocol, UnderLockOutNoSuggestionLiesWhollyAboveTheField) {
+    std::string board = "[";
+    for (int y = 0; y < 40; ++y)
+        board += std::string(y ? "," : "")
+                 + (y < VisibleRows ? R"(["G","G","G","G","G","G","G","G","G",null])"
+                                    : "[null,null,null,null,null,null,null,null,null,null]");
+    board += "]";
+    const std::string o = start_json("null", R"(["O"])", board) + "{\"type\":\"suggest\"}\n";
+    EXPECT_FALSE(run(o).replies[1]["moves"].empty());
+    const BotRun o_locked = run(o, false, 0, 0, DefaultSpawnRow, true);
+    EXPECT_TRUE(o_locked.replies[1]["moves"].empty());
+    EXPECT_NE(o_locked.errors.find("no placement of O with a cell below row 20 is reachable"), std::string::npos)
+        << o_locked.errors;
+    const std::string t = start_json("null", R"(["T"])", board) + "{\"type\":\"suggest\"}\n";
+    const BotRun t_free = run(t), t_locked = run(t, false, 0, 0, DefaultSpawnRow, true);
+    ASSERT_FALSE(t_locked.replies[1]["moves"].empty()) << t_locked.errors;
+    EXPECT_LT(t_locked.replies[1]["moves"].size(), t_free.replies[1]["moves"].size());
+    for (const Json& move : t_locked.replies[1]["moves"])  // a T reaching into column 9: its centre at x 8 or 9
+        EXPECT_GE(move["location"]["x"].get<int>(), 8) << move;
 }
 
 // A move's spin is none, mini or full; anything else is a bad move, and
