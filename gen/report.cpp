@@ -341,9 +341,9 @@ std::string summary_text(const Json& s) {
             number("empty_board_value"), number("empty_board_value_computed"));
     if (s["clears"].get<std::string>() != "none") {
         const Json& last = s["sweeps"]["runs"].back();
-        add("  clears              %s: %zu sweeps (0: no clears), last change %.3g, ratio %.3g, bound %.3g "
+        add("  clears              %s: sweeps 0..%lld (0: no clears), last change %.3g, ratio %.3g, bound %.3g "
             "(tolerance %.3g)\n",
-            s["clears"].get<std::string>().c_str(), s["sweeps"]["runs"].size(), last["change"].get<double>(),
+            s["clears"].get<std::string>().c_str(), last["sweep"].get<long long>(), last["change"].get<double>(),
             last["ratio"].get<double>(), last["bound"].is_null() ? HUGE_VAL : last["bound"].get<double>(),
             s["sweeps"]["tolerance"].get<double>());
     }
