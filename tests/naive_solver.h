@@ -96,9 +96,9 @@ inline NaiveSolution naive_solve(int width, int height) {
 // tetris (every height 4 lower, a smaller id) the last sweep's; the I's
 // best takes the tetris when every column is 4 or more high. The sweeps
 // stop when change * r / (1 - r) <= tolerance, change the largest change
-// over the boards of `classes` (height sum mod 4) and r its ratio to the
-// sweep before's (the first sweep has no ratio). Same successors, same
-// equation, same order: stackgen's bits.
+// over the boards of `classes` (the tetrominoes' height sum mod 4) and r
+// its ratio to the sweep before's (the first sweep has no ratio). Same
+// successors, same equation, same order: stackgen's bits.
 struct NaiveSweeps {
     std::vector<double> values;  // [board id] -> V
     int sweeps = 0;              // the last sweep's number
