@@ -298,8 +298,8 @@ std::string Bot::forfeit_reason() const {
         return moves::spawn_location(board, static_cast<Piece>(piece), spawn).has_value();
     });
     const std::string current(1, shapes_.letter(pieces[0]));
-    const std::string reachable = options_.lock_out ? " with a cell below row 20 is reachable (each other would lock out)"
-                                                    : " is reachable";
+    const std::string reachable =
+        options_.lock_out ? " with a cell below row 20 is reachable (each other would lock out)" : " is reachable";
     if (pieces.size() == 1)
         return blocked ? "the spawn of " + current + " is blocked" : "no placement of " + current + reachable;
     const std::string both = current + " and of the hold's " + shapes_.letter(pieces[1]);

@@ -226,6 +226,13 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
                 record.judged_stretches += judged;
                 record.judged_predicted += predicted.value_or(0);
             }
+            if (chosen->fallback) {
+                const auto cause = std::size_t(policy.loss_cause(board, known));
+                ++record.cause_turns[cause];
+                if (cause == std::size_t(LossCause::FallbackOwn))
+                    ++record.unjudged_boards[std::size_t(unjudged_state(board, policy.well_column(board)))];
+                record.cause_stretches[cause] += !in_fallback;
+            }
             record.fallback_stretches += chosen->fallback && !in_fallback;
             record.fallback_turns += chosen->fallback;
             record.clean_turns += !chosen->fallback;

@@ -20,6 +20,7 @@
 #include "tetris/tetris_board.h"
 #include "tetris/search.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -58,7 +59,7 @@ struct TetrisOptions {
     WellSide well = WellSide::Left;
     Evaluation fallback = Evaluation::ElTetris;
     bool banked = false;
-    bool yes = false;             // run a --preview projected past a minute per move
+    bool yes = false;  // run a --preview projected past a minute per move
     bool hold = false;
     // Seed 000's buffer rows: the board has this many rows above the well,
     // and a placement needs a cell in the well.
@@ -77,10 +78,10 @@ struct TetrisOptions {
 
 struct GameRecord {
     std::uint64_t pieces = 0, lines = 0, points = 0;
-    std::uint64_t leaves = 0;  // leaves the policy scored
-    std::uint64_t holds = 0;   // turns that held first
-    int final_height = 0;      // the highest column when the game ended
-    int most_height = 0;       // the highest column after any placement
+    std::uint64_t leaves = 0;      // leaves the policy scored
+    std::uint64_t holds = 0;       // turns that held first
+    int final_height = 0;          // the highest column when the game ended
+    int most_height = 0;           // the highest column after any placement
     std::uint64_t height_sum = 0;  // the highest column after each placement, summed (mean: / pieces)
     // The first piece that could not enter at its spawn (Fahey's rule), 0
     // if none, and the lines by then: under the default rule a game goes on
@@ -104,6 +105,13 @@ struct GameRecord {
     std::uint64_t clean_stretches = 0, clean_turns = 0, clean_stretches_cut = 0;
     std::uint64_t judged_stretches = 0, judged_turns = 0;
     double judged_predicted = 0;
+    // The fallback's turns and stretches by the cause of the loss of
+    // control (LossCause, well.h): a turn by its own cause, a stretch by
+    // its first turn's.
+    std::array<std::uint64_t, LossCauseCount> cause_turns{}, cause_stretches{};
+    // The fallback's own turns (LossCause::FallbackOwn) by the board they
+    // began on (Unjudged, well.h).
+    std::array<std::uint64_t, UnjudgedCount> unjudged_boards{};
 };
 
 // Reads seed 000's piece file (0-6, whitespace between) as set indices of

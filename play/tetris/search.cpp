@@ -313,6 +313,7 @@ TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vec
         if (shapes.set().name() != "tetrominoes")
             throw InputError("--policy well plays the tetrominoes only (its table's pieces)");
         judge_.emplace(*table, config.banked);
+        banked_judge_.emplace(*table, true);
         // The same search of the current piece alone (with hold, of the
         // two a turn may place), for a preview whose every line goes
         // unclean.
@@ -527,10 +528,82 @@ std::optional<TetrisChoice> TetrisPolicy::choose(const TetrisBoard& board, const
         if (scored)
             scored->resize(before);
     }
-    std::optional<TetrisChoice> choice = fallback_->choose(board, known, threads, leaves, scored);
-    if (choice)
+    std::vector<TetrisChoice> own;
+    std::vector<TetrisChoice>& all = scored ? *scored : own;
+    const std::size_t first = all.size();
+    std::optional<TetrisChoice> choice = fallback_->choose(board, known, threads, leaves, &all);
+    if (choice) {
+        choice = keep_well(board, std::span<const TetrisChoice>(all).subspan(first), *choice);
         choice->fallback = true;
+    }
     return choice;
+}
+
+std::optional<double> TetrisPolicy::waiting_value(const TetrisBoard& board) const {
+    const std::optional<double> value = judge_->value(board, well_column(board));
+    return value ? value : banked_judge_->value(board, well_column(board));
+}
+
+// The fallback's well rule (issue 49). An El-Tetris fallback, handed a
+// stack past the table's ceiling with four full rows waiting for an I,
+// drops a J into the well for the eroded cells of a 3-row clear, and
+// the well is filled for good. So a fallback choice that fills the well
+// for less than a tetris stands only when no other placement keeps the
+// well empty on a board the table values above the fill's board (which
+// counts 0 when the table cannot judge it: a filled well is not clean).
+// Otherwise the fallback's best-scored such waiting placement plays (the
+// first on ties, as the search's own order). `choices` are the fallback's
+// scored first choices.
+TetrisChoice TetrisPolicy::keep_well(const TetrisBoard& board, std::span<const TetrisChoice> choices,
+                                     const TetrisChoice& chosen) const {
+    const int well = well_column(board);
+    const auto after = [&](const TetrisChoice& choice, bool& fills) {
+        TetrisBoard next = board;
+        const Shape& shape = shapes_.shape(choice.placement.shape);
+        const Landing landing = next.place(shape, choice.placement.x, choice.placement.row);
+        fills = short_fill(shape, choice.placement.x, landing, well);
+        return next;
+    };
+    bool fills = false;
+    const TetrisBoard filled = after(chosen, fills);
+    if (!fills)
+        return chosen;
+    const double fill_value = waiting_value(filled).value_or(0);
+    const TetrisChoice* best = nullptr;
+    for (const TetrisChoice& choice : choices) {
+        bool other_fills = false;
+        const std::optional<double> value = waiting_value(after(choice, other_fills));
+        if (!other_fills && value && *value > fill_value && (!best || choice.score > best->score))
+            best = &choice;
+    }
+    return best ? *best : chosen;
+}
+
+LossCause TetrisPolicy::loss_cause(const TetrisBoard& board, const Known& known) const {
+    const int well = well_column(board);
+    if (!judge_ || !judge_->value(board, well))
+        return LossCause::FallbackOwn;
+    bool clean = false, within = false;
+    std::array<TetrisPlacement, MostPlacements> found;
+    for (const bool hold : {false, true}) {
+        if (hold && !may_hold(known, config_.hold))
+            break;
+        const int piece = placed_piece(known, hold);
+        if (piece < 0)
+            continue;
+        const int count = placements(board, piece, found);
+        for (int i = 0; i < count; ++i) {
+            const TetrisPlacement& placement = found[std::size_t(i)];
+            TetrisBoard next = board;
+            const Shape& shape = shapes_.shape(placement.shape);
+            const Landing landing = next.place(shape, placement.x, placement.row);
+            if (short_fill(shape, placement.x, landing, well) || short_clear(landing) || !is_clean(next, well))
+                continue;
+            clean = true;
+            within = within || next.top() <= judge_->height() + (config_.banked ? banked_rows(next, well) : 0);
+        }
+    }
+    return within ? LossCause::Class : clean ? LossCause::PastCeiling : LossCause::ForcedHole;
 }
 
 std::optional<TetrisChoice> TetrisPolicy::search(const TetrisBoard& board, const Known& known, int threads,

@@ -34,7 +34,12 @@
 //                searched; when it has no clean placement either (or none
 //                whose contour the table holds), or the board is not
 //                clean, the fallback policy (PolicyConfig::fallback) plays
-//                the turn.
+//                the turn. The fallback never fills the well for less
+//                than a tetris where the table judges waiting better:
+//                when a placement keeps the well empty and leaves a board
+//                the table values (past its ceiling, by the banked
+//                contour) above the fill's (0 when it cannot judge that),
+//                the fallback's best such placement plays instead.
 //   well-builder the heuristic well-builder (well.h): a linear score of
 //                the board after each placement; every placement of a
 //                line adds its clears (short clears, tetris)
@@ -258,13 +263,19 @@ public:
         const std::optional<TetrisChoice> choice = choose(board, Known{queue});
         return choice ? std::optional<TetrisPlacement>(choice->placement) : std::nullopt;
     }
+    // The well's column on this board (the well policies').
+    int well_column(const TetrisBoard& board) const { return tetris::well_column(config_.well_side, board.width()); }
+    // Why the well policy hands this turn to its fallback (LossCause,
+    // well.h): from the board and the placements of the piece the turn
+    // may place (with hold, of either). Meaningful on the turns its
+    // fallback plays.
+    LossCause loss_cause(const TetrisBoard& board, const Known& known) const;
     // The placements of a piece on a board under this policy's rules.
     int placements(const TetrisBoard& board, int piece, std::span<TetrisPlacement, MostPlacements> out) const;
 
 private:
     std::optional<TetrisChoice> search(const TetrisBoard& board, const Known& known, int threads, std::uint64_t* leaves,
                                        std::vector<TetrisChoice>* scored) const;
-    int well_column(const TetrisBoard& board) const { return tetris::well_column(config_.well_side, board.width()); }
     // `turns`: the placements of known pieces a line still makes (see
     // score): every line places as many, hold or not.
     // `carried`: what the line's earlier placements add to its leaf (see
@@ -275,6 +286,11 @@ private:
     double order_terms(const Shape& shape, int row, const Landing& landing) const;
     double leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const;
     double own_leaf(const TetrisBoard& board, const TetrisPlacement& placement, const DellacherieBase* base) const;
+    // The table's value of a board as a place to wait for an I: its own
+    // judge's, else (a contour past the ceiling) the banked contour's.
+    std::optional<double> waiting_value(const TetrisBoard& board) const;
+    TetrisChoice keep_well(const TetrisBoard& board, std::span<const TetrisChoice> choices,
+                           const TetrisChoice& chosen) const;
     Known window(const Known& known) const;                     // the queue cut to the preview
     bool leaves_follow(const Known& known, int unknown) const;  // the first placements are leaves
     const ShapeSet& shapes_;
@@ -286,7 +302,7 @@ private:
     double landing_weight_ = 0, eroded_weight_ = 0;
     // The well policy's: the table's judge, the same policy searching the
     // current piece alone, and the fallback.
-    std::optional<WellJudge> judge_;
+    std::optional<WellJudge> judge_, banked_judge_;
     std::shared_ptr<const TetrisPolicy> alone_, fallback_;
 };
 

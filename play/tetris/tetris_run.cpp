@@ -215,6 +215,8 @@ struct ScoreFigures {
     std::uint64_t clean_stretches = 0, clean_turns = 0, clean_stretches_cut = 0;
     std::uint64_t judged_stretches = 0, judged_turns = 0;
     double judged_predicted = 0;
+    std::array<std::uint64_t, LossCauseCount> cause_turns{}, cause_stretches{};
+    std::array<std::uint64_t, UnjudgedCount> unjudged_boards{};
 };
 
 ScoreFigures score_figures(const std::vector<GameRecord>& records, ScoringRule rule) {
@@ -234,6 +236,10 @@ ScoreFigures score_figures(const std::vector<GameRecord>& records, ScoringRule r
         f.clean_stretches_cut += r.clean_stretches_cut;
         f.judged_stretches += r.judged_stretches, f.judged_turns += r.judged_turns;
         f.judged_predicted += r.judged_predicted;
+        for (std::size_t c = 0; c < f.cause_turns.size(); ++c)
+            f.cause_turns[c] += r.cause_turns[c], f.cause_stretches[c] += r.cause_stretches[c];
+        for (std::size_t u = 0; u < f.unjudged_boards.size(); ++u)
+            f.unjudged_boards[u] += r.unjudged_boards[u];
     }
     return f;
 }
@@ -255,7 +261,14 @@ Json figures_json(const ScoreFigures& f, bool well) {
          {{"games", f.games_to_cap},
           {"mean_pieces", mean_or_null(f.pieces_to_cap, f.games_to_cap)},
           {"mean_lines", mean_or_null(f.lines_to_cap, f.games_to_cap)}}}};
-    if (well)
+    if (well) {
+        Json losses = Json::object();
+        for (int c = 0; c < LossCauseCount; ++c)
+            losses[loss_cause_key(LossCause(c))] = {{"stretches", f.cause_stretches[std::size_t(c)]},
+                                                    {"turns", f.cause_turns[std::size_t(c)]}};
+        Json boards = Json::object();
+        for (int u = 0; u < UnjudgedCount; ++u)
+            boards[unjudged_key(Unjudged(u))] = f.unjudged_boards[std::size_t(u)];
         out["well"] = {{"fallback_turns", f.fallback_turns},
                        {"fallback_share", ratio(double(f.fallback_turns), double(f.pieces))},
                        {"fallback_stretches", f.fallback_stretches},
@@ -264,7 +277,10 @@ Json figures_json(const ScoreFigures& f, bool well) {
                        {"clean_mean_turns", ratio(double(f.clean_turns), double(f.clean_stretches))},
                        {"judged_stretches", f.judged_stretches},
                        {"judged_mean_turns", ratio(double(f.judged_turns), double(f.judged_stretches))},
-                       {"judged_mean_predicted", ratio(f.judged_predicted, double(f.judged_stretches))}};
+                       {"judged_mean_predicted", ratio(f.judged_predicted, double(f.judged_stretches))},
+                       {"losses", losses},
+                       {"fallback_own_boards", boards}};
+    }
     return out;
 }
 
@@ -289,6 +305,18 @@ void print_figures(const ScoreFigures& f, bool well) {
             ratio(double(f.clean_turns), double(f.clean_stretches)), with_commas(f.clean_stretches_cut).c_str(),
             with_commas(f.judged_stretches).c_str(), ratio(f.judged_predicted, double(f.judged_stretches)),
             ratio(double(f.judged_turns), double(f.judged_stretches)));
+    if (well) {
+        std::printf("well: losses of control by cause (stretches, turns):");
+        for (int c = 0; c < LossCauseCount; ++c)
+            std::printf("%s %s %s, %s", c ? ";" : "", loss_cause_key(LossCause(c)),
+                        with_commas(f.cause_stretches[std::size_t(c)]).c_str(),
+                        with_commas(f.cause_turns[std::size_t(c)]).c_str());
+        std::printf("\nwell: the fallback's own turns began on boards:");
+        for (int u = 0; u < UnjudgedCount; ++u)
+            std::printf("%s %s %s", u ? "," : "", unjudged_key(Unjudged(u)),
+                        with_commas(f.unjudged_boards[std::size_t(u)]).c_str());
+        std::printf("\n");
+    }
 }
 
 // The report of the games played: all of them, or after a Ctrl-C
@@ -364,7 +392,8 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                {"first_hole_at", record.first_hole_at},
                                {"pieces_to_cap", record.pieces_to_cap},
                                {"lines_to_cap", record.lines_to_cap},
-                               {"fallback_turns", record.fallback_turns}};
+                               {"fallback_turns", record.fallback_turns},
+                               {"fallback_stretches", record.fallback_stretches}};
             std::string text = json_text(game);
             text.pop_back();
             if (!first)

@@ -18,6 +18,31 @@ bool is_clean(const TetrisBoard& board, int well) {
     return board.column_height(well) == 0 && board.cells() == board.height_sum();
 }
 
+const char* loss_cause_key(LossCause cause) {
+    switch (cause) {
+    case LossCause::ForcedHole: return "forced_hole";
+    case LossCause::PastCeiling: return "past_ceiling";
+    case LossCause::Class: return "class";
+    case LossCause::FallbackOwn: return "fallback_own";
+    }
+    return "?";
+}
+
+Unjudged unjudged_state(const TetrisBoard& board, int well) {
+    const bool hole = board.cells() != board.height_sum(), filled = board.column_height(well) > 0;
+    return Unjudged(int(hole) + 2 * int(filled));
+}
+
+const char* unjudged_key(Unjudged state) {
+    switch (state) {
+    case Unjudged::Clean: return "clean";
+    case Unjudged::Hole: return "hole";
+    case Unjudged::FilledWell: return "filled_well";
+    case Unjudged::HoleAndFilledWell: return "hole_and_filled_well";
+    }
+    return "?";
+}
+
 int banked_rows(const TetrisBoard& board, int well) {
     int lowest = board.height();
     for (int x = 0; x < board.width(); ++x)

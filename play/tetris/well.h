@@ -63,6 +63,41 @@ inline bool is_clean_score(double score) { return score > NotClean / 2; }
 // (the well policy plays only clean placements that clear none or four).
 inline bool short_clear(const Landing& landing) { return landing.lines > 0 && landing.lines < 4; }
 
+// A placement that fills the well for less than a tetris: a cell of it in
+// the well column, and fewer than 4 rows cleared (a J, L or T down the
+// well clearing 3, an I clearing 1 to 3 with its rest left in the well).
+inline bool short_fill(const Shape& shape, int x, const Landing& landing, int well) {
+    return x <= well && well < x + shape.width && shape.columns[std::size_t(well - x)] != 0 && landing.lines < 4;
+}
+
+// Why the well policy handed a turn to its fallback (a loss of control,
+// counted by stackplay's games: GameRecord). The first three are the
+// current piece's (with hold, either piece's): the turn began on a board
+// the table judges, and
+//   ForcedHole   every placement leaves a hole, or fills the well for less
+//                than a tetris;
+//   PastCeiling  some placement leaves the board clean, but every clean one
+//                leaves a contour higher than the table's H;
+//   Class        some clean placement stays within H, but the table does
+//                not hold its contour (another residue class).
+//   FallbackOwn  the turn began on a board the table cannot judge (a hole,
+//                a filled well, a contour past the ceiling or of another
+//                class): the fallback's own earlier turns left it so (the
+//                well policy only ever leaves boards the table judges).
+enum class LossCause : std::uint8_t { ForcedHole, PastCeiling, Class, FallbackOwn };
+constexpr int LossCauseCount = 4;
+// "forced_hole", "past_ceiling", "class", "fallback_own" (the JSON's keys).
+const char* loss_cause_key(LossCause cause);
+
+// What keeps the table from judging a board on the fallback's own turns:
+// Clean (clean, but its contour past the ceiling or of another class), a
+// hole, the well column filled, or both.
+enum class Unjudged : std::uint8_t { Clean, Hole, FilledWell, HoleAndFilledWell };
+constexpr int UnjudgedCount = 4;
+Unjudged unjudged_state(const TetrisBoard& board, int well);
+// "clean", "hole", "filled_well", "hole_and_filled_well" (the JSON's keys).
+const char* unjudged_key(Unjudged state);
+
 // The well column empty, and no hole anywhere (every column's cells lie
 // below its height, so the board has no hole when the cells are the sum of
 // the heights).

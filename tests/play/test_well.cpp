@@ -257,6 +257,142 @@ TEST(WellPolicy, HandsWhatTheTableCannotJudgeToTheFallback) {
     EXPECT_TRUE(policy.choose(TetrisBoard(5, 16), Known{s})->fallback);
 }
 
+// The grid oracle of a placement that fills the well for less than a
+// tetris: a cell of it in the well column, fewer than 4 rows cleared.
+bool naive_short_fill(const Grid& g, const Shape& shape, int x, int row, int well) {
+    bool in_well = false;
+    for (int dy = 0; dy < shape.height; ++dy)
+        for (int dx = 0; dx < shape.width; ++dx)
+            in_well = in_well || (shape_cell(shape, dx, dy) && x + dx == well);
+    return in_well && naive_place(g, shape, x, row, true).lines < 4;
+}
+
+// A random board 5 wide, 16 tall: columns up to `most` high beside the
+// well, now and then a hole or a cell in the well.
+Grid random_board(std::mt19937& random, int most) {
+    Grid g = grid_of_heights(random_clean_heights(random, most), 16);
+    if (random() % 4 == 0)
+        g[std::size_t(random() % 3)][std::size_t(1 + random() % 4)] = false;
+    if (random() % 6 == 0)
+        g[0][0] = true;
+    return g;
+}
+
+// The cause of a loss of control (well.h), from its definition on the
+// grid: a board the table cannot judge is the fallback's own; else the
+// best any placement of the piece does: a clean board within the
+// table's 8 rows (then only the class can stop the table), a clean one
+// past them, or none clean (a hole forced, or the well filled short).
+// With the whole 4x8 table (every class) the well policy falls back
+// exactly when the cause is not the class.
+TEST(WellPolicy, CountsEachLossOfControlByItsCause) {
+    const Tetrominoes& t = tetrominoes();
+    const TetrisPolicy policy(t.shapes, well_config(0), t.weights, &exact_table());
+    std::mt19937 random(43);
+    std::array<int, LossCauseCount> seen{};
+    for (int trial = 0; trial < 2000; ++trial) {
+        const Grid g = random_board(random, 10);
+        const int queue[] = {int(random() % 7)};
+        LossCause expected = LossCause::FallbackOwn;
+        if (naive_value(g, 0)) {
+            bool clean = false, within = false;
+            for (const TetrisPlacement& p : naive_placements(t.shapes, g, queue[0])) {
+                const Shape& shape = t.shapes.shape(p.shape);
+                const NaivePlaced placed = naive_place(g, shape, p.x, p.row, true);
+                if (naive_short_fill(g, shape, p.x, p.row, 0) || !naive_clean(placed.grid, 0))
+                    continue;
+                clean = true;
+                int top = 0;
+                for (int x = 0; x < 5; ++x)
+                    top = std::max(top, naive_column_height(placed.grid, x));
+                within = within || top <= TableHeight;
+            }
+            expected = within ? LossCause::Class : clean ? LossCause::PastCeiling : LossCause::ForcedHole;
+        }
+        const LossCause cause = policy.loss_cause(board_of(g), Known{queue});
+        EXPECT_EQ(cause, expected) << "trial " << trial << "\n" << board_of(g).text() << queue[0];
+        const std::optional<TetrisChoice> choice = policy.choose(board_of(g), Known{queue});
+        if (choice && cause != LossCause::FallbackOwn) {
+            EXPECT_EQ(choice->fallback, cause != LossCause::Class) << "trial " << trial << "\n"
+                                                                   << board_of(g).text() << queue[0];
+        }
+        ++seen[std::size_t(cause)];
+    }
+    for (const LossCause cause : {LossCause::ForcedHole, LossCause::PastCeiling, LossCause::FallbackOwn})
+        EXPECT_GT(seen[std::size_t(cause)], 20) << loss_cause_key(cause);
+    EXPECT_STREQ(loss_cause_key(LossCause::PastCeiling), "past_ceiling");
+    // What keeps the table off a board on the fallback's own turns.
+    Grid g = grid_of_heights({0, 3, 4, 2, 4}, 16);
+    EXPECT_EQ(unjudged_state(board_of(g), 0), Unjudged::Clean);
+    g[1][2] = false;
+    EXPECT_EQ(unjudged_state(board_of(g), 0), Unjudged::Hole);
+    g[0][0] = true;
+    EXPECT_EQ(unjudged_state(board_of(g), 0), Unjudged::HoleAndFilledWell);
+    g[1][2] = true;
+    EXPECT_EQ(unjudged_state(board_of(g), 0), Unjudged::FilledWell);
+}
+
+// The fallback never fills the well for less than a tetris where the
+// table judges waiting better: its own choice (El-Tetris with the repair
+// bonus) stands unless it fills the well short while another placement
+// keeps the well empty on a board the table values (by the banked
+// contour past its 8 rows) above the fill's board (0 when the table
+// cannot judge it); then the fallback's best-scored such placement plays.
+TEST(WellPolicy, FallbackWaitsForTheIWhereTheTableSaysWaitingIsBetter) {
+    const Tetrominoes& t = tetrominoes();
+    const TetrisPolicy policy(t.shapes, well_config(0), t.weights, &exact_table());
+    PolicyConfig own_config = parse_tetris_policy("el-tetris", 0, 0);
+    own_config.repair = true;
+    const TetrisPolicy own(t.shapes, own_config, t.weights, &exact_table());
+    const auto waiting = [&](const Grid& g) -> std::optional<double> {
+        const std::optional<double> value = naive_value(g, 0);
+        return value ? value : naive_value(g, 0, true);
+    };
+    std::mt19937 random(44);
+    int kept = 0, filled = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        const Grid g = grid_of_heights(random_clean_heights(random, 13), 16);
+        const int queue[] = {int(random() % 7)};
+        const std::optional<TetrisChoice> choice = policy.choose(board_of(g), Known{queue});
+        if (!choice || !choice->fallback)
+            continue;
+        std::vector<TetrisChoice> scored;
+        const TetrisChoice unguarded = *own.choose(board_of(g), Known{queue}, 1, nullptr, &scored);
+        const Shape& shape = t.shapes.shape(unguarded.placement.shape);
+        const auto& [x, row] = std::pair{unguarded.placement.x, unguarded.placement.row};
+        std::optional<TetrisChoice> expected = unguarded;
+        if (naive_short_fill(g, shape, x, row, 0)) {
+            const double fill = waiting(naive_place(g, shape, x, row, true).grid).value_or(0);
+            const TetrisChoice* best = nullptr;
+            for (const TetrisChoice& c : scored) {
+                const Shape& other = t.shapes.shape(c.placement.shape);
+                const std::optional<double> value =
+                    waiting(naive_place(g, other, c.placement.x, c.placement.row, true).grid);
+                if (!naive_short_fill(g, other, c.placement.x, c.placement.row, 0) && value && *value > fill
+                    && (!best || c.score > best->score))
+                    best = &c;
+            }
+            if (best)
+                expected = *best, ++kept;
+            else
+                ++filled;
+        }
+        EXPECT_EQ(choice->placement, expected->placement) << "trial " << trial << "\n" << board_of(g).text();
+    }
+    EXPECT_GT(kept, 10);  // the rule changed the fallback's choice that often
+    // A stack past the table's 8 rows (4 banked), a J next: El-Tetris drops
+    // it down the well for the rows it clears; the table waits for the I.
+    const Grid high = grid_of_heights({0, 6, 8, 10, 4}, 16);
+    const int l[] = {PieceLLeft};
+    const TetrisChoice unguarded = *own.choose(board_of(high), Known{l});
+    EXPECT_TRUE(naive_short_fill(high, t.shapes.shape(unguarded.placement.shape), unguarded.placement.x,
+                                 unguarded.placement.row, 0));
+    const std::optional<TetrisChoice> choice = policy.choose(board_of(high), Known{l});
+    ASSERT_TRUE(choice && choice->fallback);
+    EXPECT_FALSE(
+        naive_short_fill(high, t.shapes.shape(choice->placement.shape), choice->placement.x, choice->placement.row, 0));
+}
+
 TEST(WellPolicy, NeedsATableOneColumnNarrowerThanTheBoard) {
     const Tetrominoes& t = tetrominoes();
     EXPECT_THROW(TetrisPolicy(t.shapes, well_config(0), t.weights), InputError);
