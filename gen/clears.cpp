@@ -45,16 +45,16 @@ void for_each_owned_row(const Partition& partition, const RoundLayout& layout, c
 
 }  // namespace
 
-void tetris_floor(const Partition& partition, const RoundLayout& layout, RoundStore& floor, const StackTable& previous,
+bool tetris_floor(const Partition& partition, const RoundLayout& layout, RoundStore& floor, const StackTable& previous,
                   int threads) {
     const RoundStore& store = floor;
     const int width = partition.geometry().width();
     const int sum = store.sum, below = sum - TetrisRows * (width - 1);
+    if (below < 0)
+        return false;
     double* const out = floor.at_as<double>(0);
     parallel_ranges(threads, store.value_count(),
                     [&](int, std::uint64_t begin, std::uint64_t end) { std::fill(out + begin, out + end, -1.0); });
-    if (below < 0)
-        return;
     const int* index = layout.row_indices(sum);
     const int* lower_index = layout.row_indices(below);
     const int height = partition.geometry().height();
@@ -77,6 +77,7 @@ void tetris_floor(const Partition& partition, const RoundLayout& layout, RoundSt
                                    previous.value_at(first + std::uint64_t(lower_index[h0 - TetrisRows]));
                            }
                        });
+    return true;
 }
 
 double round_change(const Partition& partition, const RoundLayout& layout, const RoundStore& store,

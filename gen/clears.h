@@ -57,8 +57,9 @@ std::string sweep_name(const std::string& output);  // "<output>.sweep"
 // previous sweep's `previous` table, or -1 where there is no tetris (a
 // column below 4). On `threads` threads.
 // `floor` is a float64 round store laid out for the round (its values are
-// the floor).
-void tetris_floor(const Partition& partition, const RoundLayout& layout, RoundStore& floor, const StackTable& previous,
+// the floor). Returns false, touching nothing, for a round too low for
+// any tetris (its row sum below 4 (W - 1)): the kernel then takes no floor.
+bool tetris_floor(const Partition& partition, const RoundLayout& layout, RoundStore& floor, const StackTable& previous,
                   int threads);
 
 // The largest |value - previous value| over this rank's states of the

@@ -519,8 +519,8 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
             if (!previous)
                 return;
             floor = RoundStore(partition, layout, run.round_sum(round), int(sizeof(double)), std::move(floor), threads);
-            tetris_floor(partition, layout, floor, *previous, threads);
-            run.set_tetris_floor(floor.at_as<double>(0));
+            const bool any = tetris_floor(partition, layout, floor, *previous, threads);
+            run.set_tetris_floor(any ? floor.at_as<double>(0) : nullptr);
         };
         hooks.after_compute = [&](RoundRunner& run, std::size_t round) {
             if (previous)
@@ -594,7 +594,9 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                                   + ": stackgen --resume with more --max-sweeps goes on");
         previous.reset();
         comm.on_every_rank([&] {
-            previous.emplace(StackTable::open_unchecked(sweep_file, {Residency::Resident, 0, false, threads}));
+            // This run wrote and published the file a moment ago: its
+            // checksums would be read back for nothing (TableOpenOptions).
+            previous.emplace(StackTable::open_unchecked(sweep_file, {Residency::Resident, 0, false, threads, false}));
         });
     }
 }

@@ -116,6 +116,12 @@ inline bool tetris_fits(const Heights& heights, int width) {
             return false;
     return true;
 }
+// The heights after a tetris (tetris_fits must hold).
+inline Heights after_tetris(Heights heights, int width) {
+    for (int column = 0; column < width; ++column)
+        heights[std::size_t(column)] -= TetrisRows;
+    return heights;
+}
 inline BoardId tetris_offset(const Geometry& geometry) {
     BoardId offset = 0;
     for (int column = 0; column < geometry.width(); ++column)

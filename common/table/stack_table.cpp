@@ -130,7 +130,7 @@ StackTable StackTable::open_unchecked(const std::string& path, const TableOpenOp
     if (options.residency == Residency::Resident || (options.residency == Residency::Automatic && held <= limit)) {
         const bool copy = options.id_order && table.layout_ && stored.residues.all()
                           && held + table.geometry_.states() * sizeof(double) <= limit;
-        table.hold_resident(dataset, threads, !copy);
+        table.hold_resident(dataset, threads, !copy, options.check_values);
         if (copy)
             table.copy_to_id_order(threads);
     } else
@@ -159,14 +159,15 @@ void StackTable::read_round_metadata(hid_t file) {
 // values: a damaged table names the same first bad block or value as on
 // one thread (parallel_ranges rethrows the lowest range's error). A table
 // about to be copied into id order has its values checked by the copy
-// (`check_values` false), which reads each of them anyway.
-void StackTable::hold_resident(hid_t dataset, int threads, bool check_values) {
+// (`check_values` false), which reads each of them anyway; a table its
+// caller has just written is checked not at all (`check_blocks` false).
+void StackTable::hold_resident(hid_t dataset, int threads, bool check_values, bool check_blocks) {
     const std::uint64_t count = info_.stored_states;
     const std::size_t size = value_bytes(info_.precision);
     mapped_ = MappedValues::map(dataset, path_, count * size);
     if (mapped_) {
         const char* stored = static_cast<const char*>(mapped_->values());
-        if (layout_)
+        if (layout_ && check_blocks)
             parallel_ranges(threads, layout_->checksum_blocks(), [&](int, std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t index = begin; index < end; ++index) {
                     const RoundLayout::Block block = layout_->block(index);
@@ -174,7 +175,7 @@ void StackTable::hold_resident(hid_t dataset, int threads, bool check_values) {
                         throw InputError(damaged_block(path_, *layout_, index));
                 }
             });
-        if (check_values)
+        if (check_values && check_blocks)
             check_stored_values(threads);
         stored_ = stored;
         if (!layout_)

@@ -53,6 +53,10 @@ struct TableOpenOptions {
     // successor of millions of boards).
     bool id_order = false;
     int threads = 0;  // for the checks and the copy; 0: the bound cores (resolve_threads)
+    // false: a mapped resident table's blocks are not checked against their
+    // checksums, nor its values' range (a file this process has just written
+    // and published: stackgen's sweeps reopen the last one for the next).
+    bool check_values = true;
 };
 
 class StackTable {
@@ -136,7 +140,7 @@ private:
     class MappedValues;
     StackTable(std::string path, TableInfo info);
     void read_round_metadata(hid_t file);
-    void hold_resident(hid_t dataset, int threads, bool check_values);
+    void hold_resident(hid_t dataset, int threads, bool check_values, bool check_blocks = true);
     void check_stored_values(int threads) const;
     void copy_to_id_order(int threads);
     void read_resident(hid_t dataset);

@@ -31,12 +31,9 @@ std::uint32_t play_game(const StackingPolicy& policy, const Geometry& geometry, 
             observer(heights, id, queue[0], move);
         if (move.orientation < 0)
             return placed;
-        if (move.tetris) {  // a line-clear table's game: four rows cleared
-            for (int column = 0; column < geometry.width(); ++column)
-                heights[std::size_t(column)] -= TetrisRows;
-        } else {
-            heights = policy.placements().after(heights, move.orientation, move.column);
-        }
+        heights = move.tetris  // a line-clear table's game: four rows cleared
+                      ? after_tetris(heights, geometry.width())
+                      : policy.placements().after(heights, move.orientation, move.column);
         id = move.successor;
         ++placed;
         std::copy(queue.begin() + 1, queue.begin() + known, queue.begin());

@@ -123,12 +123,9 @@ Json game_json(const ShownGame& game, const Geometry& geometry) {
             item["id_after"] = turn.move.successor;
             item["value_after"] = turn.value_after;
             item["tetris"] = turn.move.tetris;
-            Heights after = turn.before;
-            if (turn.move.tetris)
-                for (int column = 0; column < geometry.width(); ++column)
-                    after[std::size_t(column)] -= TetrisRows;
-            else
-                after = placements.after(turn.before, turn.move.orientation, turn.move.column);
+            const Heights after = turn.move.tetris
+                                      ? after_tetris(turn.before, geometry.width())
+                                      : placements.after(turn.before, turn.move.orientation, turn.move.column);
             item["heights_after"] = heights_json(after, geometry);
         }
         item["well"] = turn.well;
