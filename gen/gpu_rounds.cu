@@ -7,6 +7,7 @@
 #include "support/errors.h"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <array>
@@ -143,6 +144,20 @@ struct Launch {
 
 using namespace gpu_side;
 
+// Why there is no device, in words. On a machine with no NVIDIA driver at
+// all the runtime answers "CUDA driver version is insufficient for CUDA
+// runtime version", which reads as an old driver; so the driver's library
+// is looked for first.
+static std::string no_device(cudaError_t found) {
+    if (found == cudaErrorInsufficientDriver || found == cudaErrorNoDevice) {
+        void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!driver)
+            return "no NVIDIA driver is installed: libcuda.so.1 is not found";
+        dlclose(driver);
+    }
+    return found == cudaSuccess ? "none found" : cudaGetErrorString(found);
+}
+
 struct GpuRounds::Impl {
     const Partition& partition;
     const RoundLayout& layout;
@@ -176,9 +191,7 @@ struct GpuRounds::Impl {
         int devices = 0;
         const cudaError_t found = cudaGetDeviceCount(&devices);
         if (found != cudaSuccess || devices == 0)
-            throw InputError(std::string("--gpu: no CUDA device here (")
-                             + (found != cudaSuccess ? cudaGetErrorString(found) : "none found")
-                             + "): run without --gpu");
+            throw InputError("--gpu: no CUDA device here (" + no_device(found) + "): run without --gpu");
         report.device_index = device % devices;
         check(cudaSetDevice(report.device_index), "cudaSetDevice");
         // Waiting threads sleep instead of spinning on a core the writer

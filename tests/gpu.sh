@@ -127,6 +127,9 @@ refused)
     cat "$dir/err"
     [ "$status" = 2 ] || fail "--gpu without a GPU exits $status, not 2"
     [ "$(wc -l < "$dir/err")" = 1 ] || fail "--gpu without a GPU: not one line"
+    if ! ldconfig -p | grep -q "libcuda.so.1"; then  # no driver at all: said plainly
+        grep -q "no NVIDIA driver is installed" "$dir/err" || fail "no driver here, and the line does not say so"
+    fi
     grep -q -- "--gpu" "$dir/err" || fail "the line does not name --gpu"
     [ -z "$(ls "$dir" | grep -v -e '^out$' -e '^err$')" ] || fail "files left: $(ls "$dir")"
     for refused in "--gpu --portable-kernel --no-output" "--plan --plan-gpu-memory 80G --no-output"; do

@@ -24,7 +24,13 @@ struct dim3 {
 };
 inline thread_local dim3 blockIdx, blockDim, threadIdx;
 
-enum cudaError_t { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 };
+enum cudaError_t {
+    cudaSuccess = 0,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidValue = 1,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorNoDevice = 100
+};
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
 enum cudaDeviceAttr { cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37 };
 constexpr unsigned cudaStreamNonBlocking = 1, cudaHostRegisterDefault = 0, cudaDeviceScheduleBlockingSync = 4;
