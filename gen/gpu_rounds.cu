@@ -53,6 +53,13 @@ public:
         count_ = count;
         allocated += count * sizeof(T);
     }
+    // Grow-only: allocates only when `count` is more than it holds, so a
+    // slot reused round after round settles at its largest size and no
+    // cudaFree (which waits for the whole device) runs between rounds.
+    void reserve(std::size_t count, std::uint64_t& allocated) {
+        if (count > count_)
+            allocate(count, allocated);
+    }
     void reset() {
         if (data_)
             cudaFree(data_);
@@ -116,8 +123,14 @@ struct DeviceRound {
     }
 };
 
-// The ghost rows of one round on the device.
+// The ghost rows of one round on the device, in one of K + 2 slots that
+// the rounds take in turn (round `sum` the slot sum mod K + 2: the rounds a
+// kernel reads, sum + 1 .. sum + K, and the one just received never
+// share one). The arrays only grow; the uploads and the kernels that read
+// them run on one stream, so a slot is refilled only after the kernels
+// queued before have read it.
 struct DeviceGhosts {
+    int sum = -1;  // the round held; -1: none
     DeviceArray<BoardId> ids;
     DeviceArray<char> values;
     DeviceArray<int> offsets, counts;
@@ -169,7 +182,8 @@ struct GpuRounds::Impl {
     std::uint64_t allocated = 0;
     std::vector<DeviceRound> rounds;   // K+1 slots
     std::vector<int> slot_of;          // [sum] -> slot, -1 when not held
-    std::vector<DeviceGhosts> ghosts;  // [sum]
+    std::vector<DeviceGhosts> ghosts;  // K + 2 slots: [sum mod K + 2]
+    DeviceGhosts& ghost_slot(int sum) { return ghosts[std::size_t(sum) % ghosts.size()]; }
     std::array<Launch, 2> launches;
     DeviceArray<PortableOrientation> orientations;
     DeviceArray<PortableRule> rules;
@@ -186,7 +200,7 @@ struct GpuRounds::Impl {
          int value_size_, int device)
         : partition(partition_), layout(layout_), tables(tables_), value_size(value_size_),
           pieces(rules_.piece_count()), most_cells(rules_.most_cells()), rounds(std::size_t(Band::most_rounds(rules_))),
-          slot_of(std::size_t(partition_.rounds()), -1), ghosts(std::size_t(partition_.rounds())),
+          slot_of(std::size_t(partition_.rounds()), -1), ghosts(std::size_t(rules_.most_cells() + 2)),
           total_counts(std::size_t(rules_.piece_count()), 0) {
         int devices = 0;
         const cudaError_t found = cudaGetDeviceCount(&devices);
@@ -315,15 +329,9 @@ struct GpuRounds::Impl {
                 rounds[std::size_t(slot_of[std::size_t(sum)])].sum = -1;
                 slot_of[std::size_t(sum)] = -1;
             }
-            DeviceGhosts& held = ghosts[std::size_t(sum)];
-            if (held.ids.data()) {
-                allocated -= held.ids.size() * sizeof(BoardId) + held.values.size()
-                             + (held.offsets.size() + held.counts.size()) * sizeof(int);
-                check(cudaStreamSynchronize(compute), "waiting for the kernels that read ghost rows");
-                held.ids.reset();
-                held.values.reset();
-                held.offsets.reset();
-                held.counts.reset();
+            DeviceGhosts& held = ghost_slot(sum);
+            if (held.sum == sum) {
+                held.sum = -1;
                 held.rows = {};
             }
         }
@@ -355,7 +363,9 @@ struct GpuRounds::Impl {
             + std::size_t(sum % layout.residues().modulus()) * std::size_t(partition.geometry().height() + 1);
         round.row_length = held.row_length;
         round.tops = held.tops();
-        round.ghosts = ghosts[std::size_t(sum)].rows;
+        const DeviceGhosts& ghost = ghosts[std::size_t(sum) % ghosts.size()];
+        if (ghost.sum == sum)
+            round.ghosts = ghost.rows;
         return round;
     }
 
@@ -521,12 +531,13 @@ void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {
     if (rows.ids == nullptr)
         return;
     check(cudaSetDevice(gpu.report.device_index), "cudaSetDevice");
-    DeviceGhosts& ghosts = gpu.ghosts[std::size_t(sum)];
+    DeviceGhosts& ghosts = gpu.ghost_slot(sum);
     const std::size_t ranks = std::size_t(gpu.partition.ranks());
-    ghosts.ids.allocate(std::max<std::uint64_t>(rows.rows, 1), gpu.allocated);
-    ghosts.values.allocate(std::max<std::uint64_t>(rows.rows * rows.row_bytes, 1), gpu.allocated);
-    ghosts.offsets.allocate(ranks, gpu.allocated);
-    ghosts.counts.allocate(ranks, gpu.allocated);
+    ghosts.sum = sum;
+    ghosts.ids.reserve(std::max<std::uint64_t>(rows.rows, 1), gpu.allocated);
+    ghosts.values.reserve(std::max<std::uint64_t>(rows.rows * rows.row_bytes, 1), gpu.allocated);
+    ghosts.offsets.reserve(ranks, gpu.allocated);
+    ghosts.counts.reserve(ranks, gpu.allocated);
     ghosts.ids.upload(rows.ids, rows.rows, gpu.compute);
     ghosts.values.upload(rows.values, rows.rows * rows.row_bytes, gpu.compute);
     ghosts.offsets.upload(rows.offsets, ranks, gpu.compute);
