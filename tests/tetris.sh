@@ -408,6 +408,14 @@ assert f["tetris_rate"] > 0.3, f["tetris_rate"]  # 39% when written (the fallbac
 # Every turn is the table's or the fallback's.
 assert w["fallback_turns"] == sum(g["fallback_turns"] for g in games) < sum(g["pieces"] for g in games)
 assert w["clean_stretches"] >= 1 and w["judged_stretches"] <= w["clean_stretches"]
+# Each fallback turn and stretch has one cause; the fallback's own turns one board.
+causes = w["losses"]
+assert set(causes) == {"forced_hole", "past_ceiling", "class", "fallback_own"}, causes
+assert sum(c["turns"] for c in causes.values()) == w["fallback_turns"], causes
+assert sum(c["stretches"] for c in causes.values()) == w["fallback_stretches"] == \
+    sum(g["fallback_stretches"] for g in games), causes
+assert causes["fallback_own"]["stretches"] == 0 and causes["forced_hole"]["stretches"] > 0, causes
+assert sum(w["fallback_own_boards"].values()) == causes["fallback_own"]["turns"], w["fallback_own_boards"]
 assert 0 < w["judged_mean_predicted"] <= 9 * 6 / 4  # a 9x6 table's values: at most 13.5 pieces
 assert all(g["first_hole_at"] <= g["pieces"] for g in games)
 PYTHON
