@@ -366,6 +366,10 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
     const double rounds_start = MPI_Wtime();
     std::vector<PieceCounts> counted(runner.round_count());  // [round] -> this rank's connections through it
     const InterruptScope interrupt_scope;                    // Ctrl-C or SIGTERM: stop after the round, keeping it
+    // One GPU and no file: the digest is the device's, and only the empty
+    // board's round comes back (nothing else on the host reads the rounds).
+    if (runner.kind() == KernelKind::Gpu && !checkpoint && comm.size() == 1)
+        runner.digest_on_device(int(value_bytes(options.precision)));
     for (std::size_t round = first_round; round < runner.round_count(); ++round) {
         RoundReport report;
         inject_fault(comm.rank(), round, Phase::Compute);
@@ -376,7 +380,9 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
             sweep->after_compute(runner, round);
         inject_fault(comm.rank(), round, Phase::Exchange);
         report.compute.exchange = runner.begin_exchange(round);
-        report.write = writer.write(runner.store(runner.round_sum(round)), round);
+        report.write = report.compute.gpu.digested
+                           ? writer.digested(runner.round_sum(round), round, report.compute.gpu.round_crc)
+                           : writer.write(runner.store(runner.round_sum(round)), round);
         report.compute.rounds_bytes = runner.rounds_bytes();
         report.compute.ghost_bytes = runner.ghost_bytes();
         report.compute.writer_bytes = writer.buffer_bytes();

@@ -20,6 +20,7 @@ bool GpuRounds::in_flight(int) const { return false; }
 GpuRoundRecord GpuRounds::wait(int) { return {}; }
 void GpuRounds::upload_round(const RoundStore&) {}
 void GpuRounds::upload_ghosts(int, const GhostRows&) {}
+void GpuRounds::digest_on_device(int) {}
 PieceCounts GpuRounds::counts() const { return {}; }
 const GpuReport& GpuRounds::report() const {
     static const GpuReport none;

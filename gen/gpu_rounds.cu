@@ -5,12 +5,14 @@
 #include "capacity.h"
 #include "support/cli.h"
 #include "support/errors.h"
+#include "table/digest.h"
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -137,6 +139,38 @@ struct DeviceGhosts {
     GhostRows rows;  // pointing at the above
 };
 
+// A round's digest on the device (one rank without a file: a single
+// rank's round store is in the file's order, one run, as RoundWriter's
+// file_runs finds it). Thread t takes values [t n, (t + 1) n) at the
+// file's precision and writes their CRC-64/XZ, byte at a time by `table`,
+// to crcs[t]; the host folds them (crc64_of_pieces).
+template <class Stored>
+__global__ void digest_kernel(const Stored* values, std::uint64_t count, int file_size, std::uint64_t piece_values,
+                              const std::uint64_t* table, std::uint64_t* crcs, std::uint64_t pieces) {
+    const std::uint64_t piece = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (piece >= pieces)
+        return;
+    const std::uint64_t first = piece * piece_values;
+    const std::uint64_t end = first + piece_values < count ? first + piece_values : count;
+    std::uint64_t crc = ~std::uint64_t(0);
+    for (std::uint64_t i = first; i < end; ++i) {
+        unsigned char bytes[8];
+        if (file_size == int(sizeof(double))) {
+            const double value = double(values[i]);
+            memcpy(bytes, &value, sizeof value);
+        } else {
+            const float value = float(values[i]);
+            memcpy(bytes, &value, sizeof value);
+        }
+        for (int b = 0; b < file_size; ++b)
+            crc = table[(crc ^ bytes[b]) & 255] ^ (crc >> 8);
+    }
+    crcs[piece] = ~crc;
+}
+
+// Bytes of a round's values a digest thread takes.
+constexpr std::uint64_t DigestPieceBytes = std::uint64_t(1) << 20;
+
 // What one launched round owns until it is waited for: its list of
 // slices, its successors' views, its counters and its events. Two
 // alternate, so a round can be launched while the one before is in flight.
@@ -150,6 +184,9 @@ struct Launch {
     DeviceArray<int> missing;
     std::vector<unsigned long long> host_counts;
     int host_missing = 0;
+    DeviceArray<std::uint64_t> digest_crcs;  // [piece] (digest_on_device)
+    std::vector<std::uint64_t> host_digest_crcs;
+    std::uint64_t digest_pieces = 0;
     cudaEvent_t begin = nullptr, kernel_end = nullptr, copy_end = nullptr;
 };
 
@@ -194,6 +231,8 @@ struct GpuRounds::Impl {
     int block = 1;
     std::vector<std::uint64_t> total_counts;
     std::vector<void*> pinned;  // host arrays registered with CUDA
+    int digest_size = 0;        // digest_on_device: the file's value size; 0: off
+    DeviceArray<std::uint64_t> crc_table;
     GpuReport report;
 
     Impl(const Partition& partition_, const RoundLayout& layout_, const Rules& rules_, const SliceTables& tables_,
@@ -462,7 +501,28 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     // Back to the host on the copy stream, while the next kernel computes
     // (into page-locked memory, so this call does not wait for the kernel).
     check(cudaStreamWaitEvent(gpu.copy, launch->kernel_end, 0), "cudaStreamWaitEvent");
-    const std::uint64_t bytes = store.value_count() * std::uint64_t(gpu.value_size);
+    std::uint64_t bytes = store.value_count() * std::uint64_t(gpu.value_size);
+    launch->digest_pieces = 0;
+    if (gpu.digest_size > 0 && store.value_count() > 0) {
+        // The digest here, and only round 0 (V(empty)) back to the host.
+        const std::uint64_t piece_values = DigestPieceBytes / std::uint64_t(gpu.digest_size);
+        const std::uint64_t pieces = (store.value_count() + piece_values - 1) / piece_values;
+        if (pieces > launch->digest_crcs.size())
+            throw std::logic_error("a round has more digest pieces than planned (a bug: please report it)");
+        const unsigned threads = 128, blocks = unsigned((pieces + threads - 1) / threads);
+        if (gpu.value_size == int(sizeof(float)))
+            STACK_LAUNCH(digest_kernel<float>, blocks, threads, gpu.copy,
+                         reinterpret_cast<const float*>(round.values.data()), store.value_count(), gpu.digest_size,
+                         piece_values, gpu.crc_table.data(), launch->digest_crcs.data(), pieces);
+        else
+            STACK_LAUNCH(digest_kernel<double>, blocks, threads, gpu.copy,
+                         reinterpret_cast<const double*>(round.values.data()), store.value_count(), gpu.digest_size,
+                         piece_values, gpu.crc_table.data(), launch->digest_crcs.data(), pieces);
+        check(cudaGetLastError(), "launching the digest kernel");
+        launch->digest_pieces = pieces;
+        if (store.sum != 0)
+            bytes = 0;
+    }
     if (bytes)
         check(cudaMemcpyAsync(store.values.data(), round.values.data(), bytes, cudaMemcpyDeviceToHost, gpu.copy),
               "copying a round back to the host");
@@ -486,6 +546,18 @@ GpuRoundRecord GpuRounds::wait(int sum) {
     check(cudaMemcpy(&launch->host_missing, launch->missing.data(), sizeof(int), cudaMemcpyDeviceToHost),
           "reading the kernel's flag back");
     GpuRoundRecord record;
+    if (gpu.digest_size > 0) {
+        record.digested = true;
+        const std::uint64_t round_bytes = launch->store->value_count() * std::uint64_t(gpu.digest_size);
+        if (launch->digest_pieces > 0) {
+            launch->host_digest_crcs.resize(launch->digest_pieces);
+            check(cudaMemcpy(launch->host_digest_crcs.data(), launch->digest_crcs.data(),
+                             launch->digest_pieces * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
+                  "reading the digest back");
+            record.round_crc = crc64_of_pieces(launch->host_digest_crcs, DigestPieceBytes,
+                                               round_bytes - (launch->digest_pieces - 1) * DigestPieceBytes);
+        }
+    }
     float kernel_ms = 0, copy_ms = 0;
     check(cudaEventElapsedTime(&kernel_ms, launch->begin, launch->kernel_end), "cudaEventElapsedTime");
     check(cudaEventElapsedTime(&copy_ms, launch->kernel_end, launch->copy_end), "cudaEventElapsedTime");
@@ -501,7 +573,7 @@ GpuRoundRecord GpuRounds::wait(int sum) {
     }
     const std::uint64_t values = launch->store->value_count();
     record.kernel_bytes = (reads + values) * std::uint64_t(gpu.value_size);
-    record.copy_bytes = values * std::uint64_t(gpu.value_size);
+    record.copy_bytes = gpu.digest_size > 0 && sum != 0 ? 0 : values * std::uint64_t(gpu.value_size);
     record.upload_bytes = launch->layout_bytes;
     gpu.report.kernel_seconds += record.kernel_seconds;
     gpu.report.kernel_bytes += record.kernel_bytes;
@@ -546,6 +618,23 @@ void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {
     ghosts.rows = {ghosts.ids.data(), ghosts.values.data(), ghosts.offsets.data(), ghosts.counts.data(),
                    rows.rows,         rows.row_bytes};
     gpu.report.upload_bytes += rows.rows * (sizeof(BoardId) + rows.row_bytes);
+    gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
+}
+
+void GpuRounds::digest_on_device(int file_value_size) {
+    Impl& gpu = *impl_;
+    if (gpu.partition.ranks() != 1)
+        throw std::logic_error("a digest on the device with several ranks (a bug: please report it)");
+    check(cudaSetDevice(gpu.report.device_index), "cudaSetDevice");
+    const std::array<std::uint64_t, 256> table = crc64_byte_table();
+    gpu.crc_table.allocate(table.size(), gpu.allocated);
+    gpu.crc_table.upload(table.data(), table.size(), gpu.compute);
+    const std::uint64_t most_values = gpu.rounds.front().values.size() / std::uint64_t(gpu.value_size);
+    const std::uint64_t piece_values = DigestPieceBytes / std::uint64_t(file_value_size);
+    for (Launch& launch : gpu.launches)
+        launch.digest_crcs.allocate((most_values + piece_values - 1) / piece_values + 1, gpu.allocated);
+    check(cudaStreamSynchronize(gpu.compute), "uploading the digest's table");
+    gpu.digest_size = file_value_size;
     gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
 }
 

@@ -4,7 +4,9 @@
 // slice starts, and the ghost rows received for them; round S is computed
 // there by the portable slice work (slice_work.h), one thread a slice, and
 // copied back to the host's RoundStore of round S, where the writer, the
-// digest and the exchange read it as they read a CPU round.
+// digest and the exchange read it as they read a CPU round. On one rank
+// without a file (--no-output) the digest is computed on the device too
+// (digest_on_device) and only the row sum 0 round (V(empty)) comes back.
 //
 // A round is launched, then waited for. Launching uploads its slice starts
 // and list of slices, queues its kernel on the compute stream and the copy
@@ -72,6 +74,8 @@ struct GpuRoundRecord {
                                      // placement, each state written once), as the band holds them
     std::uint64_t copy_bytes = 0;    // its values copied back (what copy_seconds times)
     std::uint64_t upload_bytes = 0;  // its slice starts and list of slices sent to the device
+    bool digested = false;           // digest_on_device: round_crc is the round's CRC in the file
+    std::uint64_t round_crc = 0;
 };
 
 // The device, and the run's totals.
@@ -113,6 +117,11 @@ public:
     void upload_round(const RoundStore& store);
     // The ghost rows received for round `sum`.
     void upload_ghosts(int sum, const GhostRows& ghosts);
+    // One rank without a file (--no-output): each round's digest is
+    // computed on the device (its CRC in the record) and only round 0 (the
+    // empty board's) comes back to the host; `file_value_size` is the
+    // table's value size, 4 or 8 bytes.
+    void digest_on_device(int file_value_size);
     // The connections counted on the device, [piece].
     PieceCounts counts() const;
     const GpuReport& report() const;

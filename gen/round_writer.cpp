@@ -371,6 +371,15 @@ void RoundWriter::gather_checksums(int sum) {
     digest_->add_round(sum, std::move(pieces));
 }
 
+WriteRecord RoundWriter::digested(int sum, std::size_t round, std::uint64_t crc) {
+    if (file_ || comm_.size() != 1)
+        throw std::logic_error("a round digested elsewhere with a file or several ranks (a bug: please report it)");
+    digest_->set_round(sum, crc);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    written_through_ = long(round);
+    return {};
+}
+
 // The round is cut into groups of `ranks` segments of consecutive rows,
 // each at most about SegmentBytes; segment g * ranks + r goes to rank r.
 WriteRecord RoundWriter::write(const RoundStore& round, std::size_t round_index) {

@@ -81,6 +81,10 @@ public:
     // queues this rank's segments and gathers their checksums on rank 0.
     // `round` is the round's index (0 for the top row sum).
     WriteRecord write(const RoundStore& store, std::size_t round);
+    // One rank without a file: round `round` (row sum `sum`), whose CRC in
+    // the table was computed elsewhere (a GPU's, GpuRounds::
+    // digest_on_device), counts as written.
+    WriteRecord digested(int sum, std::size_t round, std::uint64_t crc);
     // Waits for every queued write; throws if any failed. Collective.
     void finish();
     // The last round whose bytes this rank has all written (-1: none yet).

@@ -794,6 +794,12 @@ void RoundRunner::set_tetris_floor(const double* floor) {
         kernel->set_tetris(floor, set_.tetris_piece());
 }
 
+void RoundRunner::digest_on_device(int file_value_size) {
+    if (!gpu_)
+        throw std::logic_error("a digest on the device without a GPU (a bug: please report it)");
+    gpu_->digest_on_device(file_value_size);
+}
+
 void RoundRunner::release(std::size_t round) {
     const int sum = round_sum(round);
     band_.close(sum + set_.most_cells());

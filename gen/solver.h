@@ -111,6 +111,9 @@ public:
     // set's tetris piece, the max with `floor` (indexed as the round's
     // store; nullptr: none) before each state's value. CPU kernel only.
     void set_tetris_floor(const double* floor);
+    // A GPU run on one rank without a file: the rounds' digests on the
+    // device (GpuRounds::digest_on_device); each round's record says so.
+    void digest_on_device(int file_value_size);
 
     const RoundStore& store(int sum) const { return band_[sum]; }
     bool holds(int sum) const { return band_.holds(sum); }

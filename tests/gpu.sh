@@ -92,6 +92,30 @@ assert g["upload_bytes"] > 0 and g["copies_page_locked"] and 0 < g["allocated_by
 PYTHON
         cmp "$cpu" "$gpu" || fail "the emulated GPU's table differs from the CPU kernel's"
     done
+    # --no-output: the digest on one rank's "GPU" (several rounds of many
+    # digest pieces: 7x10 and 7x11 hold 0.6 million values a round, the
+    # pieces 131,072 or 262,144), only the empty board's round back.
+    for well in "7 10 --mirror off" "7 11 --band-precision float32 --precision float32" "6 10 --residue 0"; do
+        read -r width height extra <<< "$well"
+        # shellcheck disable=SC2086
+        "$stackgen" --width "$width" --height "$height" $extra --no-output --json --quiet > "$dir/digest_cpu.json"
+        # shellcheck disable=SC2086
+        mpi "$emulated" --width "$width" --height "$height" $extra --gpu --no-output --json --quiet --threads 2 \
+            > "$dir/digest_gpu.json"
+        "$python" - "$dir/digest_cpu.json" "$dir/digest_gpu.json" "$np" <<'PYTHON'
+import json, sys
+cpu, gpu = (json.load(open(path)) for path in sys.argv[1:3])
+assert gpu["digest"] == cpu["digest"], (gpu["digest"], cpu["digest"])
+assert gpu["empty_board_value"] == cpu["empty_board_value"]
+copied = gpu["gpu"]["copy_bytes"]
+if sys.argv[3] == "1":  # the device's digest: the row sum 0 round only (at most H + 1 values) came back
+    assert copied <= (gpu["height"] + 1) * 8, copied
+else:  # several ranks: every round comes back for the exchange and the writer
+    assert copied == gpu["stored_states"] * (4 if gpu["band_precision"] == "float32" else 8), copied
+print("--no-output %dx%d at np %s: digest %s on the device, %d bytes back" % (gpu["width"], gpu["height"],
+      sys.argv[3], gpu["digest"], copied))
+PYTHON
+    done
     # Killed in the rounds, resumed on the "GPU": the same table.
     killed="$dir/emu_killed.np$np.h5"
     rm -f "$killed" "$killed.partial" "$killed.lock"

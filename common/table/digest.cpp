@@ -56,6 +56,25 @@ std::uint64_t crc64_combine(std::uint64_t crc_a, std::uint64_t crc_b, std::uint6
     return multiply_mod(x_to_the(length_b, 3), crc_a) ^ crc_b;  // 2^3 bits a byte
 }
 
+std::uint64_t crc64_of_pieces(std::span<const std::uint64_t> crcs, std::uint64_t length, std::uint64_t last_length) {
+    const std::uint64_t shift = x_to_the(length, 3);
+    std::uint64_t crc = 0;
+    for (std::size_t i = 0; i < crcs.size(); ++i)
+        crc = i + 1 < crcs.size() ? multiply_mod(shift, crc) ^ crcs[i] : crc64_combine(crc, crcs[i], last_length);
+    return crc;
+}
+
+std::array<std::uint64_t, 256> crc64_byte_table() {
+    std::array<std::uint64_t, 256> table{};
+    for (std::uint64_t byte = 0; byte < 256; ++byte) {
+        std::uint64_t crc = byte;
+        for (int bit = 0; bit < 8; ++bit)
+            crc = crc & 1 ? (crc >> 1) ^ Polynomial : crc >> 1;
+        table[byte] = crc;
+    }
+    return table;
+}
+
 std::string digest_text(std::uint64_t digest) {
     char text[32];
     std::snprintf(text, sizeof text, "crc64:%016llx", static_cast<unsigned long long>(digest));

@@ -12,8 +12,10 @@
 
 #include "table/table_format.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,13 @@ namespace stack {
 std::uint64_t crc64(const void* bytes, std::size_t count, std::uint64_t crc = 0);
 // The CRC of A || B from crc_a = CRC(A), crc_b = CRC(B) and |B|.
 std::uint64_t crc64_combine(std::uint64_t crc_a, std::uint64_t crc_b, std::uint64_t length_b);
+// The CRC of consecutive pieces from their CRCs in order: every piece
+// `length` bytes but the last, `last_length` (a GPU's digest, one piece a
+// thread: gen/gpu_rounds.h). One multiplication a piece.
+std::uint64_t crc64_of_pieces(std::span<const std::uint64_t> crcs, std::uint64_t length, std::uint64_t last_length);
+// The byte-at-a-time table of CRC-64/XZ (reflected): crc = table[(crc ^
+// byte) & 255] ^ (crc >> 8), from ~0, the result complemented.
+std::array<std::uint64_t, 256> crc64_byte_table();
 // "crc64:" and 16 hexadecimal digits.
 std::string digest_text(std::uint64_t digest);
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -56,6 +58,32 @@ TEST(Digest, FoldsARoundsPiecesInAnyOrderAndRefusesAGap) {
     EXPECT_EQ(digest.digest(), crc64(bytes.data(), bytes.size()));
     ValueDigest missing(layout, sizeof(double));
     EXPECT_THROW(missing.digest(), std::logic_error);
+}
+
+// A GPU's digest: equal pieces (the last shorter) CRC'd byte at a time by
+// the table, then folded by crc64_of_pieces, give the whole's CRC.
+TEST(Digest, EqualPiecesByTheByteTableFoldIntoTheWholesCrc) {
+    const std::array<std::uint64_t, 256> table = crc64_byte_table();
+    const auto by_table = [&](const unsigned char* bytes, std::size_t count) {
+        std::uint64_t crc = ~std::uint64_t(0);
+        for (std::size_t i = 0; i < count; ++i)
+            crc = table[(crc ^ bytes[i]) & 255] ^ (crc >> 8);
+        return ~crc;
+    };
+    std::mt19937_64 random(7);
+    for (const std::size_t total : {std::size_t(1), std::size_t(4096), std::size_t(10000), std::size_t(65537)}) {
+        std::vector<unsigned char> bytes(total);
+        for (unsigned char& b : bytes)
+            b = static_cast<unsigned char>(random());
+        EXPECT_EQ(by_table(bytes.data(), total), crc64(bytes.data(), total));
+        for (const std::size_t length : {std::size_t(8), std::size_t(1000), std::size_t(4096)}) {
+            std::vector<std::uint64_t> crcs;
+            for (std::size_t at = 0; at < total; at += length)
+                crcs.push_back(by_table(bytes.data() + at, std::min(length, total - at)));
+            const std::size_t last = total - (crcs.size() - 1) * length;
+            EXPECT_EQ(crc64_of_pieces(crcs, length, last), crc64(bytes.data(), total)) << total << " " << length;
+        }
+    }
 }
 
 }  // namespace stack
