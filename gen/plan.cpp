@@ -227,7 +227,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
 
     // A GPU run: the device's band, and what its kernel and copies move
     // (every placement reads its successor's value once, every state is
-    // written once, and every round comes back to the host).
+    // written once, and every round comes back to the host; on one rank
+    // without a file only the row sum 0 round does: the digest is the
+    // device's, GpuRounds::digest_on_device).
     Json gpu = nullptr;
     std::string gpu_reason;
     if (options.gpu) {
@@ -237,7 +239,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
         for (const std::uint64_t count : connections_of_rounds(rules, layout, std::size_t(layout.rounds())))
             connections += count;
         const double kernel_bytes = double(connections + layout.stored_states()) * value_size;
-        const double copy_bytes = double(layout.stored_states()) * value_size;
+        const bool digest_on_device = options.no_output && plan.ranks == 1;
+        const double copy_bytes =
+            double(digest_on_device ? layout.round_values(0) : layout.stored_states()) * value_size;
         gpu = {{"bytes",
                 {{"band", device.band},
                  {"ghosts", device.ghosts},

@@ -196,7 +196,8 @@ for name, plan in (("float64", mirrored64), ("float32", mirrored32)):
 assert single["fits"] and gpu["memory_bytes"] == 139 << 30
 assert abs(parts["band"] + parts["ghosts"] + parts["chunks"] + parts["scratch"] - parts["total"]) < 1
 assert 80 << 30 < parts["total"] < 139 << 30, parts["total"]
-assert abs(gpu["copy_bytes"] - 4 * single["stored_states"]) < 1
+# One rank without a file: the digest is the device's, only the row sum 0 round comes back.
+assert gpu["copy_bytes"] <= 4 * 21, gpu["copy_bytes"]
 slices = double["gpu"]["bytes"]["band"] - 2 * parts["band"]  # the slice starts, the same in both
 assert slices < 0 and abs(slices) < 0.05 * parts["band"], slices
 # The host keeps two of the band's five rounds.
