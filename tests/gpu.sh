@@ -151,7 +151,8 @@ refused)
     cat "$dir/err"
     [ "$status" = 2 ] || fail "--gpu without a GPU exits $status, not 2"
     [ "$(wc -l < "$dir/err")" = 1 ] || fail "--gpu without a GPU: not one line"
-    if ! ldconfig -p | grep -q "libcuda.so.1"; then  # no driver at all: said plainly
+    # A build with the GPU path, on a machine with no driver at all: said plainly.
+    if grep -q "no CUDA device here" "$dir/err" && ! ldconfig -p | grep -q "libcuda.so.1"; then
         grep -q "no NVIDIA driver is installed" "$dir/err" || fail "no driver here, and the line does not say so"
     fi
     grep -q -- "--gpu" "$dir/err" || fail "the line does not name --gpu"
