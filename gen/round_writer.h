@@ -141,7 +141,7 @@ private:
         }
     };
     static constexpr std::uint64_t DirectAlignment = 4096;
-    int worker_parts(std::uint64_t items) const;
+    int worker_parts(std::uint64_t items, std::uint64_t grain = 65536) const;
     std::vector<RowRun> file_runs(const RoundStore& round) const;
     std::vector<std::vector<RowRun>> cut_group(const Segments& segments, std::uint64_t group,
                                                const std::vector<RowRun>& runs, std::size_t& next,
