@@ -187,6 +187,7 @@ struct Launch {
     DeviceArray<std::uint64_t> digest_crcs;  // [piece] (digest_on_device)
     std::vector<std::uint64_t> host_digest_crcs;
     std::uint64_t digest_pieces = 0;
+    std::uint64_t copied_bytes = 0;  // the values copied back to the host
     cudaEvent_t begin = nullptr, kernel_end = nullptr, copy_end = nullptr;
 };
 
@@ -221,6 +222,7 @@ struct GpuRounds::Impl {
     std::vector<int> slot_of;          // [sum] -> slot, -1 when not held
     std::vector<DeviceGhosts> ghosts;  // K + 2 slots: [sum mod K + 2]
     DeviceGhosts& ghost_slot(int sum) { return ghosts[std::size_t(sum) % ghosts.size()]; }
+    const DeviceGhosts& ghost_slot(int sum) const { return ghosts[std::size_t(sum) % ghosts.size()]; }
     std::array<Launch, 2> launches;
     DeviceArray<PortableOrientation> orientations;
     DeviceArray<PortableRule> rules;
@@ -402,7 +404,7 @@ struct GpuRounds::Impl {
             + std::size_t(sum % layout.residues().modulus()) * std::size_t(partition.geometry().height() + 1);
         round.row_length = held.row_length;
         round.tops = held.tops();
-        const DeviceGhosts& ghost = ghosts[std::size_t(sum) % ghosts.size()];
+        const DeviceGhosts& ghost = ghost_slot(sum);
         if (ghost.sum == sum)
             round.ghosts = ghost.rows;
         return round;
@@ -523,6 +525,7 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
         if (store.sum != 0)
             bytes = 0;
     }
+    launch->copied_bytes = bytes;
     if (bytes)
         check(cudaMemcpyAsync(store.values.data(), round.values.data(), bytes, cudaMemcpyDeviceToHost, gpu.copy),
               "copying a round back to the host");
@@ -573,7 +576,7 @@ GpuRoundRecord GpuRounds::wait(int sum) {
     }
     const std::uint64_t values = launch->store->value_count();
     record.kernel_bytes = (reads + values) * std::uint64_t(gpu.value_size);
-    record.copy_bytes = gpu.digest_size > 0 && sum != 0 ? 0 : values * std::uint64_t(gpu.value_size);
+    record.copy_bytes = launch->copied_bytes;
     record.upload_bytes = launch->layout_bytes;
     gpu.report.kernel_seconds += record.kernel_seconds;
     gpu.report.kernel_bytes += record.kernel_bytes;

@@ -425,7 +425,7 @@ double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& plac
     TetrisBoard next = board;
     const Shape& shape = shapes_.shape(placement.shape);
     const Landing landing = next.place(shape, placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
-    if (config_.evaluation == Evaluation::Well && (!is_clean(next, well_column(next)) || short_clear(landing)))
+    if (config_.evaluation == Evaluation::Well && !keeps_clean(next, landing, well_column(next)))
         return NotClean;  // a hole or a filled well is not undone without clears: the line is lost to the table
     carried += order_terms(shape, placement.row, landing);
     if (config_.repair && judge_->value(next, well_column(next)))
@@ -597,7 +597,7 @@ LossCause TetrisPolicy::loss_cause(const TetrisBoard& board, const Known& known)
             TetrisBoard next = board;
             const Shape& shape = shapes_.shape(placement.shape);
             const Landing landing = next.place(shape, placement.x, placement.row);
-            if (short_fill(shape, placement.x, landing, well) || short_clear(landing) || !is_clean(next, well))
+            if (!keeps_clean(next, landing, well))
                 continue;
             clean = true;
             within = within || next.top() <= judge_->height() + (config_.banked ? banked_rows(next, well) : 0);

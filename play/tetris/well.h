@@ -103,6 +103,13 @@ const char* unjudged_key(Unjudged state);
 // the heights).
 bool is_clean(const TetrisBoard& board, int well);
 
+// The board a placement left is one the well policy plays on: clean, and
+// not by a short clear (a fill of the well for less than a tetris never
+// is: it leaves cells in the well, or clears 1 to 3 rows).
+inline bool keeps_clean(const TetrisBoard& next, const Landing& landing, int well) {
+    return is_clean(next, well) && !short_clear(landing);
+}
+
 // The rows below every column beside the well, in whole tetrises: 4 x
 // floor(min height / 4).
 int banked_rows(const TetrisBoard& board, int well);
