@@ -15,13 +15,20 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 // A kernel launch, written once so that the CPU stand-in for the CUDA
 // runtime (tests/cuda_emulator) can run the same code without nvcc.
+// A block kernel's launch (SliceBlockThreads threads a block, `shared`
+// bytes of shared memory): the emulator runs each of its blocks once, and
+// the kernel runs the block's threads itself, phase by phase.
 #ifdef STACK_CUDA_EMULATOR
 #define STACK_LAUNCH(kernel, blocks, threads, stream, ...) cuda_emulated_launch(kernel, blocks, threads, __VA_ARGS__)
+#define STACK_BLOCK_LAUNCH(kernel, blocks, shared, stream, ...) cuda_emulated_launch(kernel, blocks, 1u, __VA_ARGS__)
 #else
 #define STACK_LAUNCH(kernel, blocks, threads, stream, ...) kernel<<<blocks, threads, 0, stream>>>(__VA_ARGS__)
+#define STACK_BLOCK_LAUNCH(kernel, blocks, shared, stream, ...) \
+    kernel<<<blocks, unsigned(SliceBlockThreads), shared, stream>>>(__VA_ARGS__)
 #endif
 
 namespace stack {
@@ -84,7 +91,57 @@ private:
     std::size_t count_ = 0;
 };
 
-// One thread a slice, slices dealt round-robin across the grid so that
+// The round's counters, [piece], added to by each block once at its end.
+struct GlobalCounts {
+    unsigned long long* counts;
+    STACK_HD void operator()(int piece, unsigned long long count) const {
+#if defined(__CUDA_ARCH__) || defined(STACK_CUDA_EMULATOR)
+        atomicAdd(&counts[piece], count);
+#endif
+    }
+};
+
+// One block a slice (slice_work.h's block work), the blocks taking the
+// round's slices in turn (`grid` of them): each phase of a slice is
+// separated from the next by __syncthreads(), and the block's shared
+// memory is laid out by `shape`. Under the CUDA emulator, which runs a
+// grid's threads one after another, each block runs its phases with every
+// thread in turn instead (the launch gives it one thread).
+template <class Value>
+__global__ void __launch_bounds__(SliceBlockThreads)
+    block_kernel(RoundView view, SliceBlockShape shape, const std::uint64_t* slices, std::uint64_t count, unsigned grid,
+                 unsigned long long* counts, int* missing) {
+#ifdef STACK_CUDA_EMULATOR
+    std::vector<double> shared(shape.bytes() / sizeof(double) + 1);
+    SliceBlock<Value> block(view, shape, reinterpret_cast<char*>(shared.data()));
+    const int threads = SliceBlockThreads;
+    for (int thread = 0; thread < threads; ++thread)
+        block.begin(thread, threads);
+    for (std::uint64_t slice = blockIdx.x; slice < count; slice += grid)
+        run_block_on_host(block, slices[slice], threads);
+    bool complete = true;
+    for (int thread = 0; thread < threads; ++thread)
+        complete &= block.end(thread, threads, GlobalCounts{counts});
+    if (!complete)
+        atomicExch(missing, 1);
+#else
+    extern __shared__ __align__(16) unsigned char shared[];
+    SliceBlock<Value> block(view, shape, reinterpret_cast<char*>(shared));
+    const int thread = int(threadIdx.x), threads = int(blockDim.x);
+    block.begin(thread, threads);
+    __syncthreads();
+    for (std::uint64_t slice = blockIdx.x; slice < count; slice += grid)
+        for (int phase = 0; phase < SliceBlockPhases; ++phase) {
+            block.phase(phase, slices[slice], thread, threads);
+            __syncthreads();
+        }
+    if (!block.end(thread, threads, GlobalCounts{counts}) && thread == 0)
+        atomicExch(missing, 1);
+#endif
+}
+
+// One thread a slice (where a block's shared memory would not fit: many
+// pieces, tall rows), slices dealt round-robin across the grid so that
 // neighbouring threads take neighbouring slices (their successor slices
 // neighbour too); each thread's scratch is interleaved with the others'
 // (stride `threads`), so a warp's scratch accesses coalesce.
@@ -228,9 +285,12 @@ struct GpuRounds::Impl {
     DeviceArray<PortableRule> rules;
     DeviceArray<std::uint32_t> weights, upper_sums;
     DeviceArray<int> in_row, row_indices, partners;
-    DeviceArray<double> scratch;
-    std::uint64_t threads = 1;
-    int block = 1;
+    DeviceArray<double> scratch;  // the thread-a-slice kernel's
+    SliceBlockShape shape;        // the block kernel's shared memory
+    bool block_work = false;      // the block kernel (else one thread a slice)
+    std::uint64_t threads = 1;    // the thread-a-slice kernel's threads
+    int block = 1;                // their block
+    unsigned grid = 1;            // the block kernel's blocks
     std::vector<std::uint64_t> total_counts;
     std::vector<void*> pinned;  // host arrays registered with CUDA
     int digest_size = 0;        // digest_on_device: the file's value size; 0: off
@@ -313,28 +373,54 @@ struct GpuRounds::Impl {
             check(cudaEventCreate(&launch.kernel_end), "cudaEventCreate");
             check(cudaEventCreate(&launch.copy_end), "cudaEventCreate");
         }
-        // Threads: enough to fill the device, as many as the scratch allows.
-        const double per_thread = double(pieces) * double(partition.geometry().height() + 1) * sizeof(double);
-        const std::uint64_t resident =
-            std::uint64_t(properties.multiProcessorCount) * std::uint64_t(properties.maxThreadsPerMultiProcessor);
-        threads = std::min<std::uint64_t>({GpuMostThreads, std::max<std::uint64_t>(resident, 1),
-                                           std::max<std::uint64_t>(1, std::uint64_t(GpuScratchBytes / per_thread))});
-        block = int(std::min<std::uint64_t>(threads, 128));
-        scratch.allocate(std::size_t(threads) * std::size_t(pieces) * std::size_t(partition.geometry().height() + 1),
-                         allocated);
+        // The block kernel where its shared memory fits a block, with as
+        // many blocks as the device holds at once (the occupancy API, for
+        // its registers and shared memory); else one thread a slice, enough
+        // threads to fill the device, as many as the scratch allows.
+        shape = tables.block_shape(value_size);
+        int shared_most = 0;
+        cudaDeviceGetAttribute(&shared_most, cudaDevAttrMaxSharedMemoryPerBlockOptin, report.device_index);
+        block_work = shape.bytes() <= std::size_t(shared_most);
+        if (block_work) {
+            const int shared = int(shape.bytes());
+            int per_multiprocessor = 0;
+            if (value_size == int(sizeof(float))) {
+                check(cudaFuncSetAttribute(block_kernel<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
+                      "cudaFuncSetAttribute");
+                check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, block_kernel<float>,
+                                                                    SliceBlockThreads, std::size_t(shared)),
+                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+            } else {
+                check(cudaFuncSetAttribute(block_kernel<double>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
+                      "cudaFuncSetAttribute");
+                check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, block_kernel<double>,
+                                                                    SliceBlockThreads, std::size_t(shared)),
+                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+            }
+            grid = unsigned(std::max(1, properties.multiProcessorCount * std::max(per_multiprocessor, 1)));
+            report.kernel = "block";
+            report.threads_per_block = SliceBlockThreads;
+            report.blocks = grid;
+            report.shared_bytes_per_block = shape.bytes();
+        } else {
+            const double per_thread = double(pieces) * double(partition.geometry().height() + 1) * sizeof(double);
+            const std::uint64_t resident =
+                std::uint64_t(properties.multiProcessorCount) * std::uint64_t(properties.maxThreadsPerMultiProcessor);
+            threads =
+                std::min<std::uint64_t>({GpuMostThreads, std::max<std::uint64_t>(resident, 1),
+                                         std::max<std::uint64_t>(1, std::uint64_t(GpuScratchBytes / per_thread))});
+            block = int(std::min<std::uint64_t>(threads, 128));
+            scratch.allocate(
+                std::size_t(threads) * std::size_t(pieces) * std::size_t(partition.geometry().height() + 1), allocated);
+            report.kernel = "thread";
+            report.threads_per_block = block;
+            report.blocks = (threads + std::uint64_t(block) - 1) / std::uint64_t(block);
+        }
         check(cudaStreamSynchronize(compute), "uploading the tables");
         // An empty launch of the round kernel: a device the build has no
         // code for, or a kernel that cannot start, fails here, before any
         // file is made, and not in the first round.
-        RoundView probe = tables.view();
-        if (value_size == int(sizeof(float)))
-            STACK_LAUNCH(round_kernel<float>, 1u, 1u, compute, probe, static_cast<const std::uint64_t*>(nullptr),
-                         std::uint64_t(0), scratch.data(), std::uint64_t(1), static_cast<unsigned long long*>(nullptr),
-                         static_cast<int*>(nullptr));
-        else
-            STACK_LAUNCH(round_kernel<double>, 1u, 1u, compute, probe, static_cast<const std::uint64_t*>(nullptr),
-                         std::uint64_t(0), scratch.data(), std::uint64_t(1), static_cast<unsigned long long*>(nullptr),
-                         static_cast<int*>(nullptr));
+        run_kernel(tables.view(), nullptr, 0, nullptr, nullptr);
         const cudaError_t launched = cudaGetLastError();
         const cudaError_t ran = cudaStreamSynchronize(compute);
         if (launched != cudaSuccess || ran != cudaSuccess)
@@ -425,6 +511,29 @@ struct GpuRounds::Impl {
         }
     }
 
+    // Queues the round kernel on the compute stream over `count` slices.
+    void run_kernel(const RoundView& view, const std::uint64_t* slices, std::uint64_t count, unsigned long long* counts,
+                    int* missing) {
+        if (block_work) {
+            const unsigned blocks = count == 0 ? 1u : unsigned(std::min<std::uint64_t>(grid, count));
+            if (value_size == int(sizeof(float)))
+                STACK_BLOCK_LAUNCH(block_kernel<float>, blocks, shape.bytes(), compute, view, shape, slices, count,
+                                   blocks, counts, missing);
+            else
+                STACK_BLOCK_LAUNCH(block_kernel<double>, blocks, shape.bytes(), compute, view, shape, slices, count,
+                                   blocks, counts, missing);
+            return;
+        }
+        const std::uint64_t used = std::min<std::uint64_t>(threads, std::max<std::uint64_t>(count, 1));
+        const unsigned blocks = unsigned((used + std::uint64_t(block) - 1) / std::uint64_t(block));
+        if (value_size == int(sizeof(float)))
+            STACK_LAUNCH(round_kernel<float>, blocks, unsigned(block), compute, view, slices, count, scratch.data(),
+                         used, counts, missing);
+        else
+            STACK_LAUNCH(round_kernel<double>, blocks, unsigned(block), compute, view, slices, count, scratch.data(),
+                         used, counts, missing);
+    }
+
     Launch* launch_of(int sum) {
         for (Launch& launch : launches)
             if (launch.sum == sum)
@@ -485,18 +594,10 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     view.out = round.values.data();
     view.next = launch->next.data();
 
-    const std::uint64_t threads = std::min<std::uint64_t>(gpu.threads, std::max<std::size_t>(slices.size(), 1));
-    const unsigned blocks = unsigned((threads + std::uint64_t(gpu.block) - 1) / std::uint64_t(gpu.block));
     check(cudaEventRecord(launch->begin, gpu.compute), "cudaEventRecord");
     if (!slices.empty()) {
-        if (gpu.value_size == int(sizeof(float)))
-            STACK_LAUNCH(round_kernel<float>, blocks, unsigned(gpu.block), gpu.compute, view, launch->slices.data(),
-                         std::uint64_t(slices.size()), gpu.scratch.data(), threads, launch->counts.data(),
-                         launch->missing.data());
-        else
-            STACK_LAUNCH(round_kernel<double>, blocks, unsigned(gpu.block), gpu.compute, view, launch->slices.data(),
-                         std::uint64_t(slices.size()), gpu.scratch.data(), threads, launch->counts.data(),
-                         launch->missing.data());
+        gpu.run_kernel(view, launch->slices.data(), std::uint64_t(slices.size()), launch->counts.data(),
+                       launch->missing.data());
         check(cudaGetLastError(), "launching the round kernel");
     }
     check(cudaEventRecord(launch->kernel_end, gpu.compute), "cudaEventRecord");

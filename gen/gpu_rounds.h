@@ -2,7 +2,8 @@
 //
 // The device keeps rounds S..S+K (band.h) in its own memory, each with its
 // slice starts, and the ghost rows received for them; round S is computed
-// there by the portable slice work (slice_work.h), one thread a slice, and
+// there by the portable slice work (slice_work.h), one block of threads a
+// slice (one thread a slice where the block's shared memory would not fit), and
 // copied back to the host's RoundStore of round S, where the writer, the
 // digest and the exchange read it as they read a CPU round. On one rank
 // without a file (--no-output) the digest is computed on the device too
@@ -89,6 +90,10 @@ struct GpuReport {
     std::uint64_t kernel_bytes = 0, copy_bytes = 0;
     std::uint64_t upload_bytes = 0;  // slice starts, slices, ghost rows and resumed rounds sent to the device
     bool pinned = true;              // every host round array page-locked (else the copies back were synchronous)
+    std::string kernel;              // "block" (a block a slice) or "thread" (a thread a slice)
+    int threads_per_block = 0;
+    std::uint64_t blocks = 0;                  // the grid, at most
+    std::uint64_t shared_bytes_per_block = 0;  // the block kernel's
 };
 
 class GpuRounds {

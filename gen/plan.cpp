@@ -242,6 +242,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
         const bool digest_on_device = options.no_output && plan.ranks == 1;
         const double copy_bytes =
             double(digest_on_device ? layout.round_values(0) : layout.stored_states()) * value_size;
+        const SliceBlockShape shape = slice_block_shape(partition, rules, layout, value_size);
         gpu = {{"bytes",
                 {{"band", device.band},
                  {"ghosts", device.ghosts},
@@ -252,6 +253,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                {"memory_typed", plan.gpu_memory_text.empty() ? Json(nullptr) : Json(plan.gpu_memory_text)},
                {"kernel_bytes", kernel_bytes},
                {"copy_bytes", copy_bytes},
+               {"block_shared_bytes", shape.bytes()},
                {"kernel_seconds_at_1TBps", kernel_bytes / plan.ranks / 1e12},
                {"copy_seconds_at_20GBps", copy_bytes / plan.ranks / 20e9}};
         if (plan.gpu_memory && device.total() + GpuMarginBytes > double(*plan.gpu_memory))
@@ -442,9 +444,10 @@ std::string plan_text(const Json& p) {
         text += line;
         std::snprintf(line, sizeof line,
                       "  GPU traffic       the kernel reads and writes %s (%.1f s a GPU at 1 TB/s achieved); %s "
-                      "come back to the host (%.1f s at 20 GB/s)\n",
+                      "come back to the host (%.1f s at 20 GB/s); a block a slice takes %s of shared memory\n",
                       bytes(gpu["kernel_bytes"]).c_str(), gpu["kernel_seconds_at_1TBps"].get<double>(),
-                      bytes(gpu["copy_bytes"]).c_str(), gpu["copy_seconds_at_20GBps"].get<double>());
+                      bytes(gpu["copy_bytes"]).c_str(), gpu["copy_seconds_at_20GBps"].get<double>(),
+                      bytes(gpu["block_shared_bytes"]).c_str());
         text += line;
     }
     text += p["fits"].get<bool>() ? "  fits              yes\n"

@@ -158,7 +158,10 @@ RoundSummary summarize_rounds(const std::vector<GatheredRound>& per_round, const
 namespace {
 
 const char* kernel_name(KernelKind kind) {
-    return kind == KernelKind::Gpu ? "gpu" : kind == KernelKind::Portable ? "portable" : "cpu";
+    return kind == KernelKind::Gpu              ? "gpu"
+           : kind == KernelKind::Portable       ? "portable"
+           : kind == KernelKind::PortableThread ? "portable-thread"
+                                                : "cpu";
 }
 
 // The GPUs' share of the run (null without one): the kernel's time (the
@@ -188,7 +191,11 @@ Json gpu_json(const Communicator& comm, const GpuReport* report) {
             {"copy_seconds", most[1]},
             {"copy_bytes", std::uint64_t(sums[1])},
             {"copies_page_locked", pinned == 1},
-            {"upload_bytes", std::uint64_t(sums[4])}};
+            {"upload_bytes", std::uint64_t(sums[4])},
+            {"kernel_shape", report->kernel},
+            {"threads_per_block", report->threads_per_block},
+            {"blocks", report->blocks},
+            {"shared_bytes_per_block", report->shared_bytes_per_block}};
 }
 
 }  // namespace
@@ -352,7 +359,8 @@ std::string summary_text(const Json& s) {
     if (!s["gpu"].is_null()) {
         const Json& gpu = s["gpu"];
         add("  gpu                 %s x %d: kernel %.3f s, %s read and written, %.0f GB/s (%.0f%% of its %.0f GB/s "
-            "peak); values back %.3f s, %s%s; %s sent; %s allocated\n",
+            "peak); values back %.3f s, %s%s; %s sent; %s allocated; a %s a slice, %llu blocks of %d threads, "
+            "%s shared a block\n",
             gpu["device"].get<std::string>().c_str(), gpu["gpus"].get<int>(), gpu["kernel_seconds"].get<double>(),
             human_bytes(gpu["kernel_bytes"].get<double>()).c_str(),
             gpu["achieved_bytes_per_second"].get<double>() / 1e9, 100 * gpu["share_of_peak"].get<double>(),
@@ -360,7 +368,9 @@ std::string summary_text(const Json& s) {
             human_bytes(gpu["copy_bytes"].get<double>()).c_str(),
             gpu["copies_page_locked"].get<bool>() ? "" : " (pageable: not overlapped)",
             human_bytes(gpu["upload_bytes"].get<double>()).c_str(),
-            human_bytes(gpu["allocated_bytes_max"].get<double>()).c_str());
+            human_bytes(gpu["allocated_bytes_max"].get<double>()).c_str(),
+            gpu["kernel_shape"].get<std::string>().c_str(), gpu["blocks"].get<unsigned long long>(),
+            gpu["threads_per_block"].get<int>(), human_bytes(gpu["shared_bytes_per_block"].get<double>()).c_str());
     } else if (s["kernel"].get<std::string>() == "portable") {
         add("  kernel              portable (the GPU path's slice work, run on the CPU threads)\n");
     }

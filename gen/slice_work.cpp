@@ -51,9 +51,24 @@ SliceTables::SliceTables(const Partition& partition, const Rules& rules, const P
         const int* indices = layout.row_indices(remainder);
         row_indices_.insert(row_indices_.end(), indices, indices + geometry.height() + 1);
     }
+    block_shape_ = slice_block_shape(partition, rules, layout, int(sizeof(double)));
     most_cells_ = rules.most_cells();
     pieces_ = rules.piece_count();
     mirrored_ = layout.mirrored();
+}
+
+SliceBlockShape slice_block_shape(const Partition& partition, const Rules& rules, const RoundLayout& layout,
+                                  int value_size) {
+    int longest_row = 0;
+    for (int remainder = 0; remainder < rules.modulus(); ++remainder)
+        longest_row = std::max(longest_row, layout.row_length(remainder));
+    SliceBlockShape shape;
+    shape.pieces = rules.piece_count();
+    const int rows = partition.lower_columns() == 3 ? partition.geometry().height() + 1 : 1;
+    shape.capacity = rows * longest_row;
+    shape.placements = rules.orientation_count() * partition.geometry().width();
+    shape.value_size = value_size;
+    return shape;
 }
 
 RoundView SliceTables::view() const {

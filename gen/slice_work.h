@@ -1,9 +1,11 @@
 // The portable slice work: one slice of one round computed from plain
 // arrays, in code that compiles for the host and for a CUDA device
-// (STACK_HD). The GPU path (gpu_rounds.h) runs it with one thread a slice;
-// the portable kernel (solver.h, KernelKind::Portable) runs the very same
-// function in a CPU loop, which is how the tests check the GPU's logic on a
-// machine without a GPU.
+// (STACK_HD). The GPU path (gpu_rounds.h) runs it as a block of threads a
+// slice (SliceBlock: consecutive threads read consecutive values), or one
+// thread a slice (compute_slice) where a block's shared memory would not
+// fit; the portable kernel (solver.h, KernelKind::Portable and
+// PortableThread) runs the very same functions in CPU loops, which is how
+// the tests check the GPU's logic on a machine without a GPU.
 //
 // It computes what the CPU's slice kernel (solver.cpp) computes, by the same
 // rule (partition.h, placement.h) and the same arithmetic, but walks a
@@ -144,6 +146,12 @@ STACK_HD inline const char* find_ghost_row(const GhostRows& ghosts, int source, 
     return ghosts.values + (std::uint64_t(ghosts.offsets[source]) + low) * ghosts.row_bytes;
 }
 
+// The top (column W-1) of a placement's successor rows, whose length it
+// sets in a mirrored layout; 0 in a full one (every row full).
+STACK_HD inline int successor_top(const RoundView& view, const PortableRule& rule, int top) {
+    return view.mirrored ? top + rule.top_added : 0;
+}
+
 // The first value of a successor row: row `local_row` of the successor
 // slice when this rank owns it, else the ghost row of first id `ghost_id`,
 // `ghost_rows` rows further on (a whole remote slice is a run of
@@ -154,10 +162,10 @@ STACK_HD inline const Value* successor_row(const RoundView& view, const Portable
                                            int top) {
     const SuccessorRound& next = view.next[rule.sum_step];
     if (rule.successor_owner == view.rank) {
-        const int successor_top = view.mirrored ? top + rule.top_added : 0;
+        const int row_top = successor_top(view, rule, top);
         return reinterpret_cast<const Value*>(next.values)
-               + slice_value(next.tops, next.slice_start, chunk + rule.chunk_shift, successor_top)
-               + local_row * std::uint64_t(next.tops.length[successor_top]);
+               + slice_value(next.tops, next.slice_start, chunk + rule.chunk_shift, row_top)
+               + local_row * std::uint64_t(next.tops.length[row_top]);
     }
     const char* row = find_ghost_row(next.ghosts, rule.successor_owner, ghost_id);
     return row == nullptr ? nullptr : reinterpret_cast<const Value*>(row) + ghost_rows * std::uint64_t(next.row_length);
@@ -229,164 +237,443 @@ STACK_HD inline std::uint64_t successor_in_slice(const RoundView& view, const Po
                                 lower_sum + rule.lower_added[0] + rule.lower_added[1]);
 }
 
-// best[(piece * n + i) * stride] = max(itself, source[i]) for the row's n
-// states.
+// A row's scratch of best successors: state i of piece p at
+// best[p * piece_stride + i * stride]. The thread-a-slice work keeps one
+// row's there (pieces n x stride apart, the threads' scratch interleaved
+// `stride` apart); the block work keeps a whole slice's in shared memory
+// (row r's states at r * n + i, pieces `capacity` apart, stride 1).
+struct BestRow {
+    double* best = nullptr;
+    std::size_t stride = 1, piece_stride = 0;
+    STACK_HD double& at(int piece, int i) const {
+        return best[std::size_t(piece) * piece_stride + std::size_t(i) * stride];
+    }
+};
+
+// best(piece, i) = max(itself, source[i]) for the row's n states.
 template <class Value>
-STACK_HD inline void take_row_max(double* best, std::size_t stride, int piece, int n, const Value* source) {
-    double* target = best + std::size_t(piece) * std::size_t(n) * stride;
+STACK_HD inline void take_row_max(const BestRow& best, int piece, int n, const Value* source) {
     for (int i = 0; i < n; ++i) {
         const double value = double(source[i]);
-        target[std::size_t(i) * stride] =
-            target[std::size_t(i) * stride] > value ? target[std::size_t(i) * stride] : value;
+        double& target = best.at(piece, i);
+        target = target > value ? target : value;
     }
 }
 
-// Computes the slice of owned chunk `chunk` in the view's round: writes its
-// rows' values and adds the placements it applied to counts[piece] (the
-// connections, as the CPU kernel counts them). `best` is scratch for
-// pieces x row_length doubles, `stride` apart. Returns false when a ghost
-// row it needed was not received (a bug of the exchange), after computing
-// everything else.
-template <class Value>
-STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* best, std::size_t stride,
-                            std::uint64_t* counts) {
-    const std::uint64_t first_row = view.slice_start[chunk];
-    const std::uint64_t rows = view.slice_start[chunk + 1] - first_row;
-    if (rows == 0)
-        return true;
+// The connections a slice's work counts, [piece]: a thread's own counters
+// (the thread-a-slice work), or a block's in shared memory, which its
+// threads add to at once (atomically on the device; the CPU loops that run
+// a block run its threads one after another).
+struct LocalCounts {
+    std::uint64_t* counts;
+    STACK_HD void add(int piece, std::uint64_t amount) const { counts[piece] += amount; }
+};
+struct SharedCounts {
+    unsigned long long* counts;
+    STACK_HD void add(int piece, std::uint64_t amount) const {
+#ifdef __CUDA_ARCH__
+        atomicAdd(&counts[piece], static_cast<unsigned long long>(amount));
+#else
+        counts[piece] += amount;
+#endif
+    }
+};
+
+// Where one slice lies and what its rows share: its rows and their length
+// (a mirrored layout's rows are as long as their top, column W-1, allows;
+// a full layout's are all full), its first value, the upper columns'
+// heights (fixed by the chunk), the lower columns' sum and the first
+// row's id. Both the thread-a-slice and the block work start from it.
+struct SliceSpan {
+    std::uint64_t rows = 0;
+    int n = 0;  // values a row
+    int top = 0;
+    int lower_sum = 0, low = 0;
+    std::uint64_t first_value = 0;
+    BoardId chunk_first = 0, slice_first_id = 0;
+    int heights[MaxWidth] = {};  // the upper columns; the lower ones 0
+};
+STACK_HD inline SliceSpan slice_span(const RoundView& view, std::uint64_t chunk) {
+    SliceSpan span;
+    span.rows = view.slice_start[chunk + 1] - view.slice_start[chunk];
+    if (span.rows == 0)
+        return span;
     const int width = view.width, height = view.height, lower = view.lower;
-    const BoardId chunk_first = (chunk * std::uint64_t(view.ranks) + std::uint64_t(view.rank)) * view.chunk_size;
-    int heights[MaxWidth] = {};
+    span.chunk_first = (chunk * std::uint64_t(view.ranks) + std::uint64_t(view.rank)) * view.chunk_size;
     for (int column = lower; column < width; ++column)
-        heights[column] = int(chunk_first / view.powers[column] % view.base);
-    // A mirrored layout's rows are as long as their top (column W-1, an
-    // upper column there) allows; a full layout's are all full.
-    const int top = view.mirrored ? heights[width - 1] : 0;
-    const int n = view.tops.length[top];
-    const std::uint64_t first_value = slice_value(view.tops, view.slice_start, chunk, top);
-    const int lower_sum = view.sum - int(view.upper_sums[chunk]);
-    const int low = lower == 3 && lower_sum > height ? lower_sum - height : 0;
+        span.heights[column] = int(span.chunk_first / view.powers[column] % view.base);
+    span.top = view.mirrored ? span.heights[width - 1] : 0;
+    span.n = view.tops.length[span.top];
+    span.first_value = slice_value(view.tops, view.slice_start, chunk, span.top);
+    span.lower_sum = view.sum - int(view.upper_sums[chunk]);
+    span.low = lower == 3 && span.lower_sum > height ? span.lower_sum - height : 0;
     const BoardId unit1 = view.powers[width > 1 ? 1 : 0], unit2 = view.powers[width > 2 ? 2 : 0];
-    const BoardId slice_first_id =
-        chunk_first + (lower >= 2 ? BoardId(lower_sum - low) * unit1 : 0) + (lower >= 3 ? BoardId(low) * unit2 : 0);
+    span.slice_first_id = span.chunk_first + (lower >= 2 ? BoardId(span.lower_sum - span.low) * unit1 : 0)
+                          + (lower >= 3 ? BoardId(span.low) * unit2 : 0);
+    return span;
+}
+
+// Row `row` of a slice: the span's heights with the row's lower columns
+// (partition.h's for_each_row_of_slice) into `heights`, column 0 set to
+// column 1's; returns the row's first id (column 0 zero).
+STACK_HD inline BoardId slice_row_heights(const RoundView& view, const SliceSpan& span, std::uint64_t row,
+                                          int* heights) {
+    for (int column = 0; column < MaxWidth; ++column)
+        heights[column] = span.heights[column];
+    if (view.lower == 2) {
+        heights[1] = span.lower_sum;
+    } else if (view.lower == 3) {
+        heights[2] = span.low + int(row);
+        heights[1] = span.lower_sum - heights[2];
+    }
+    heights[0] = heights[view.width > 1 ? 1 : 0];
+    const BoardId unit1 = view.powers[view.width > 1 ? 1 : 0], unit2 = view.powers[view.width > 2 ? 2 : 0];
+    return span.chunk_first + (view.lower >= 2 ? BoardId(heights[1]) * unit1 : 0)
+           + (view.lower >= 3 ? BoardId(heights[2]) * unit2 : 0);
+}
+
+// A placement at a column x >= the lower columns reads only the upper
+// ones, so it holds (or not) for the whole slice, and row r's successor is
+// row r of one successor slice: base + r * stride. Returns the base (row
+// 0's successor row; nullptr when a ghost row was not received).
+template <class Value>
+STACK_HD inline const Value* whole_slice_source(const RoundView& view, const SliceSpan& span, const PortableRule& rule,
+                                                std::uint64_t chunk, std::uint64_t* stride) {
+    const SuccessorRound& next = view.next[rule.sum_step];
+    *stride = rule.successor_owner == view.rank ? std::uint64_t(next.tops.length[successor_top(view, rule, span.top)])
+                                                : std::uint64_t(next.row_length);
+    return successor_row<Value>(view, rule, chunk, 0, span.slice_first_id + rule.row_offset, 0, span.top);
+}
+
+// Row `row`'s placements into `best`: those that depend on its lower
+// columns (x < the lower columns, and every column-0 placement), with
+// `whole` also those that hold for the whole slice, and the one-column
+// orientations at column 0 (their counts; in a mirrored layout, their
+// mirror reads past the row's top). Returns false when a ghost row it
+// needed was not received, after doing everything else.
+template <class Value, class Counts>
+STACK_HD bool row_placements(const RoundView& view, const SliceSpan& span, std::uint64_t chunk, std::uint64_t row,
+                             int* heights, BoardId row_id, const BestRow& best, bool whole, const Counts& counts) {
+    const int width = view.width, height = view.height, lower = view.lower, n = span.n, top = span.top;
     bool complete = true;
-    for (std::uint64_t row = 0; row < rows; ++row) {
-        // The row's lower columns (partition.h's for_each_row_of_slice).
-        if (lower == 2) {
-            heights[1] = lower_sum;
-        } else if (lower == 3) {
-            heights[2] = low + int(row);
-            heights[1] = lower_sum - heights[2];
-        }
-        const BoardId row_id = chunk_first + (lower >= 2 ? BoardId(heights[1]) * unit1 : 0)
-                               + (lower >= 3 ? BoardId(heights[2]) * unit2 : 0);
-        Value* out = reinterpret_cast<Value*>(view.out) + first_value + row * std::uint64_t(n);
-        for (int i = 0; i < view.pieces * n; ++i)
-            best[std::size_t(i) * stride] = -1.0;
-        heights[0] = heights[width > 1 ? 1 : 0];
-        for (int o = 0; o < view.orientations; ++o) {
-            const PortableOrientation& orientation = view.orientation[o];
-            // Columns x >= 1: the placement holds for every h0 of the row.
-            for (int x = 1; x + orientation.width <= width; ++x) {
-                if (!fits_at(orientation.surface, orientation.added, orientation.width, heights, x, height))
-                    continue;
-                const PortableRule& rule = view.rule[o * MaxWidth + x];
-                const Value* source;
-                if (x >= lower) {  // upper columns only: the same row of the successor slice
-                    source = successor_row<Value>(view, rule, chunk, row, slice_first_id + rule.row_offset, row, top);
-                } else {  // a lower column: the successor row by its lower columns
-                    source = successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights),
-                                                  row_id + rule.row_offset, 0, top);
-                }
-                counts[rule.piece] += std::uint64_t(n);
-                if (n == 0)
-                    continue;
-                if (source == nullptr) {
-                    complete = false;
-                    continue;
-                }
-                take_row_max(best, stride, rule.piece, n, source);
-            }
-            // Column 0, wider than one column: the first step fixes h0.
-            if (orientation.width < 2 || orientation.width > width)
+    for (int o = 0; o < view.orientations; ++o) {
+        const PortableOrientation& orientation = view.orientation[o];
+        // Columns x >= 1: the placement holds for every h0 of the row.
+        for (int x = 1; x + orientation.width <= width && (whole || x < lower); ++x) {
+            if (!fits_at(orientation.surface, orientation.added, orientation.width, heights, x, height))
                 continue;
-            const int h0 = heights[1] - orientation.surface[0];
-            if (h0 < 0 || h0 > height || view.row_index[h0] < 0 || (view.mirrored && h0 > top))
-                continue;
-            heights[0] = h0;
-            const bool fits = fits_at(orientation.surface, orientation.added, orientation.width, heights, 0, height);
-            if (!fits) {
-                heights[0] = heights[1];
-                continue;
-            }
-            const PortableRule& rule = view.rule[o * MaxWidth];
+            const PortableRule& rule = view.rule[o * MaxWidth + x];
             const Value* source;
-            if (view.mirrored && h0 + rule.column0_added > top + rule.top_added) {  // its mirror image is stored
-                int after[MaxWidth];
-                for (int column = 0; column < width; ++column)
-                    after[column] = heights[column] + (column < orientation.width ? orientation.added[column] : 0);
-                source = mirror_value<Value>(view, after);
-            } else {
-                source = successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, lower_sum, heights),
-                                              row_id + rule.row_offset, 0, top);
+            if (x >= lower) {  // upper columns only: the same row of the successor slice
+                std::uint64_t stride = 0;
+                source = whole_slice_source<Value>(view, span, rule, chunk, &stride);
+                source = source == nullptr ? nullptr : source + row * stride;
+            } else {  // a lower column: the successor row by its lower columns
                 source =
-                    source == nullptr ? nullptr : source + view.next[rule.sum_step].row_index[h0 + rule.column0_added];
+                    successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, span.lower_sum, heights),
+                                         row_id + rule.row_offset, 0, top);
             }
-            heights[0] = heights[1];
-            counts[rule.piece] += 1;
+            counts.add(rule.piece, std::uint64_t(n));
+            if (n == 0)
+                continue;
             if (source == nullptr) {
                 complete = false;
                 continue;
             }
-            const double value = double(*source);
-            double& target =
-                best[(std::size_t(rule.piece) * std::size_t(n) + std::size_t(view.row_index[h0])) * stride];
-            target = target > value ? target : value;
+            take_row_max(best, rule.piece, n, source);
         }
-        // The row from the top: a one-column orientation at column 0 reads
-        // its own row `jump` stored states further up, already final.
-        for (int k = 0; k < view.in_row_count; ++k)
-            if (n > view.in_row[3 * k + 1])
-                counts[view.in_row[3 * k]] += std::uint64_t(n - view.in_row[3 * k + 1]);
-        // In a mirrored layout, a one-column orientation at column 0 that
-        // rises past the row's top reads its board's mirror image.
-        if (view.mirrored)
-            for (int k = 0; k < view.in_row_count; ++k) {
-                const int piece = view.in_row[3 * k], cells = view.in_row[3 * k + 2];
-                for (int h0 = top - cells + 1 > 0 ? top - cells + 1 : 0; h0 <= top && h0 + cells <= height; ++h0) {
-                    if (view.row_index[h0] < 0)
-                        continue;
-                    heights[0] = h0 + cells;
-                    const Value* source = mirror_value<Value>(view, heights);
-                    heights[0] = heights[1];
-                    counts[piece] += 1;
-                    if (source == nullptr) {
-                        complete = false;
-                        continue;
-                    }
-                    double& target =
-                        best[(std::size_t(piece) * std::size_t(n) + std::size_t(view.row_index[h0])) * stride];
-                    const double value = double(*source);
-                    target = target > value ? target : value;
-                }
-            }
-        for (int i = n - 1; i >= 0; --i) {
-            for (int k = 0; k < view.in_row_count; ++k) {
-                const int piece = view.in_row[3 * k], jump = view.in_row[3 * k + 1];
-                if (i + jump < n) {
-                    double& target = best[(std::size_t(piece) * std::size_t(n) + std::size_t(i)) * stride];
-                    const double value = double(out[i + jump]);
-                    target = target > value ? target : value;
-                }
-            }
-            const double* state = best + std::size_t(i) * stride;
-            const std::size_t piece_stride = std::size_t(n) * stride;
-            out[i] =
-                Value(view.weights ? value_from_best(state, piece_stride, view.pieces, view.weights, view.partners)
-                                   : value_from_best(state, piece_stride, view.pieces, UnitWeights{}, view.partners));
+        // Column 0, wider than one column: the first step fixes h0.
+        if (orientation.width < 2 || orientation.width > width)
+            continue;
+        const int h0 = heights[1] - orientation.surface[0];
+        if (h0 < 0 || h0 > height || view.row_index[h0] < 0 || (view.mirrored && h0 > top))
+            continue;
+        heights[0] = h0;
+        const bool fits = fits_at(orientation.surface, orientation.added, orientation.width, heights, 0, height);
+        if (!fits) {
+            heights[0] = heights[1];
+            continue;
         }
+        const PortableRule& rule = view.rule[o * MaxWidth];
+        const Value* source;
+        if (view.mirrored && h0 + rule.column0_added > top + rule.top_added) {  // its mirror image is stored
+            int after[MaxWidth];
+            for (int column = 0; column < width; ++column)
+                after[column] = heights[column] + (column < orientation.width ? orientation.added[column] : 0);
+            source = mirror_value<Value>(view, after);
+        } else {
+            source = successor_row<Value>(view, rule, chunk, successor_in_slice(view, rule, span.lower_sum, heights),
+                                          row_id + rule.row_offset, 0, top);
+            source = source == nullptr ? nullptr : source + view.next[rule.sum_step].row_index[h0 + rule.column0_added];
+        }
+        heights[0] = heights[1];
+        counts.add(rule.piece, 1);
+        if (source == nullptr) {
+            complete = false;
+            continue;
+        }
+        const double value = double(*source);
+        double& target = best.at(rule.piece, view.row_index[h0]);
+        target = target > value ? target : value;
+    }
+    // A one-column orientation at column 0 reads its own row `jump` stored
+    // states further up (finish_row takes those).
+    for (int k = 0; k < view.in_row_count; ++k)
+        if (n > view.in_row[3 * k + 1])
+            counts.add(view.in_row[3 * k], std::uint64_t(n - view.in_row[3 * k + 1]));
+    // In a mirrored layout, one that rises past the row's top reads its
+    // board's mirror image.
+    if (view.mirrored)
+        for (int k = 0; k < view.in_row_count; ++k) {
+            const int piece = view.in_row[3 * k], cells = view.in_row[3 * k + 2];
+            for (int h0 = top - cells + 1 > 0 ? top - cells + 1 : 0; h0 <= top && h0 + cells <= height; ++h0) {
+                if (view.row_index[h0] < 0)
+                    continue;
+                heights[0] = h0 + cells;
+                const Value* source = mirror_value<Value>(view, heights);
+                heights[0] = heights[1];
+                counts.add(piece, 1);
+                if (source == nullptr) {
+                    complete = false;
+                    continue;
+                }
+                double& target = best.at(piece, view.row_index[h0]);
+                const double value = double(*source);
+                target = target > value ? target : value;
+            }
+        }
+    return complete;
+}
+
+// Finishes a row from the top: state i takes the one-column orientations
+// at column 0, which read the row's own values `jump` states further up
+// (already final, at the band's precision), and its value is
+// value_from_best() (value.h), the one value equation.
+template <class Value>
+STACK_HD inline void finish_row(const RoundView& view, int n, const BestRow& best, Value* out) {
+    for (int i = n - 1; i >= 0; --i) {
+        for (int k = 0; k < view.in_row_count; ++k) {
+            const int piece = view.in_row[3 * k], jump = view.in_row[3 * k + 1];
+            if (i + jump < n) {
+                double& target = best.at(piece, i);
+                const double value = double(out[i + jump]);
+                target = target > value ? target : value;
+            }
+        }
+        const double* state = &best.at(0, i);
+        out[i] =
+            Value(view.weights ? value_from_best(state, best.piece_stride, view.pieces, view.weights, view.partners)
+                               : value_from_best(state, best.piece_stride, view.pieces, UnitWeights{}, view.partners));
+    }
+}
+
+// Computes the slice of owned chunk `chunk` in the view's round, one row
+// after another (the thread-a-slice work): writes its rows' values and
+// adds the placements it applied to counts[piece] (the connections, as the
+// CPU kernel counts them). `scratch` is pieces x row_length doubles,
+// `stride` apart. Returns false when a ghost row it needed was not
+// received (a bug of the exchange), after computing everything else.
+template <class Value>
+STACK_HD bool compute_slice(const RoundView& view, std::uint64_t chunk, double* scratch, std::size_t stride,
+                            std::uint64_t* counts) {
+    const SliceSpan span = slice_span(view, chunk);
+    const BestRow best{scratch, stride, std::size_t(span.n) * stride};
+    bool complete = true;
+    int heights[MaxWidth];
+    for (std::uint64_t row = 0; row < span.rows; ++row) {
+        const BoardId row_id = slice_row_heights(view, span, row, heights);
+        for (int i = 0; i < view.pieces * span.n; ++i)
+            scratch[std::size_t(i) * stride] = -1.0;
+        complete &= row_placements<Value>(view, span, chunk, row, heights, row_id, best, true, LocalCounts{counts});
+        finish_row(view, span.n, best,
+                   reinterpret_cast<Value*>(view.out) + span.first_value + row * std::uint64_t(span.n));
     }
     return complete;
+}
+
+// The block work: one block of threads a slice, in phases that a
+// __syncthreads() separates on the device (and that the CPU loops run
+// with every thread of the block in turn):
+//   0. thread 0: the slice's span;
+//   1. the (orientation, column) pairs at columns >= the lower ones, one a
+//      thread: those that fit (tested once for the slice) join the
+//      slice's list of whole-slice placements;
+//   2. one thread a value of the slice: its best successors of every
+//      piece from the list, each placement's successor slice read by
+//      consecutive threads at consecutive addresses;
+//   3. one thread a row: its own placements (row_placements without the
+//      whole-slice ones), then the row finished (finish_row) in shared
+//      memory;
+//   4. one thread a value: the finished slice written out, coalesced.
+// The best successors, the finished values and the list sit in shared
+// memory (SliceBlockShape lays them out), and so do the block's counters,
+// added to the round's once at the end.
+constexpr int SliceBlockThreads = 128;
+constexpr int SliceBlockPhases = 5;
+
+// One whole-slice placement: row r's successor row starts at
+// values + r * stride (values of the band's precision).
+struct WholePlacement {
+    const char* values = nullptr;
+    std::uint64_t stride = 0;
+    int piece = 0;
+};
+
+struct SliceBlockHead {
+    SliceSpan span;
+    unsigned int placements = 0;  // the list's length
+    int complete = 1;
+    unsigned long long counts[MostPieces] = {};
+};
+
+// The block work's shared memory for a whole solve: its head, the list of
+// whole-slice placements, the best successors (pieces x capacity doubles)
+// and the finished values (capacity, at the band's precision).
+struct SliceBlockShape {
+    int pieces = 0;
+    int capacity = 0;    // values a slice holds at most: its most rows x the longest row
+    int placements = 0;  // whole-slice placements at most: orientations x W
+    int value_size = 8;
+    STACK_HD static constexpr std::size_t align(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+    STACK_HD std::size_t list_offset() const { return align(sizeof(SliceBlockHead)); }
+    STACK_HD std::size_t best_offset() const {
+        return list_offset() + align(std::size_t(placements) * sizeof(WholePlacement));
+    }
+    STACK_HD std::size_t done_offset() const {
+        return best_offset() + std::size_t(pieces) * std::size_t(capacity) * sizeof(double);
+    }
+    STACK_HD std::size_t bytes() const {
+        return done_offset() + align(std::size_t(capacity) * std::size_t(value_size));
+    }
+};
+
+template <class Value>
+class SliceBlock {
+public:
+    STACK_HD SliceBlock(const RoundView& view, const SliceBlockShape& shape, char* shared)
+        : view_(view), shape_(shape), head_(reinterpret_cast<SliceBlockHead*>(shared)),
+          list_(reinterpret_cast<WholePlacement*>(shared + shape.list_offset())),
+          best_(reinterpret_cast<double*>(shared + shape.best_offset())),
+          done_(reinterpret_cast<Value*>(shared + shape.done_offset())) {}
+
+    // Before the first slice: the block's counters zeroed.
+    STACK_HD void begin(int thread, int threads) {
+        for (int piece = thread; piece < view_.pieces; piece += threads)
+            head_->counts[piece] = 0;
+        if (thread == 0)
+            head_->complete = 1;
+    }
+
+    STACK_HD void phase(int phase, std::uint64_t chunk, int thread, int threads) {
+        if (phase == 0) {
+            if (thread == 0) {
+                head_->span = slice_span(view_, chunk);
+                head_->placements = 0;
+            }
+            return;
+        }
+        const SliceSpan& span = head_->span;
+        const int values = int(span.rows) * span.n;
+        if (span.rows == 0)
+            return;
+        if (phase == 1) {
+            const int first = view_.lower > 1 ? view_.lower : 1;
+            for (int pair = thread; pair < view_.orientations * MaxWidth; pair += threads) {
+                const int o = pair / MaxWidth, x = pair % MaxWidth;
+                const PortableOrientation& orientation = view_.orientation[o];
+                if (x < first || x + orientation.width > view_.width
+                    || !fits_at(orientation.surface, orientation.added, orientation.width, span.heights, x,
+                                view_.height))
+                    continue;
+                const PortableRule& rule = view_.rule[pair];
+                SharedCounts{head_->counts}.add(rule.piece, std::uint64_t(values));
+                if (values == 0)
+                    continue;
+                WholePlacement placement;
+                placement.piece = rule.piece;
+                placement.values = reinterpret_cast<const char*>(
+                    whole_slice_source<Value>(view_, span, rule, chunk, &placement.stride));
+                if (placement.values == nullptr) {
+                    head_->complete = 0;
+                    continue;
+                }
+                list_[take_place()] = placement;
+            }
+        } else if (phase == 2) {
+            const unsigned placements = head_->placements;
+            for (int v = thread; v < values; v += threads) {
+                const std::uint64_t row = std::uint64_t(v / span.n), i = std::uint64_t(v % span.n);
+                for (int piece = 0; piece < view_.pieces; ++piece)
+                    best_[std::size_t(piece) * std::size_t(shape_.capacity) + std::size_t(v)] = -1.0;
+                for (unsigned p = 0; p < placements; ++p) {
+                    const WholePlacement& placement = list_[p];
+                    const double value =
+                        double(reinterpret_cast<const Value*>(placement.values)[row * placement.stride + i]);
+                    double& target =
+                        best_[std::size_t(placement.piece) * std::size_t(shape_.capacity) + std::size_t(v)];
+                    target = target > value ? target : value;
+                }
+            }
+        } else if (phase == 3) {
+            int heights[MaxWidth];
+            for (std::uint64_t row = std::uint64_t(thread); row < span.rows; row += std::uint64_t(threads)) {
+                const BoardId row_id = slice_row_heights(view_, span, row, heights);
+                const BestRow best{best_ + row * std::uint64_t(span.n), 1, std::size_t(shape_.capacity)};
+                if (!row_placements<Value>(view_, span, chunk, row, heights, row_id, best, false,
+                                           SharedCounts{head_->counts}))
+                    head_->complete = 0;
+                finish_row(view_, span.n, best, done_ + row * std::uint64_t(span.n));
+            }
+        } else {
+            Value* out = reinterpret_cast<Value*>(view_.out) + span.first_value;
+            for (int v = thread; v < values; v += threads)
+                out[v] = done_[v];
+        }
+    }
+
+    // After the last slice: the block's counters into the round's (`add`
+    // adds one piece's count), and whether every ghost row was found.
+    template <class Add>
+    STACK_HD bool end(int thread, int threads, const Add& add) const {
+        for (int piece = thread; piece < view_.pieces; piece += threads)
+            if (head_->counts[piece])
+                add(piece, head_->counts[piece]);
+        return head_->complete != 0;
+    }
+
+private:
+    // A place in the list (the list's order does not matter: its maxima
+    // are exact in any order).
+    STACK_HD unsigned take_place() {
+#ifdef __CUDA_ARCH__
+        return atomicAdd(&head_->placements, 1u);
+#else
+        return head_->placements++;
+#endif
+    }
+
+    const RoundView& view_;
+    SliceBlockShape shape_;
+    SliceBlockHead* head_;
+    WholePlacement* list_;
+    double* best_;
+    Value* done_;
+};
+
+// The block work's shared memory for a solve at a band of `value_size`
+// bytes a value: a slice has at most H+1 rows (3 lower columns; else 1) of
+// at most the longest row's values, and at most orientations x W
+// whole-slice placements.
+SliceBlockShape slice_block_shape(const Partition& partition, const Rules& rules, const RoundLayout& layout,
+                                  int value_size);
+
+// The block work on the host for one slice: each phase with every thread
+// of the block in turn (the CPU loops that check the device's phases).
+template <class Value>
+void run_block_on_host(SliceBlock<Value>& block, std::uint64_t chunk, int threads) {
+    for (int phase = 0; phase < SliceBlockPhases; ++phase)
+        for (int thread = 0; thread < threads; ++thread)
+            block.phase(phase, chunk, thread, threads);
 }
 
 // The host's copy of what a RoundView points to for a whole solve (the
@@ -408,6 +695,13 @@ public:
     // that remainder mod the set's gcd (RoundLayout::row_indices).
     const std::vector<int>& row_indices() const { return row_indices_; }
     int most_cells() const { return most_cells_; }
+    // The block work's shared memory for this solve at a band of
+    // `value_size` bytes a value (slice_block_shape).
+    SliceBlockShape block_shape(int value_size) const {
+        SliceBlockShape shape = block_shape_;
+        shape.value_size = value_size;
+        return shape;
+    }
 
 private:
     const Partition& partition_;
@@ -418,6 +712,7 @@ private:
     std::vector<int> in_row_;
     std::vector<int> row_indices_;
     int pieces_ = 0, most_cells_ = 0;
+    SliceBlockShape block_shape_;
     bool mirrored_ = false;
 };
 

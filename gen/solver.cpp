@@ -572,16 +572,22 @@ RoundView host_round_view(const SliceTables& tables, const RoundLayout& layout, 
 }
 
 // The GPU's slice work (slice_work.h) run on the host, one slice at a time:
-// the code a GPU thread runs, in a CPU loop. It serves the tests that check
-// the GPU path's logic without a GPU (KernelKind::Portable), and gives the
+// the code the device runs, in CPU loops. With `block_threads` it is the
+// block work, each phase run with every thread of a block in turn; with 0
+// the thread-a-slice work. It serves the tests that check the GPU path's
+// logic without a GPU (KernelKind::Portable, PortableThread), and gives the
 // CPU kernel's bits by construction of both.
 template <class Value>
 class PortableKernel final : public SliceKernel {
 public:
     PortableKernel(const Partition& partition, const PlacementTable& placements, const RoundLayout& layout,
-                   const SliceTables& tables, int pieces)
+                   const SliceTables& tables, int pieces, int block_threads)
         : partition_(partition), placements_(placements), layout_(layout), tables_(tables),
-          best_(std::size_t(pieces) * std::size_t(partition.geometry().height() + 1)), counts_(std::size_t(pieces)) {}
+          block_threads_(block_threads), shape_(tables.block_shape(int(sizeof(Value)))),
+          best_(std::size_t(pieces) * std::size_t(partition.geometry().height() + 1)), counts_(std::size_t(pieces)) {
+        if (block_threads_ > 0)
+            shared_.resize(shape_.bytes() / sizeof(double) + 1);
+    }
 
     void begin_round(int sum, Band& band, Exchange& exchange, int worker) override {
         band_ = &band;
@@ -591,7 +597,19 @@ public:
     }
     void add_slice(std::uint64_t chunk) override {
         find_sends_of_slice(*exchange_, *finder_, partition_, placements_, (*band_)[view_.sum], chunk);
-        if (!compute_slice<Value>(view_, chunk, best_.data(), 1, counts_.data()))
+        bool complete = true;
+        if (block_threads_ > 0) {
+            SliceBlock<Value> block(view_, shape_, reinterpret_cast<char*>(shared_.data()));
+            for (int thread = 0; thread < block_threads_; ++thread)
+                block.begin(thread, block_threads_);
+            run_block_on_host(block, chunk, block_threads_);
+            for (int thread = 0; thread < block_threads_; ++thread)
+                complete &= block.end(thread, block_threads_,
+                                      [&](int piece, std::uint64_t count) { counts_[std::size_t(piece)] += count; });
+        } else {
+            complete = compute_slice<Value>(view_, chunk, best_.data(), 1, counts_.data());
+        }
+        if (!complete)
             throw std::logic_error("round " + std::to_string(view_.sum) + ": a ghost row was not received from "
                                    "its owner: the exchange missed a placement (a bug: please report it)");
     }
@@ -603,12 +621,15 @@ private:
     const PlacementTable& placements_;
     const RoundLayout& layout_;
     const SliceTables& tables_;
+    int block_threads_;
+    SliceBlockShape shape_;
     Band* band_ = nullptr;
     Exchange* exchange_ = nullptr;
     Exchange::Finder* finder_ = nullptr;
     RoundView view_;
     std::vector<SuccessorRound> next_;
     std::vector<double> best_;
+    std::vector<double> shared_;  // the block's shared memory
     std::vector<std::uint64_t> counts_;
 };
 
@@ -640,13 +661,15 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
         gpu_ = std::make_unique<GpuRounds>(partition, layout, rules, *tables_, band_value_size, device);
         return;
     }
+    const bool portable = kind == KernelKind::Portable || kind == KernelKind::PortableThread;
+    const int block_threads = kind == KernelKind::Portable ? SliceBlockThreads : 0;
     for (int worker = 0; worker < threads; ++worker)
-        if (kind == KernelKind::Portable && band_value_size == sizeof(float))
-            kernels_.push_back(
-                std::make_unique<PortableKernel<float>>(partition, placements_, layout, *tables_, rules.piece_count()));
-        else if (kind == KernelKind::Portable)
+        if (portable && band_value_size == sizeof(float))
+            kernels_.push_back(std::make_unique<PortableKernel<float>>(partition, placements_, layout, *tables_,
+                                                                       rules.piece_count(), block_threads));
+        else if (portable)
             kernels_.push_back(std::make_unique<PortableKernel<double>>(partition, placements_, layout, *tables_,
-                                                                        rules.piece_count()));
+                                                                        rules.piece_count(), block_threads));
         else if (band_value_size == sizeof(float))
             kernels_.push_back(std::make_unique<TypedKernel<float>>(partition, placements_, rules_, layout));
         else

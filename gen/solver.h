@@ -38,9 +38,10 @@ namespace stack {
 
 // Which code computes a round's slices. Every kind gives the same bits.
 enum class KernelKind : std::uint8_t {
-    Cpu,       // the CPU slice kernel (solver.cpp): the default
-    Portable,  // the GPU's slice work (slice_work.h) in a CPU loop, on the worker threads
-    Gpu,       // the same work on the rank's GPU (gpu_rounds.h)
+    Cpu,             // the CPU slice kernel (solver.cpp): the default
+    Portable,        // the GPU's block work (slice_work.h) in CPU loops, on the worker threads
+    PortableThread,  // its thread-a-slice work (the GPU's where a block's shared memory would not fit)
+    Gpu,             // the same work on the rank's GPU (gpu_rounds.h)
 };
 
 struct RoundRecord {

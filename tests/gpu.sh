@@ -11,7 +11,9 @@
 #                            the CUDA runtime (stackgen_emulated --gpu) at NP
 #                            ranks: the same table files, byte for byte, as
 #                            the CPU kernel's (6x10 float64, 7x8 class 0 in a
-#                            float32 band); --json's gpu object; a run killed
+#                            float32 band), by the block kernel and, where a
+#                            block's shared memory is too small, by the
+#                            thread-a-slice one; --json's gpu object; a run killed
 #                            in the rounds resumed with --gpu gives the same
 #                            table; a band larger than the "GPU" refused in
 #                            one line, exit 2, no file left
@@ -89,8 +91,20 @@ size = 4 if gpu["band_precision"] == "float32" else 8
 assert g["kernel_bytes"] == (gpu["connections"] + gpu["stored_states"]) * size, g["kernel_bytes"]
 assert g["copy_bytes"] == gpu["stored_states"] * size, g["copy_bytes"]
 assert g["upload_bytes"] > 0 and g["copies_page_locked"] and 0 < g["allocated_bytes_max"]
+# A block a slice, 2 blocks on each of the stand-in's 2 multiprocessors.
+assert g["kernel_shape"] == "block" and g["threads_per_block"] == 128 and g["blocks"] == 4, g
+assert 0 < g["shared_bytes_per_block"] <= 232448, g["shared_bytes_per_block"]
 PYTHON
         cmp "$cpu" "$gpu" || fail "the emulated GPU's table differs from the CPU kernel's"
+        # A block's shared memory too small for the block kernel: one
+        # thread a slice, the same table.
+        thread="$dir/emu_thread_${width}x${height}.np$np.h5"
+        rm -f "$thread"
+        STACK_EMULATED_GPU_SHARED=4096 mpi -x STACK_EMULATED_GPU_SHARED "$emulated" "${args[@]}" --gpu --threads 2 \
+            --output "$thread" > "$thread.json"
+        "$python" -c 'import json, sys; g = json.load(open(sys.argv[1]))["gpu"]
+assert g["kernel_shape"] == "thread" and g["shared_bytes_per_block"] == 0, g' "$thread.json"
+        cmp "$cpu" "$thread" || fail "the emulated GPU's thread-a-slice table differs from the CPU kernel's"
     done
     # --no-output: the digest on one rank's "GPU" (several rounds of many
     # digest pieces: 7x10 and 7x11 hold 0.6 million values a round, the

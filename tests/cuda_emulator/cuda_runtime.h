@@ -6,7 +6,9 @@
 // is host memory; every stream runs its work at once, in call order, so
 // the emulator checks the bookkeeping, not the ordering between streams; a
 // kernel launch runs every thread of the grid in turn. One device, whose
-// free memory is $STACK_EMULATED_GPU_MEMORY bytes (default 16 GiB).
+// free memory is $STACK_EMULATED_GPU_MEMORY bytes (default 16 GiB) and
+// whose blocks may take $STACK_EMULATED_GPU_SHARED bytes of shared memory
+// (default an H100's 227 KiB), 2 blocks on each of its 2 multiprocessors.
 #pragma once
 
 #include <chrono>
@@ -18,6 +20,7 @@
 #define __global__
 #define __host__
 #define __device__
+#define __launch_bounds__(threads)
 
 struct dim3 {
     unsigned x = 1, y = 1, z = 1;
@@ -32,7 +35,12 @@ enum cudaError_t {
     cudaErrorNoDevice = 100
 };
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
-enum cudaDeviceAttr { cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37 };
+enum cudaDeviceAttr {
+    cudaDevAttrMemoryClockRate = 36,
+    cudaDevAttrGlobalMemoryBusWidth = 37,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 constexpr unsigned cudaStreamNonBlocking = 1, cudaHostRegisterDefault = 0, cudaDeviceScheduleBlockingSync = 4;
 
 struct CudaEmulatedEvent {
@@ -44,7 +52,7 @@ using cudaEvent_t = CudaEmulatedEvent*;
 struct cudaDeviceProp {
     char name[256] = "CPU stand-in for a CUDA device";
     std::size_t totalGlobalMem = 0;
-    int multiProcessorCount = 1;
+    int multiProcessorCount = 2;
     int maxThreadsPerMultiProcessor = 64;
 };
 
@@ -68,8 +76,23 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int) {
     properties->totalGlobalMem = cuda_emulated_memory();
     return cudaSuccess;
 }
+inline std::size_t cuda_emulated_shared() {
+    const char* text = std::getenv("STACK_EMULATED_GPU_SHARED");
+    return text ? std::size_t(std::strtoull(text, nullptr, 10)) : std::size_t(232448);
+}
 inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int) {
-    *value = attribute == cudaDevAttrMemoryClockRate ? 1000000 : 64;  // 16 GB/s "peak"
+    *value = attribute == cudaDevAttrMemoryClockRate                ? 1000000  // 16 GB/s "peak"
+             : attribute == cudaDevAttrMaxSharedMemoryPerBlockOptin ? int(cuda_emulated_shared())
+                                                                    : 64;
+    return cudaSuccess;
+}
+template <class Kernel>
+cudaError_t cudaFuncSetAttribute(Kernel, cudaFuncAttribute, int value) {
+    return std::size_t(value) <= cuda_emulated_shared() ? cudaSuccess : cudaErrorInvalidValue;
+}
+template <class Kernel>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, Kernel, int, std::size_t) {
+    *blocks = 2;
     return cudaSuccess;
 }
 inline cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {

@@ -1,7 +1,8 @@
 // The GPU path's logic, checked without a GPU (gen/slice_work.h): the
-// portable slice work, which a GPU thread runs for each slice, run in a CPU
-// loop (KernelKind::Portable) must give the CPU kernel's bits and its
-// connections, on every rank count ctest starts this with (1, 2, 3), for
+// portable slice work, which the GPU runs as a block of threads a slice (or
+// one thread a slice), run in CPU loops (KernelKind::Portable: each phase
+// of a block with every thread in turn; PortableThread) must give the CPU
+// kernel's bits and its connections, on every rank count ctest starts this with (1, 2, 3), for
 // the tetrominoes, pentominoes, rectangles and a weighted piece file with
 // one-column pieces of two heights, every chunking, all classes and class
 // 0, float64 and float32 bands, 1 and 2 threads; and in a run whose ranks
@@ -79,14 +80,18 @@ TEST(PortableSliceWork, GivesTheCpuKernelsBitsAndConnections) {
                 for (const int value_size : {int(sizeof(double)), int(sizeof(float))}) {
                     const Solved cpu =
                         solve_bytes(world, geometry, rules, residues, lower, value_size, KernelKind::Cpu, 1);
-                    for (const int threads : {1, 2}) {
-                        const Solved portable = solve_bytes(world, geometry, rules, residues, lower, value_size,
-                                                            KernelKind::Portable, threads);
-                        const std::string where = test.set + " " + std::to_string(test.width) + "x"
-                                                  + std::to_string(test.height) + " classes " + residues.text()
-                                                  + " lower " + std::to_string(lower) + " value size "
-                                                  + std::to_string(value_size) + " threads " + std::to_string(threads)
-                                                  + " rank " + std::to_string(world.rank());
+                    for (const auto& [kind, threads] :
+                         std::vector<std::pair<KernelKind, int>>{{KernelKind::Portable, 1},
+                                                                 {KernelKind::Portable, 2},
+                                                                 {KernelKind::PortableThread, 1},
+                                                                 {KernelKind::PortableThread, 2}}) {
+                        const Solved portable =
+                            solve_bytes(world, geometry, rules, residues, lower, value_size, kind, threads);
+                        const std::string where =
+                            test.set + " " + std::to_string(test.width) + "x" + std::to_string(test.height)
+                            + " classes " + residues.text() + " lower " + std::to_string(lower) + " value size "
+                            + std::to_string(value_size) + (kind == KernelKind::Portable ? " block" : " thread")
+                            + " work, threads " + std::to_string(threads) + " rank " + std::to_string(world.rank());
                         EXPECT_EQ(portable.bytes.size(), cpu.bytes.size()) << where;
                         EXPECT_TRUE(portable.bytes == cpu.bytes) << where;
                         EXPECT_EQ(portable.connections, cpu.connections) << where;
@@ -94,7 +99,7 @@ TEST(PortableSliceWork, GivesTheCpuKernelsBitsAndConnections) {
                     }
                 }
     }
-    EXPECT_GT(compared, 100);
+    EXPECT_GT(compared, 200);
 }
 
 // Even ranks run the portable work, odd ranks the CPU kernel: the rows one
