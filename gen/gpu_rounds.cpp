@@ -13,7 +13,7 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
                   * (double(Band::largest_round_values(partition, layout)) * double(value_size)
                      + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
     memory.ghosts = host_ghost_bytes;
-    memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + 2 * sizeof(std::uint64_t));
+    memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + 3 * sizeof(std::uint64_t) + 1);
     const double per_thread = double(rules.piece_count()) * double(partition.geometry().height() + 1) * sizeof(double);
     memory.scratch = std::min(GpuScratchBytes, per_thread * double(GpuMostThreads));
     return memory;

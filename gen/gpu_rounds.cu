@@ -9,6 +9,11 @@
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#ifndef STACK_CUDA_EMULATOR
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -90,6 +95,26 @@ private:
     T* data_ = nullptr;
     std::size_t count_ = 0;
 };
+
+// Each owned chunk's slice rows in round `sum` (Partition::slice_rows: 0
+// for an empty slice), and a 0 past the last chunk, so that the exclusive
+// scan of the chunks + 1 numbers is the round's slice starts, its last
+// the round's rows; and whether the slice holds values (rows of a top
+// whose rows hold none, in a mirrored layout, hold none), as the host's
+// list_slices() takes them.
+__global__ void slice_rows_kernel(RoundView view, std::uint64_t chunks, const std::uint64_t* lower_rows,
+                                  int most_lower_sum, std::uint64_t* rows, unsigned char* holds_values) {
+    const std::uint64_t chunk = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (chunk > chunks)
+        return;
+    const int lower_sum = chunk == chunks ? -1 : view.sum - int(view.upper_sums[chunk]);
+    rows[chunk] = lower_sum >= 0 && lower_sum <= most_lower_sum ? lower_rows[lower_sum] : 0;
+    if (chunk == chunks)
+        return;
+    const BoardId chunk_first = (chunk * std::uint64_t(view.ranks) + std::uint64_t(view.rank)) * view.chunk_size;
+    const int top = view.mirrored ? int(chunk_first / view.powers[view.width - 1] % view.base) : 0;
+    holds_values[chunk] = rows[chunk] > 0 && view.tops.length[top] > 0;
+}
 
 // The round's counters, [piece], added to by each block once at its end.
 struct GlobalCounts {
@@ -173,12 +198,14 @@ struct DeviceRound {
     DeviceArray<std::uint64_t> top_rows, top_values;  // RoundStore's, H+2 each
     DeviceArray<int> top_length;                      // H+1
     RoundTops tops() const { return {top_rows.data(), top_values.data(), top_length.data()}; }
-    // A round's layout, from its host store.
-    void upload_layout(const RoundStore& store, cudaStream_t stream) {
-        slice_start.upload(store.slice_start, stream);
+    // Where its tops start, from its host store (H+2 numbers each); its
+    // slice starts are built on the device (Impl::lay_out).
+    std::uint64_t upload_tops(const RoundStore& store, cudaStream_t stream) {
         top_rows.upload(store.top_rows, stream);
         top_values.upload(store.top_values, stream);
         top_length.upload(store.top_length, stream);
+        return (store.top_rows.size() + store.top_values.size()) * sizeof(std::uint64_t)
+               + store.top_length.size() * sizeof(int);
     }
 };
 
@@ -284,6 +311,11 @@ struct GpuRounds::Impl {
     DeviceArray<PortableOrientation> orientations;
     DeviceArray<PortableRule> rules;
     DeviceArray<std::uint32_t> weights, upper_sums;
+    DeviceArray<std::uint64_t> lower_rows;      // [lower sum] -> a slice's rows
+    DeviceArray<std::uint64_t> chunk_rows;      // [owned chunk] -> its slice's rows in the round laid out, and a 0
+    DeviceArray<unsigned char> chunk_holds;     // [owned chunk] -> its slice holds values in that round
+    DeviceArray<std::uint64_t> selected;        // the non-empty slices found (DeviceSelect's count)
+    DeviceArray<unsigned char> layout_scratch;  // CUB's temporary storage for the scan and the selection
     DeviceArray<int> in_row, row_indices, partners;
     DeviceArray<double> scratch;  // the thread-a-slice kernel's
     SliceBlockShape shape;        // the block kernel's shared memory
@@ -363,6 +395,15 @@ struct GpuRounds::Impl {
         row_indices.upload(tables.row_indices(), compute);
         upper_sums.allocate(partition.owned_chunks(), allocated);
         upper_sums.upload(partition.upper_sums(), partition.owned_chunks(), compute);
+        std::vector<std::uint64_t> rows_of_sum(std::size_t(partition.most_lower_sum()) + 1);
+        for (int lower_sum = 0; lower_sum <= partition.most_lower_sum(); ++lower_sum)
+            rows_of_sum[std::size_t(lower_sum)] = partition.rows_of_lower_sum(lower_sum);
+        lower_rows.allocate(rows_of_sum.size(), allocated);
+        lower_rows.upload(rows_of_sum, compute);
+        chunk_rows.allocate(partition.owned_chunks() + 1, allocated);
+        chunk_holds.allocate(partition.owned_chunks(), allocated);
+        selected.allocate(1, allocated);
+        layout_scratch.allocate(std::max<std::size_t>(layout_scratch_bytes(), 1), allocated);
         for (Launch& launch : launches) {
             launch.slices.allocate(partition.owned_chunks(), allocated);
             launch.next.allocate(std::size_t(most_cells) + 1, allocated);
@@ -511,6 +552,75 @@ struct GpuRounds::Impl {
         }
     }
 
+    // CUB's temporary storage for a round's scan and selection (the larger).
+    std::size_t layout_scratch_bytes() const {
+#ifdef STACK_CUDA_EMULATOR
+        return 0;
+#else
+        const std::uint64_t chunks = partition.owned_chunks();
+        std::size_t scan = 0, select = 0;
+        check(cub::DeviceScan::ExclusiveSum(nullptr, scan, static_cast<std::uint64_t*>(nullptr),
+                                            static_cast<std::uint64_t*>(nullptr), chunks + 1),
+              "cub::DeviceScan::ExclusiveSum");
+        check(
+            cub::DeviceSelect::Flagged(nullptr, select, thrust::counting_iterator<std::uint64_t>(0),
+                                       static_cast<const unsigned char*>(nullptr), static_cast<std::uint64_t*>(nullptr),
+                                       static_cast<std::uint64_t*>(nullptr), chunks),
+            "cub::DeviceSelect::Flagged");
+        return std::max(scan, select);
+#endif
+    }
+
+    // Lays round `store.sum` out on the device, on the compute stream: its
+    // slice starts (a scan of each chunk's slice rows) and, into `slices`
+    // when given, its non-empty slices in ascending order (a selection of
+    // the chunks with rows), so neither crosses the bus each round; the
+    // tops come from the host store. Returns the bytes uploaded. The
+    // emulator checks that the device's layout is the host's (`host_slices`
+    // the slices the host listed).
+    std::uint64_t lay_out(DeviceRound& round, const RoundStore& store, std::uint64_t* slices,
+                          const std::vector<std::uint64_t>& host_slices) {
+        const std::uint64_t bytes_up = round.upload_tops(store, compute);
+        const std::uint64_t chunks = partition.owned_chunks();
+        const unsigned threads = 256, blocks = unsigned((chunks + 1 + threads - 1) / threads);
+        RoundView view = tables.view();
+        view.sum = store.sum;
+        view.upper_sums = upper_sums.data();
+        view.tops = round.tops();
+        STACK_LAUNCH(slice_rows_kernel, blocks, threads, compute, view, chunks, lower_rows.data(),
+                     partition.most_lower_sum(), chunk_rows.data(), chunk_holds.data());
+        check(cudaGetLastError(), "launching the slice rows kernel");
+#ifdef STACK_CUDA_EMULATOR
+        // The CPU stand-in's scan and selection (CUB's on a GPU), and the
+        // check that the device's layout is the host's.
+        std::uint64_t rows = 0, found = 0;
+        for (std::uint64_t chunk = 0; chunk <= chunks; ++chunk) {
+            round.slice_start.data()[chunk] = rows;
+            if (chunk < chunks && chunk_holds.data()[chunk] && slices)
+                slices[found++] = chunk;
+            rows += chunk_rows.data()[chunk];
+        }
+        if (!std::equal(store.slice_start.begin(), store.slice_start.end(), round.slice_start.data())
+            || (slices && !(found == host_slices.size() && std::equal(host_slices.begin(), host_slices.end(), slices))))
+            throw std::logic_error("round " + std::to_string(store.sum) + ": the device's slice starts or slices "
+                                   "differ from the host's (a bug: please report it)");
+#else
+        (void)host_slices;
+        std::size_t bytes = layout_scratch.size();
+        check(cub::DeviceScan::ExclusiveSum(layout_scratch.data(), bytes, chunk_rows.data(), round.slice_start.data(),
+                                            chunks + 1, compute),
+              "cub::DeviceScan::ExclusiveSum");
+        if (slices) {
+            bytes = layout_scratch.size();
+            check(cub::DeviceSelect::Flagged(layout_scratch.data(), bytes, thrust::counting_iterator<std::uint64_t>(0),
+                                             static_cast<const unsigned char*>(chunk_holds.data()), slices,
+                                             selected.data(), chunks, compute),
+                  "cub::DeviceSelect::Flagged");
+        }
+#endif
+        return bytes_up;
+    }
+
     // Queues the round kernel on the compute stream over `count` slices.
     void run_kernel(const RoundView& view, const std::uint64_t* slices, std::uint64_t count, unsigned long long* counts,
                     int* missing) {
@@ -564,8 +674,7 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     if (store.value_count() * std::uint64_t(gpu.value_size) > round.values.size())
         throw std::logic_error("round " + std::to_string(store.sum) + " holds more values than the device's round "
                                "arrays were sized for (a bug: please report it)");
-    round.upload_layout(store, gpu.compute);
-    launch->slices.upload(slices, gpu.compute);
+    launch->layout_bytes = gpu.lay_out(round, store, launch->slices.data(), slices);
     std::vector<SuccessorRound> next(std::size_t(gpu.most_cells) + 1);
     for (int step = 1; step <= gpu.most_cells; ++step)
         next[std::size_t(step)] = gpu.successor(store.sum + step);
@@ -575,7 +684,6 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     check(cudaMemsetAsync(launch->missing.data(), 0, sizeof(int), gpu.compute), "cudaMemsetAsync");
     launch->sum = store.sum;
     launch->store = &store;
-    launch->layout_bytes = (store.slice_start.size() + slices.size()) * sizeof(std::uint64_t);
 
     RoundView view = gpu.tables.view();
     view.upper_sums = gpu.upper_sums.data();
@@ -694,12 +802,11 @@ void GpuRounds::upload_round(const RoundStore& store) {
     Impl& gpu = *impl_;
     check(cudaSetDevice(gpu.report.device_index), "cudaSetDevice");
     DeviceRound& round = gpu.open(store.sum, store.row_length);
-    round.upload_layout(store, gpu.compute);
+    const std::uint64_t layout_bytes = gpu.lay_out(round, store, nullptr, {});
     round.values.upload(reinterpret_cast<const char*>(store.values.data()),
                         store.value_count() * std::uint64_t(gpu.value_size), gpu.compute);
     check(cudaStreamSynchronize(gpu.compute), "uploading a resumed round");
-    gpu.report.upload_bytes +=
-        (store.slice_start.size() * sizeof(std::uint64_t)) + store.value_count() * gpu.value_size;
+    gpu.report.upload_bytes += layout_bytes + store.value_count() * std::uint64_t(gpu.value_size);
 }
 
 void GpuRounds::upload_ghosts(int sum, const GhostRows& rows) {

@@ -9,8 +9,8 @@
 // without a file (--no-output) the digest is computed on the device too
 // (digest_on_device) and only the row sum 0 round (V(empty)) comes back.
 //
-// A round is launched, then waited for. Launching uploads its slice starts
-// and list of slices, queues its kernel on the compute stream and the copy
+// A round is launched, then waited for. Launching builds its slice starts
+// and list of slices on the device, queues its kernel on the compute stream and the copy
 // of its values back to the host on the copy stream (after the kernel), and
 // returns. On one rank the next round needs nothing from the host, so the
 // round runner launches round S-1 before it waits for S: the device then
@@ -51,7 +51,7 @@ bool gpu_built();
 struct GpuMemory {
     double band = 0;     // K+1 rounds, each sized for the rank's largest, with their slice starts
     double ghosts = 0;   // the ghost rows of K rounds (several ranks)
-    double chunks = 0;   // the upper sums and two rounds' lists of slices
+    double chunks = 0;   // the upper sums, the chunks' slice rows and flags, two rounds' lists of slices (built there)
     double scratch = 0;  // the threads' best-successor rows
     double total() const { return band + ghosts + chunks + scratch; }
 };

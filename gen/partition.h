@@ -68,6 +68,10 @@ public:
     int lower_columns() const { return lower_columns_; }
     std::uint64_t owned_chunks() const { return owned_chunks_; }
     int max_row_sum() const { return (geometry_.width() - 1) * geometry_.height(); }
+    // Rows of a slice whose lower columns sum to `lower_sum` (0 when none),
+    // and the largest such sum: slice_rows() without the chunk.
+    std::uint64_t rows_of_lower_sum(int lower_sum) const { return lower_.count(lower_sum); }
+    int most_lower_sum() const { return std::max(lower_columns_ - 1, 0) * geometry_.height(); }
     int rounds() const { return max_row_sum() + 1; }
 
     int owner(BoardId id) const { return static_cast<int>(id / chunk_size_ % ranks_); }
