@@ -51,7 +51,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "table", "python"))
 import stack_table  # noqa: E402
-from stack_table import CHECKSUM_VALUES, StackTable, TableError  # noqa: E402
+from stack_table import CHECKSUM_VALUES, BoardError, BoardIdError, StackTable, TableError  # noqa: E402
 from reseal import reseal  # noqa: E402
 
 build, work = sys.argv[1], sys.argv[2]
@@ -132,11 +132,14 @@ for path in (all_classes, odd, old, pentominoes, mixed, legacy):
 
 
 
-def refused(what, read, pattern):
-    """read() must raise a TableError whose message holds pattern."""
+def refused(what, read, pattern, kind=TableError):
+    """read() must raise a `kind` (TableError: a bad file; BoardError, a
+    ValueError: a bad board; BoardIdError, also a LookupError: an id past
+    the table) whose message holds pattern."""
     try:
         read()
-    except TableError as error:
+    except Exception as error:
+        assert isinstance(error, kind), "%s: refused with %s, expected a %s" % (what, type(error).__name__, kind.__name__)
         assert pattern in str(error), "%s: refused with '%s', expected '%s'" % (what, error, pattern)
         return
     raise AssertionError("%s was read; expected a refusal with '%s'" % (what, pattern))
@@ -269,17 +272,19 @@ with StackTable(all_classes) as table:
     assert table.values_of([0, 0, 0, 0, 0])[0] == table.values([0])[0]  # one board, flat
     # Boards that are not of this well are refused, never read as another board.
     top = table.height
-    refused("a height above the well", lambda: table.values_of([[top + 1, 0, 0, 0, 0]]), "outside the well")
-    refused("a negative height", lambda: table.board_id([-1, 0, 0, 0, 0]), "outside the well")
-    refused("a board of another width", lambda: table.board_id([0, 0, 0, 0]), "has 5 heights")
-    refused("a flat list of two boards", lambda: table.board_id([0] * 10), "has 5 heights")
-    refused("a fractional height", lambda: table.board_id([0.5, 0, 0, 0, 0]), "whole numbers")
-    refused("the id past the last", lambda: table.values([table.states]), "ids run from 0 to %d" % (table.states - 1))
-    refused("a negative id", lambda: table.values([-1]), "ids run from 0")
-    refused("an id past 2^64", lambda: table.values([1 << 64]), "ids run from 0")
-    refused("a fractional id", lambda: table.values([0.5]), "not a whole number")
-    refused("heights of the id past the last", lambda: table.heights([table.states]), "ids run from 0")
-    refused("positions of a negative id", lambda: table.positions(np.array([-3])), "ids run from 0")
+    refused("a height above the well", lambda: table.values_of([[top + 1, 0, 0, 0, 0]]), "outside the well", ValueError)
+    refused("a negative height", lambda: table.board_id([-1, 0, 0, 0, 0]), "outside the well", BoardError)
+    refused("a board of another width", lambda: table.board_id([0, 0, 0, 0]), "has 5 heights", ValueError)
+    refused("a flat list of two boards", lambda: table.board_id([0] * 10), "has 5 heights", BoardError)
+    refused("a fractional height", lambda: table.board_id([0.5, 0, 0, 0, 0]), "whole numbers", BoardError)
+    refused("the id past the last", lambda: table.values([table.states]), "ids run from 0 to %d" % (table.states - 1),
+            LookupError)
+    refused("a negative id", lambda: table.values([-1]), "ids run from 0", BoardIdError)
+    refused("an id past 2^64", lambda: table.values([1 << 64]), "ids run from 0", ValueError)
+    refused("a fractional id", lambda: table.values([0.5]), "not a whole number", BoardError)
+    refused("heights of the id past the last", lambda: table.heights([table.states]), "ids run from 0", BoardIdError)
+    refused("positions of a negative id", lambda: table.positions(np.array([-3])), "ids run from 0", BoardIdError)
+    assert not issubclass(BoardError, TableError) and not issubclass(TableError, ValueError)
     assert not table.holds([table.states])[0], "holds() past the last id"
     assert table.values(np.array([], dtype=np.int64)).size == 0
     assert table.values(np.array([0.0]))[0] == table.values([0])[0]

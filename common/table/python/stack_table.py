@@ -110,7 +110,19 @@ SCAN_BLOCKS = 256       # checksummed blocks per step of iter_blocks(): 1 Mi val
 
 
 class TableError(Exception):
-    """The file is not a table this reader knows."""
+    """The file is not a table this reader knows, or it is damaged."""
+
+
+class BoardError(ValueError):
+    """A board or board id that is no board of the table: heights of
+    another width, heights or ids that are not whole numbers, a height
+    outside 0..H. `except ValueError` catches it, as it catches any bad
+    argument."""
+
+
+class BoardIdError(BoardError, LookupError):
+    """A board id outside 0..states-1: a LookupError (as an index past a
+    sequence's end is), and a BoardError."""
 
 
 PIECE_LINE = re.compile(r"(\w{1,16})((?: weight=\d+| letter=\S)*):((?: \(\[(?:-?\d+(?:,-?\d+)*)?\],\[\d+(?:,\d+)*\]\))+)")
@@ -503,25 +515,25 @@ class StackTable:
         if flat.dtype.kind == "f":
             whole = np.isfinite(flat) & (flat == np.floor(flat))
             if not whole.all():
-                raise TableError("board id %r of %s is not a whole number" % (float(flat[~whole][0]), self.path))
+                raise BoardError("board id %r of %s is not a whole number" % (float(flat[~whole][0]), self.path))
         elif flat.dtype.kind == "O":  # Python integers past int64 / uint64
             try:
                 numbers = [int(i) for i in flat]
             except (TypeError, ValueError) as error:
-                raise TableError("a board id of %s is not a whole number: %s" % (self.path, error)) from None
+                raise BoardError("a board id of %s is not a whole number: %s" % (self.path, error)) from None
             low, high = min(numbers), max(numbers)
             if low < 0 or (not past_end and high >= self.states) or high >= 1 << 64:
                 bad = low if low < 0 else high
-                raise TableError("board id %d is no board of %s: ids run from 0 to %d" % (bad, self.path, self.states - 1))
+                raise BoardIdError("board id %d is no board of %s: ids run from 0 to %d" % (bad, self.path, self.states - 1))
             return np.array(numbers, dtype=np.uint64)
         elif flat.dtype.kind not in "iub":
-            raise TableError("board ids of %s must be whole numbers, not %s" % (self.path, flat.dtype))
+            raise BoardError("board ids of %s must be whole numbers, not %s" % (self.path, flat.dtype))
         if flat.dtype.kind in "if" and flat.min() < 0:
-            raise TableError("board id %d is no board of %s: ids run from 0 to %d"
+            raise BoardIdError("board id %d is no board of %s: ids run from 0 to %d"
                              % (int(flat.min()), self.path, self.states - 1))
         flat = flat.astype(np.uint64)
         if not past_end and self.states < 1 << 64 and flat.max() >= np.uint64(self.states):
-            raise TableError("board id %d is no board of %s: ids run from 0 to %d"
+            raise BoardIdError("board id %d is no board of %s: ids run from 0 to %d"
                              % (int(flat.max()), self.path, self.states - 1))
         return flat
 
@@ -532,20 +544,21 @@ class StackTable:
 
     def board_id(self, heights):
         """Board ids of boards given by their column heights: one board (W
-        heights) or an (n, W) array. A TableError for a board of another
-        width or a height outside 0..H, as the C++ library gives."""
+        heights) or an (n, W) array. A BoardError (a ValueError) for a board
+        of another width or a height outside 0..H, with the C++ library's
+        message."""
         given = np.asarray(heights)
         if given.ndim == 1:
             given = given.reshape(1, -1)
         if given.ndim != 2 or given.shape[1] != self.width:
-            raise TableError("a board of %s has %d heights, one a column; got shape %s"
+            raise BoardError("a board of %s has %d heights, one a column; got shape %s"
                              % (self.path, self.width, tuple(np.asarray(heights).shape)))
         if given.size and given.dtype.kind not in "iu":
             if given.dtype.kind != "f" or not np.all(np.isfinite(given) & (given == np.floor(given))):
-                raise TableError("the heights of a board of %s must be whole numbers" % self.path)
+                raise BoardError("the heights of a board of %s must be whole numbers" % self.path)
         if given.size and (given.min() < 0 or given.max() > self.height):
             bad = given.min() if given.min() < 0 else given.max()
-            raise TableError("height %d is outside the well of %s: heights run from 0 to %d"
+            raise BoardError("height %d is outside the well of %s: heights run from 0 to %d"
                              % (int(bad), self.path, self.height))
         heights = given.astype(np.uint64)
         ids = np.zeros(heights.shape[0], dtype=np.uint64)
@@ -1087,7 +1100,7 @@ def main(arguments=None):
     try:
         with StackTable(arguments[0]) as table:
             if ids and (min(ids) < 0 or max(ids) >= table.states):
-                raise TableError("board ids run from 0 to %d in %s" % (table.states - 1, table.path))
+                raise BoardIdError("board ids run from 0 to %d in %s" % (table.states - 1, table.path))
             if check:
                 table.check_all()
                 stored = int(table.dataset.shape[0])
@@ -1106,7 +1119,7 @@ def main(arguments=None):
             else:
                 for value in table.values(ids):
                     print(repr(float(value)))
-    except TableError as error:
+    except (TableError, BoardError) as error:
         print("stack_table: error: %s" % error, file=sys.stderr)
         return 2
     except (OSError, RuntimeError, KeyError, ValueError) as error:  # h5py on damaged metadata
