@@ -174,8 +174,8 @@ void reload_rounds(const Communicator& comm, RoundRunner& runner, const std::str
 //     own --oversubscribe, and is not warned about);
 //   - else rank 0 is bound to fewer cores than its threads (Open MPI binds
 //     a rank to one core at 2 ranks or fewer): the binding that gives each
-//     rank its threads' cores, which fits the node, as README "Ranks and
-//     threads" launches.
+//     rank its threads' cores, which fits the node, as docs/scale.md
+//     launches.
 void warn_if_oversubscribed(const Communicator& comm, const GenerateOptions& options, int threads) {
     const int on_node = comm.ranks_on_node();
     if (!comm.is_root() || options.quiet)

@@ -27,7 +27,7 @@ stack::OptionTable declared_options() {
     table.text("output",
                "table file (default stack_<W>x<H>.h5); written as <output>.partial "
                "and renamed when done, guarded by the lock <output>.lock");
-    table.text("pieces", "the piece set: tetrominoes, rectangles, pentominoes, or a piece file (see README)")
+    table.text("pieces", "the piece set: tetrominoes, rectangles, pentominoes, or a piece file (docs/pieces.md)")
         .defaults_to("tetrominoes");
     table
         .integer("residue", 0, stack::MostResidueClasses - 1,

@@ -106,7 +106,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
             options.resume || (options.resume_if_partial && ::access(partial_name(output).c_str(), F_OK) == 0));
     const int ranks_per_node = (plan.ranks + plan.nodes - 1) / plan.nodes;
     // The planned node's cores, and --threads 0 resolved on them: a rank
-    // bound to its share of the node, as README "Ranks and threads" binds.
+    // bound to its share of the node, as docs/scale.md binds.
     const int cores = plan.cores ? *plan.cores : node_cores();
     const int threads = options.threads > 0 ? options.threads : std::max(1, cores / ranks_per_node);
     const double thread_bytes = ThreadBytes * threads;

@@ -24,11 +24,12 @@ constexpr stack::OptionTable::Modes Stacking = 1, Tetris = 2, Bot = 4, Serve = 8
 // the modes that take it.
 stack::OptionTable declared_options() {
     stack::OptionTable table(
-        "Usage: stackplay [--table FILE] [options]\n"
-        "       stackplay --game tetris [--policy P] [--preview N] [options]   (the real game)\n"
-        "       stackplay --game tetris --board FILE --piece T [--next SZO] [--hold [L]]  (one decision)\n"
-        "       stackplay --bot tbp [--hold] [--policy P] [--preview N]       (the Tetris Bot Protocol on stdin/stdout)\n"
-        "       stackplay --serve [--port 8080] [--bind 127.0.0.1] [--table FILE]  (the web viewer)");
+        "Usage: stackplay [--table FILE] [options]                  (games checked)\n"
+        "       stackplay --game tetris [--policy P] [--preview N]  (the real game)\n"
+        "       stackplay --game tetris --board FILE --piece T [--next SZO] [--hold [L]]\n"
+        "                                                 (one decision)\n"
+        "       stackplay --bot tbp [--hold] [--policy P]  (the Tetris Bot Protocol)\n"
+        "       stackplay --serve [--port 8080] [--bind 127.0.0.1]  (the web viewer)");
     table
         .choice("game",
                 {{"stacking", "the hole-free game of the table"}, {"tetris", "the real game: holes, line clears"}})
@@ -158,7 +159,7 @@ stack::OptionTable declared_options() {
     table.flag("yes", "run a --preview projected to take over a minute a move").in(Tetris | Bot);
     table.flag("quiet", "no progress lines on stderr (results and --json still print)").in(Tetris | Bot);
 
-    table.section("The Tetris Bot Protocol bot (--bot tbp; it takes --policy, --preview, --depth, --hold, --threads)");
+    table.section("The Tetris Bot Protocol bot (--bot tbp)", Bot);
     table.choice("bot", {{"tbp", "play the Tetris Bot Protocol on standard input and output"}}).in(Bot);
     table
         .real("budget-ms", 0.001, 3.6e6,
@@ -183,7 +184,7 @@ stack::OptionTable declared_options() {
     table.section("The web viewer (--serve)");
     table
         .flag("serve",
-              "serve the web viewer and its JSON API (README: The web viewer) until Ctrl-C; --table adds the "
+              "serve the web viewer and its JSON API (docs/web.md) until Ctrl-C; --table adds the "
               "table explorer and the table game's replays")
         .in(Serve);
     table.integer("port", 0, 65535, "port to listen on (0: any free one)").defaults_to("8080").in(Serve);

@@ -132,4 +132,16 @@ head -c 2000 "$work/good.h5" > "$work/truncated.h5"
 expect_error 2 "'FILE' cannot be opened as HDF5: .*the file is truncated: it has 2000 bytes of the $(stat -c %s "$work/good.h5") it was written with" \
     play_file "$work/truncated.h5"
 
+# The help the exit codes above belong to: -h is --help; every line of it in
+# 80 columns; it ends with the exit status, 2 for bad input among them.
+for tool in "$stackgen" "$stackplay" "$stackverify"; do
+    "$tool" -h > "$work/help_short" 2>&1 && "$tool" --help > "$work/help_long" 2>&1 \
+        || { echo "FAIL: $(basename "$tool") -h or --help exits non-zero"; failures=$((failures + 1)); continue; }
+    cmp -s "$work/help_short" "$work/help_long" || { echo "FAIL: $(basename "$tool") -h is not --help"; failures=$((failures + 1)); }
+    wide=$(awk 'length > 80' "$work/help_long" | head -1)
+    [ -z "$wide" ] || { echo "FAIL: $(basename "$tool") --help has a line over 80 columns: $wide"; failures=$((failures + 1)); }
+    grep -q "^Exit status:" "$work/help_long" && grep -q "^  2    bad input" "$work/help_long" \
+        || { echo "FAIL: $(basename "$tool") --help does not give the exit status"; failures=$((failures + 1)); }
+done
+
 finish

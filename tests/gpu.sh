@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU path's command line, checked on a machine without a GPU (README
-# "The rounds on a GPU"); its slice work itself is checked against the CPU
+# The GPU path's command line, checked on a machine without a GPU
+# (docs/gpu.md); its slice work itself is checked against the CPU
 # kernel by slice_work_tests.
 #   gpu.sh portable NP DIR   stackgen --portable-kernel (the GPU's slice work on
 #                            the CPU) at NP ranks x 2 threads: the same digest,

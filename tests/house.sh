@@ -3,10 +3,13 @@
 #   - play/'s top level holds only main.cpp and what every game shares;
 #   - no message or comment says "mod 4" but of the tetrominoes;
 #   - Open MPI's root settings sit in at most two files of scripts/;
-#   - the README's glossary defines each word a newcomer must learn (issue 39);
+#   - the glossary (docs/glossary.md) defines each word a newcomer must learn;
 #   - no two headers share a name, and every tool's --threads has one bound;
-#   - the README's layout section names every source file's subsystem and
+#   - the layout (docs/layout.md) names every source file's subsystem and
 #     every folder of common/, gen/ and play/;
+#   - the README is a front page of at most 300 lines; every relative link
+#     of the tracked Markdown pages resolves; the user docs (README.md,
+#     docs/) speak of the tools, not of the issues that made them;
 #   - the tests mirror the source (issue 39): each test file of tests/common,
 #     tests/gen and tests/play is named after a header of that room and is
 #     built, and none is left at tests/' top level.
@@ -30,10 +33,10 @@ mod4=$(git grep -n "mod 4" -- common gen play tests scripts ':!tests/house.sh' |
 [ "$mod4" -eq 0 ] || failures=$((failures + 1))
 
 # The glossary (issue 39): an entry for each word a newcomer must learn.
-glossary=$(sed -n '/^## Glossary/,/^## /p' README.md)
+glossary=$(cat docs/glossary.md)
 for word in "h0" "row" "row sum" "round" "band" "slice" "chunk" "ghost" "segment" "residue class" "seed 000 to 004" \
             "leaves" "first placements"; do
-    grep -q "\*\*$word\*\*\|\*\*[^*]*, $word\*\*\|\*\*$word, " <<< "$glossary" || fail "the README's glossary has no entry for '$word'"
+    grep -q "\*\*$word\*\*\|\*\*[^*]*, $word\*\*\|\*\*$word, " <<< "$glossary" || fail "the glossary has no entry for '$word'"
 done
 
 # No two headers of one name (issue 39: two board.h, two run.h), and one
@@ -74,8 +77,7 @@ done
 # source file's name (without .h/.cpp) is a word of its own folder's block.
 if ! git ls-files 'common/*' 'gen/*' 'play/*' | /usr/bin/python3 -c '
 import re, sys
-text = open("README.md").read()
-layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0].split("\n")
+layout = open("docs/layout.md").read().split("\n")
 blocks, path = {}, {}
 for line in layout:
     match = re.match(r"^( *)([a-z_]+/)\s", line)
@@ -103,6 +105,30 @@ for name in sys.stdin.read().split():
         base = name.rsplit("/", 1)[1].rsplit(".", 1)[0]
         if not re.search(r"(?<![\w/.-])%s(?![\w-])" % re.escape(base), blocks[folder]):
             print("FAIL: the layout block of %s does not name %s" % (folder, name)); failed += 1
+sys.exit(1 if failed else 0)'; then
+    failures=$((failures + 1))
+fi
+# The front page, the links, the user docs' words.
+lines=$(wc -l < README.md)
+[ "$lines" -le 300 ] || fail "README.md has $lines lines: at most 300 (the rest belongs in docs/)"
+git grep -n -i -E "\bissues? [0-9]+" -- README.md 'docs/*.md' | while IFS= read -r line; do echo "FAIL: names an issue: $line"; done
+[ "$(git grep -c -i -E "\bissues? [0-9]+" -- README.md 'docs/*.md' | wc -l)" -eq 0 ] || failures=$((failures + 1))
+if ! git ls-files '*.md' | /usr/bin/python3 -c '
+import os, re, sys
+failed = 0
+for page in sys.stdin.read().split():
+    fence = False
+    for number, line in enumerate(open(page, encoding="utf-8"), 1):
+        if line.startswith("```"):
+            fence = not fence
+        if fence:
+            continue
+        for target in re.findall(r"\]\(([^)\s]+)\)", line):
+            path = target.split("#", 1)[0]
+            if not path or re.match(r"[a-z]+:", path):
+                continue
+            if not os.path.exists(os.path.normpath(os.path.join(os.path.dirname(page), path))):
+                print("FAIL: %s:%d links to %s, which is not there" % (page, number, target)); failed += 1
 sys.exit(1 if failed else 0)'; then
     failures=$((failures + 1))
 fi

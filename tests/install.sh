@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# cmake --install, then the README's consumer (its CMakeLists.txt and
-# main.cpp, taken from the README's text) built against the install tree
-# with find_package(stack), run on the 4x20 table: V(empty) must be the
+# cmake --install, then the example consumer (examples/consumer: its
+# CMakeLists.txt and main.cpp) built against the install tree with
+# find_package(stack), run on the 4x20 table: V(empty) must be the
 # reference's 2.539044371732, and its T placement stackplay's --explain
-# choice. The installed tools must run from the install tree too.
+# choice. The installed tools must run from the install tree too; the
+# manual, the examples, the license, the Slurm job and (where help2man is
+# installed) the man pages, made from the tools' options, are installed.
 #   tests/install.sh SOURCE_DIR BUILD_DIR TABLE
 set -euo pipefail
 source_dir=$1 build_dir=$2 table=$3
@@ -22,22 +24,29 @@ for file in bin/stackgen bin/stackplay bin/stackverify include/stack/table.h lib
     [ -e "$work/prefix/$file" ] || fail "the install tree has no $file"
 done
 "$work/prefix/bin/stackplay" --version > /dev/null || fail "the installed stackplay does not run"
+for file in share/doc/stack/README.md share/doc/stack/LICENSE share/doc/stack/docs/format.md \
+            share/doc/stack/examples/consumer/main.cpp share/stack/stackgen.sbatch; do
+    [ -e "$work/prefix/$file" ] || fail "the install tree has no $file"
+done
+[ -x "$work/prefix/share/stack/stackgen.sbatch" ] || fail "the installed stackgen.sbatch is not executable"
+if grep -q "^STACK_HELP2MAN:FILEPATH=/" "$build_dir/CMakeCache.txt"; then
+    for pair in stackgen:--width stackplay:--runs stackverify:--table; do
+        tool=${pair%%:*} option=${pair#*:}
+        page="$work/prefix/share/man/man1/$tool.1"
+        [ -s "$page" ] || fail "no man page $page"
+        grep -q -- "${option//-/\\\\-}" "$page" || grep -q -- "$option" "$page" || fail "$tool.1 does not list $option"
+    done
+    echo "man pages: $(ls "$work/prefix/share/man/man1" | tr '\n' ' ')"
+fi
 "$work/prefix/bin/stackverify" "$table" > /dev/null || fail "the installed stackverify refuses the table"
 
 # The install tree moves: its package config finds itself where it lies.
 mv "$work/prefix" "$work/moved"
 prefix=$work/moved
 
-# The consumer, from the README's blocks that follow the markers.
-mkdir "$work/consumer"
-block() {  # the fenced block after <!-- consumer NAME -->
-    awk -v marker="<!-- consumer $1 -->" '$0 == marker {found = 1; next}
-        found && /^```/ {if (inside) exit; inside = 1; next} inside {print}' "$source_dir/README.md"
-}
-block CMakeLists.txt > "$work/consumer/CMakeLists.txt"
-block main.cpp > "$work/consumer/main.cpp"
-[ -s "$work/consumer/CMakeLists.txt" ] && [ -s "$work/consumer/main.cpp" ] || fail "the README has no consumer blocks"
-[ "$(wc -l < "$work/consumer/main.cpp")" -le 12 ] || fail "the README's consumer is longer than 12 lines"
+# The example consumer, copied out of the source tree.
+cp -r "$source_dir/examples/consumer" "$work/consumer"
+[ "$(wc -l < "$work/consumer/main.cpp")" -le 12 ] || fail "the example consumer is longer than 12 lines"
 cmake -S "$work/consumer" -B "$work/consumer/build" -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log" 2>&1 \
     || { cat "$work/configure.log"; fail "find_package(stack) failed against the install tree"; }
 cmake --build "$work/consumer/build" > "$work/build.log" 2>&1 || { cat "$work/build.log"; fail "the consumer does not build"; }

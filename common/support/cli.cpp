@@ -38,7 +38,7 @@ void parse_command_line(int argc, char** argv, const boost::program_options::opt
 
 boost::program_options::options_description tool_options(const std::string& usage) {
     boost::program_options::options_description options(usage + "\nOptions");
-    options.add_options()("help", "print this help and exit")("version", "print the version and exit");
+    options.add_options()("help,h", "print this help and exit")("version", "print the version and exit");
     return options;
 }
 
@@ -47,7 +47,7 @@ bool print_help_or_version(const std::string& tool, const boost::program_options
     if (!variables.count("help") && !variables.count("version"))
         return false;
     if (print && variables.count("help"))
-        std::cout << options;
+        std::cout << options << "\n" << exit_codes_text();
     else if (print)
         std::cout << tool << " " << project_version() << "\n";
     return true;

@@ -50,7 +50,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Exit codes shared by the tools.
+// Exit codes shared by the tools, and what each means as the help prints
+// it (ExitInterrupted: support/interrupt.h).
 enum ExitCode : int { ExitSuccess = 0, ExitCheckFailed = 1, ExitBadInput = 2, ExitFailure = 3 };
+inline const char* exit_codes_text() {
+    return "Exit status:\n"
+           "  0    success\n"
+           "  1    a check failed (stackplay --check: the games differ from the table;\n"
+           "       stackverify: a value is not what its equation gives)\n"
+           "  2    bad input: one line on stderr says why, and no output is left\n"
+           "  3    a failure while running (I/O, MPI, CUDA): one line says it; a partial\n"
+           "       table is kept for --resume\n"
+           "  130  interrupted (Ctrl-C, SIGTERM) on every rank: what was kept is said\n";
+}
 
 }  // namespace stack

@@ -1,6 +1,6 @@
 // The tools' limits, each stated once: the headers and the option parsers
 // that need one name it from here, and `stackgen --help`, `stackplay
-// --help`, the web page's checks and the README say the same number.
+// --help`, the web page's checks and the manual say the same number.
 #pragma once
 
 namespace stack {

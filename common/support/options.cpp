@@ -56,11 +56,15 @@ std::string OptionTable::Option::described() const {
 }
 
 OptionTable::OptionTable(std::string usage) : usage_(std::move(usage)) {
-    flag("help", "print this help and exit");
+    flag("help", "print this help and exit").also('h');
     flag("version", "print the version and exit");
 }
 
-void OptionTable::section(std::string title) { section_ = std::move(title); }
+void OptionTable::section(std::string title, Modes also) {
+    section_ = std::move(title);
+    if (also)
+        also_.emplace_back(section_, also);
+}
 
 OptionTable::Option& OptionTable::declare(std::string name, Kind kind, std::string help) {
     for (const Option& option : options_)
@@ -137,25 +141,64 @@ po::options_description OptionTable::description() const {
         if (!option.section.empty() && std::find(titles.begin(), titles.end(), option.section) == titles.end())
             titles.push_back(option.section);
     std::vector<po::options_description> sections;
-    for (const std::string& title : titles)
-        sections.emplace_back(title);
+    for (const std::string& title : titles) {
+        std::string shown = title;
+        for (const auto& [listing, modes] : also_) {
+            if (listing != title)
+                continue;
+            std::vector<std::string> names;
+            for (const Option& option : options_)
+                if (option.section != title && option.modes != 0 && (option.modes & modes) != 0)
+                    names.push_back("--" + option.name);
+            if (!names.empty() && shown.size() > 1 && shown.back() == ')') {
+                shown.pop_back();
+                shown += "; it also takes";
+                for (std::size_t i = 0; i < names.size(); ++i)
+                    shown += (i ? ", " : " ") + names[i];
+                shown += ")";
+            }
+        }
+        // In 80 columns, as Boost prints the options under it.
+        std::string wrapped;
+        std::size_t line = 0;
+        for (std::size_t start = 0; start < shown.size();) {
+            std::size_t end = shown.find(' ', start);
+            if (end == std::string::npos)
+                end = shown.size();
+            const std::string word = shown.substr(start, end - start);
+            if (line > 0 && line + 1 + word.size() > 80) {
+                wrapped += "\n  ";
+                line = 2;
+            } else if (line > 0) {
+                wrapped += ' ';
+                ++line;
+            }
+            wrapped += word;
+            line += word.size();
+            start = end + 1;
+        }
+        sections.emplace_back(wrapped);
+    }
     for (const Option& option : options_) {
         po::options_description& into =
             option.section.empty()
                 ? whole
                 : sections[std::size_t(std::find(titles.begin(), titles.end(), option.section) - titles.begin())];
         const std::string help = option.described();
+        const std::string spec = option.letter ? option.name + "," + option.letter : option.name;
         if (option.kind == Kind::Flag) {
-            into.add_options()(option.name.c_str(), help.c_str());
+            into.add_options()(spec.c_str(), help.c_str());
         } else if (option.repeated) {
-            into.add_options()(option.name.c_str(), po::value<std::vector<std::string>>()->composing(), help.c_str());
+            into.add_options()(spec.c_str(), po::value<std::vector<std::string>>()->composing(), help.c_str());
         } else {
             auto* value = po::value<std::string>();
             if (option.fallback)
                 value->default_value(*option.fallback);
             if (option.implicit)
                 value->implicit_value(*option.implicit);
-            into.add_options()(option.name.c_str(), value, help.c_str());
+            if (option.implicit && option.implicit->empty())  // Boost would show "arg", as if a value were needed
+                value->value_name("[=arg]");
+            into.add_options()(spec.c_str(), value, help.c_str());
         }
     }
     for (const po::options_description& section : sections)

@@ -43,6 +43,7 @@ public:
         std::vector<OptionChoice> choices;     // Choice
         Modes modes = 0;
         std::string section;
+        char letter = 0;  // its one-letter form (-h for --help), or none
 
         // Chained after a declaration.
         Option& defaults_to(std::string text) {
@@ -51,6 +52,10 @@ public:
         }
         Option& bare_means(std::string text) {
             implicit = std::move(text);
+            return *this;
+        }
+        Option& also(char short_form) {
+            letter = short_form;
             return *this;
         }
         Option& in(Modes taken_by) {
@@ -70,8 +75,10 @@ public:
     explicit OptionTable(std::string usage);
 
     // The options declared next are printed under `title` (the first ones
-    // under "Options").
-    void section(std::string title);
+    // under "Options"). With `also`, the title lists the options of other
+    // sections that a mode of `also` takes too ("it also takes --policy,
+    // ..."), so the list follows the declarations.
+    void section(std::string title, Modes also = 0);
 
     Option& flag(std::string name, std::string help);
     // A whole number in [lowest, highest] (int's range).
@@ -131,7 +138,8 @@ private:
 
     std::string usage_;
     std::string section_;
-    std::deque<Option> options_;  // a deque: a declaration's reference outlives the next one
+    std::vector<std::pair<std::string, Modes>> also_;  // [section title, the modes it lists the options of]
+    std::deque<Option> options_;                       // a deque: a declaration's reference outlives the next one
     boost::program_options::variables_map variables_;
 };
 

@@ -1,6 +1,5 @@
 // stackplay --bot tbp: the real game's policies as a Tetris Bot Protocol
-// bot (tbp-spec: JSON lines on standard input and output; README "The
-// Tetris Bot Protocol"). The frontend owns the game; the bot keeps its own
+// bot (tbp-spec: JSON lines on standard input and output; docs/bot.md). The frontend owns the game; the bot keeps its own
 // copy of the position (board, queue, hold), suggests moves for it and
 // advances it by the moves the frontend says were played.
 //

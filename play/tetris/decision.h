@@ -57,7 +57,7 @@ const char* spin_name(std::uint8_t reached);
 // The board's rows as text, top row first ('#' filled, '.' empty).
 Json board_rows(const TetrisBoard& board);
 
-// The decision as JSON (README: "The decision's JSON"): the position, the
+// The decision as JSON (docs/game.md, "One decision, and a plan"): the position, the
 // choice with its cells, SRS state, inputs and the board after it, the plan
 // and the best `alternatives` first choices with their scores.
 Json decision_json(const ShapeSet& shapes, const TetrisPolicy& policy, const TetrisBoard& board, const Known& known,

@@ -144,8 +144,7 @@ constexpr int WellFeatureCount = 8;
 using WellFeatures = std::array<double, WellFeatureCount>;
 WellFeatures well_features(const TetrisBoard& before, const Shape& shape, int x, int row, int well);
 
-// The builder's own weights (scripts/well-tuning's result; README "Score:
-// the well").
+// The builder's own weights (scripts/well-tuning's result; docs/score.md).
 extern const std::array<double, WellFeatureCount> WellBuilderWeights;
 
 }  // namespace stack::tetris
