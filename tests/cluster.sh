@@ -109,9 +109,10 @@ for i in $(seq 1 240); do [ "$(state "$job" Restarts)" = 1 ] && break; sleep 0.2
 [ "$(state "$job" Restarts)" = 1 ] && pass || fail "the job did not requeue itself"
 echo "cluster: requeued at $((SECONDS - started)) s"
 cluster_slurmd 2  # the host is back
-# Slurm holds a requeued job for two minutes (its begin time), time for
-# every node to finish cleaning up the first run, which shares the job's id:
-# released early, the second run lost a rank to that cleanup (tried here).
+# Slurm holds a requeued job for cred_expire (its begin time: 30 s here,
+# cluster_lib.sh, against Slurm's 120), time for every node to finish
+# cleaning up the first run, which shares the job's id: released at once,
+# the second run lost a rank to that cleanup (tried here).
 job_state=$(wait_job "$job" 200)
 [ "$job_state" = COMPLETED ] || { cat "$work/lost.out"; die "the requeued job ended $job_state"; }
 echo "cluster: the requeued job done at $((SECONDS - started)) s"

@@ -31,6 +31,11 @@
 
 export PATH="$PATH:/usr/sbin:/sbin"
 cluster_work="" cluster_tag="" cluster_subnet="" cluster_hosts=0 cluster_nodes=()
+# A requeued job waits this long before it starts again (slurm.conf's
+# AuthInfo cred_expire; Slurm's default is 120 s): time for every node to
+# clean up the first run, which shares the job's id, in a cluster of one
+# machine's namespaces.
+cluster_cred_expire=${STACK_CLUSTER_CRED_EXPIRE:-30}
 
 cluster_skip_reason() {
     local tool
@@ -115,7 +120,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$socket
+AuthInfo=socket=$socket,cred_expire=$cluster_cred_expire
 StateSaveLocation=$cluster_work/state
 SlurmdSpoolDir=$cluster_work/spool/%n
 SlurmctldPidFile=$cluster_work/slurmctld.pid
