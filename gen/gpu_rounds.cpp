@@ -7,7 +7,7 @@
 namespace stack {
 
 GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules, int value_size,
-                     double host_ghost_bytes) {
+                     double host_ghost_bytes, std::size_t block_shared) {
     GpuMemory memory;
     memory.band = double(Band::most_rounds(rules))
                   * (double(Band::largest_round_values(partition, layout)) * double(value_size)
@@ -15,7 +15,8 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
     memory.ghosts = host_ghost_bytes;
     memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + 3 * sizeof(std::uint64_t) + 1);
     const double per_thread = double(rules.piece_count()) * double(partition.geometry().height() + 1) * sizeof(double);
-    memory.scratch = std::min(GpuScratchBytes, per_thread * double(GpuMostThreads));
+    const bool blocks = slice_block_shape(partition, rules, layout, value_size).bytes() <= block_shared;
+    memory.scratch = blocks ? 0.0 : std::min(GpuScratchBytes, per_thread * double(GpuMostThreads));
     return memory;
 }
 

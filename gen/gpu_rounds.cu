@@ -360,7 +360,10 @@ struct GpuRounds::Impl {
         // the device has free.
         const RankMemory host = rank_memory(partition, layout, rules_,
                                             value_size == int(sizeof(float)) ? Precision::Float32 : Precision::Float64);
-        const GpuMemory plan = gpu_memory(partition, layout, rules_, value_size, host.ghosts);
+        int shared_most = 0;  // a block's shared memory here: the block kernel's or the scratch's
+        cudaDeviceGetAttribute(&shared_most, cudaDevAttrMaxSharedMemoryPerBlockOptin, report.device_index);
+        const GpuMemory plan =
+            gpu_memory(partition, layout, rules_, value_size, host.ghosts, std::size_t(std::max(shared_most, 0)));
         std::size_t free_bytes = 0, total_bytes = 0;
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
         if (plan.total() + GpuMarginBytes > double(free_bytes))
@@ -419,9 +422,7 @@ struct GpuRounds::Impl {
         // its registers and shared memory); else one thread a slice, enough
         // threads to fill the device, as many as the scratch allows.
         shape = tables.block_shape(value_size);
-        int shared_most = 0;
-        cudaDeviceGetAttribute(&shared_most, cudaDevAttrMaxSharedMemoryPerBlockOptin, report.device_index);
-        block_work = shape.bytes() <= std::size_t(shared_most);
+        block_work = shape.bytes() <= std::size_t(std::max(shared_most, 0));
         if (block_work) {
             const int shared = int(shape.bytes());
             int per_multiprocessor = 0;

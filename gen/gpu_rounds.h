@@ -46,23 +46,29 @@ namespace stack {
 // This build has the GPU path.
 bool gpu_built();
 
+// A launch runs at most GpuMostThreads threads, each with scratch for a
+// row's best successors (pieces x (H+1) doubles), fewer when the scratch
+// would pass GpuScratchBytes.
+// The block kernel needs none: a plan counts none where a block's shared
+// memory fits GpuPlannedBlockShared, an H100's and an H200's 227 KiB.
+constexpr std::uint64_t GpuMostThreads = std::uint64_t(1) << 18;
+constexpr double GpuScratchBytes = 512.0 * 1024 * 1024;
+constexpr std::size_t GpuPlannedBlockShared = 232448;
+
 // The device memory a rank's GPU run holds at its peak, by part (capacity.h
 // plans it; GpuRounds allocates no more).
 struct GpuMemory {
     double band = 0;     // K+1 rounds, each sized for the rank's largest, with their slice starts
     double ghosts = 0;   // the ghost rows of K rounds (several ranks)
     double chunks = 0;   // the upper sums, the chunks' slice rows and flags, two rounds' lists of slices (built there)
-    double scratch = 0;  // the threads' best-successor rows
+    double scratch = 0;  // the thread-a-slice kernel's best-successor rows (0: the block kernel's fit)
     double total() const { return band + ghosts + chunks + scratch; }
 };
 // `host_ghost_bytes` is the host's allowance for ghost rows (capacity.h).
+// `block_shared` is the shared memory a block may take on the device (the
+// run's own; GpuPlannedBlockShared for a plan).
 GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules, int value_size,
-                     double host_ghost_bytes);
-// A launch runs at most GpuMostThreads threads, each with scratch for a
-// row's best successors (pieces x (H+1) doubles), fewer when the scratch
-// would pass GpuScratchBytes.
-constexpr std::uint64_t GpuMostThreads = std::uint64_t(1) << 18;
-constexpr double GpuScratchBytes = 512.0 * 1024 * 1024;
+                     double host_ghost_bytes, std::size_t block_shared = GpuPlannedBlockShared);
 // Kept free beyond the plan: the kernels' stacks (about 150 MB at full
 // residency on an H100) and the CUDA runtime's own.
 constexpr double GpuMarginBytes = 1024.0 * 1024 * 1024;

@@ -23,7 +23,8 @@
 #                            --plan-gpu-memory without --gpu: exit 2
 #   gpu.sh plan              --plan --gpu: 9x20 class 0, mirrored (the
 #                            default), fits 139G with a float64 band and 80G
-#                            with a float32 one; the full table's float32 band
+#                            with a float32 one, a block's shared memory
+#                            within 227 KiB and no scratch; the full table's float32 band
 #                            fits 139G and not 80G (exit 2 with the reason),
 #                            its parts add up, and a float64 band is twice the
 #                            float32 one
@@ -210,6 +211,9 @@ for name, plan in (("float64", mirrored64), ("float32", mirrored32)):
              plan["gpu"]["memory_bytes"] / 2**30, plan["stored_states"]))
 assert single["fits"] and gpu["memory_bytes"] == 139 << 30
 assert abs(parts["band"] + parts["ghosts"] + parts["chunks"] + parts["scratch"] - parts["total"]) < 1
+# A block a slice fits an H100's or H200's 227 KiB of shared memory: no scratch planned.
+for plan in (single, double, mirrored64, mirrored32):
+    assert 0 < plan["gpu"]["block_shared_bytes"] <= 232448 and plan["gpu"]["bytes"]["scratch"] == 0, plan["gpu"]
 assert 80 << 30 < parts["total"] < 139 << 30, parts["total"]
 # One rank without a file: the digest is the device's, only the row sum 0 round comes back.
 assert gpu["copy_bytes"] <= 4 * 21, gpu["copy_bytes"]
