@@ -36,12 +36,6 @@ void parse_command_line(int argc, char** argv, const boost::program_options::opt
     }
 }
 
-boost::program_options::options_description tool_options(const std::string& usage) {
-    boost::program_options::options_description options(usage + "\nOptions");
-    options.add_options()("help,h", "print this help and exit")("version", "print the version and exit");
-    return options;
-}
-
 bool print_help_or_version(const std::string& tool, const boost::program_options::options_description& options,
                            const boost::program_options::variables_map& variables, bool print) {
     if (!variables.count("help") && !variables.count("version"))

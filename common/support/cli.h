@@ -9,8 +9,6 @@
 
 namespace stack {
 
-// The options every tool takes, --help and --version, under `usage`.
-boost::program_options::options_description tool_options(const std::string& usage);
 // Prints the help (the options described) or "<tool> <version>" when
 // asked for, on `print`; true when it was asked for (the tool then exits 0).
 bool print_help_or_version(const std::string& tool, const boost::program_options::options_description& options,
