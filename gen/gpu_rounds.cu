@@ -138,16 +138,8 @@ __global__ void __launch_bounds__(SliceBlockThreads)
                  unsigned long long* counts, int* missing) {
 #ifdef STACK_CUDA_EMULATOR
     std::vector<double> shared(shape.bytes() / sizeof(double) + 1);
-    SliceBlock<Value> block(view, shape, reinterpret_cast<char*>(shared.data()));
-    const int threads = SliceBlockThreads;
-    for (int thread = 0; thread < threads; ++thread)
-        block.begin(thread, threads);
-    for (std::uint64_t slice = blockIdx.x; slice < count; slice += grid)
-        run_block_on_host(block, slices[slice], threads);
-    bool complete = true;
-    for (int thread = 0; thread < threads; ++thread)
-        complete &= block.end(thread, threads, GlobalCounts{counts});
-    if (!complete)
+    if (!run_block_on_host<Value>(view, shape, reinterpret_cast<char*>(shared.data()), slices, count, blockIdx.x, grid,
+                                  SliceBlockThreads, GlobalCounts{counts}))
         atomicExch(missing, 1);
 #else
     extern __shared__ __align__(16) unsigned char shared[];

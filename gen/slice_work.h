@@ -667,13 +667,26 @@ private:
 SliceBlockShape slice_block_shape(const Partition& partition, const Rules& rules, const RoundLayout& layout,
                                   int value_size);
 
-// The block work on the host for one slice: each phase with every thread
-// of the block in turn (the CPU loops that check the device's phases).
-template <class Value>
-void run_block_on_host(SliceBlock<Value>& block, std::uint64_t chunk, int threads) {
-    for (int phase = 0; phase < SliceBlockPhases; ++phase)
-        for (int thread = 0; thread < threads; ++thread)
-            block.phase(phase, chunk, thread, threads);
+// One block's work on the host: the slices chunks[first], chunks[first +
+// step], ... below `count`, each phase with every one of `threads` threads
+// in turn (the CPU loops that check the device's phases: the portable
+// kernel's and the CUDA emulator's), in `shared` (shape.bytes()), its
+// counters then given to add(piece, count). Returns whether every ghost row
+// was found.
+template <class Value, class Add>
+bool run_block_on_host(const RoundView& view, const SliceBlockShape& shape, char* shared, const std::uint64_t* chunks,
+                       std::uint64_t count, std::uint64_t first, std::uint64_t step, int threads, const Add& add) {
+    SliceBlock<Value> block(view, shape, shared);
+    for (int thread = 0; thread < threads; ++thread)
+        block.begin(thread, threads);
+    for (std::uint64_t slice = first; slice < count; slice += step)
+        for (int phase = 0; phase < SliceBlockPhases; ++phase)
+            for (int thread = 0; thread < threads; ++thread)
+                block.phase(phase, chunks[slice], thread, threads);
+    bool complete = true;
+    for (int thread = 0; thread < threads; ++thread)
+        complete &= block.end(thread, threads, add);
+    return complete;
 }
 
 // The host's copy of what a RoundView points to for a whole solve (the

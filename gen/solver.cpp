@@ -599,13 +599,9 @@ public:
         find_sends_of_slice(*exchange_, *finder_, partition_, placements_, (*band_)[view_.sum], chunk);
         bool complete = true;
         if (block_threads_ > 0) {
-            SliceBlock<Value> block(view_, shape_, reinterpret_cast<char*>(shared_.data()));
-            for (int thread = 0; thread < block_threads_; ++thread)
-                block.begin(thread, block_threads_);
-            run_block_on_host(block, chunk, block_threads_);
-            for (int thread = 0; thread < block_threads_; ++thread)
-                complete &= block.end(thread, block_threads_,
-                                      [&](int piece, std::uint64_t count) { counts_[std::size_t(piece)] += count; });
+            complete = run_block_on_host<Value>(
+                view_, shape_, reinterpret_cast<char*>(shared_.data()), &chunk, 1, 0, 1, block_threads_,
+                [&](int piece, std::uint64_t count) { counts_[std::size_t(piece)] += count; });
         } else {
             complete = compute_slice<Value>(view_, chunk, best_.data(), 1, counts_.data());
         }
