@@ -111,9 +111,7 @@ __global__ void slice_rows_kernel(RoundView view, std::uint64_t chunks, const st
     rows[chunk] = lower_sum >= 0 && lower_sum <= most_lower_sum ? lower_rows[lower_sum] : 0;
     if (chunk == chunks)
         return;
-    const BoardId chunk_first = (chunk * std::uint64_t(view.ranks) + std::uint64_t(view.rank)) * view.chunk_size;
-    const int top = view.mirrored ? int(chunk_first / view.powers[view.width - 1] % view.base) : 0;
-    holds_values[chunk] = rows[chunk] > 0 && view.tops.length[top] > 0;
+    holds_values[chunk] = rows[chunk] > 0 && view.tops.length[chunk_top(view, chunk_first_id(view, chunk))] > 0;
 }
 
 // The round's counters, [piece], added to by each block once at its end.
@@ -417,20 +415,8 @@ struct GpuRounds::Impl {
         block_work = shape.bytes() <= std::size_t(std::max(shared_most, 0));
         if (block_work) {
             const int shared = int(shape.bytes());
-            int per_multiprocessor = 0;
-            if (value_size == int(sizeof(float))) {
-                check(cudaFuncSetAttribute(block_kernel<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
-                      "cudaFuncSetAttribute");
-                check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, block_kernel<float>,
-                                                                    SliceBlockThreads, std::size_t(shared)),
-                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-            } else {
-                check(cudaFuncSetAttribute(block_kernel<double>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
-                      "cudaFuncSetAttribute");
-                check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, block_kernel<double>,
-                                                                    SliceBlockThreads, std::size_t(shared)),
-                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-            }
+            const int per_multiprocessor = value_size == int(sizeof(float)) ? blocks_per_multiprocessor<float>(shared)
+                                                                            : blocks_per_multiprocessor<double>(shared);
             grid = unsigned(std::max(1, properties.multiProcessorCount * std::max(per_multiprocessor, 1)));
             report.kernel = "block";
             report.threads_per_block = SliceBlockThreads;
@@ -543,6 +529,19 @@ struct GpuRounds::Impl {
             cudaGetLastError();  // clears the refusal
             report.pinned = false;
         }
+    }
+
+    // Lets the block kernel of `Value` take `shared` bytes of shared memory
+    // a block; how many of its blocks a multiprocessor then holds at once.
+    template <class Value>
+    static int blocks_per_multiprocessor(int shared) {
+        int blocks = 0;
+        check(cudaFuncSetAttribute(block_kernel<Value>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
+              "cudaFuncSetAttribute");
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, block_kernel<Value>, SliceBlockThreads,
+                                                            std::size_t(shared)),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        return blocks;
     }
 
     // CUB's temporary storage for a round's scan and selection (the larger).

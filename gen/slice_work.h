@@ -279,6 +279,15 @@ struct SharedCounts {
     }
 };
 
+// The first id of owned chunk `chunk` (Partition::chunk_first), and its
+// top (column W-1) in a mirrored layout, 0 in a full one.
+STACK_HD inline BoardId chunk_first_id(const RoundView& view, std::uint64_t chunk) {
+    return (chunk * std::uint64_t(view.ranks) + std::uint64_t(view.rank)) * view.chunk_size;
+}
+STACK_HD inline int chunk_top(const RoundView& view, BoardId chunk_first) {
+    return view.mirrored ? int(chunk_first / view.powers[view.width - 1] % view.base) : 0;
+}
+
 // Where one slice lies and what its rows share: its rows and their length
 // (a mirrored layout's rows are as long as their top, column W-1, allows;
 // a full layout's are all full), its first value, the upper columns'
@@ -299,10 +308,10 @@ STACK_HD inline SliceSpan slice_span(const RoundView& view, std::uint64_t chunk)
     if (span.rows == 0)
         return span;
     const int width = view.width, height = view.height, lower = view.lower;
-    span.chunk_first = (chunk * std::uint64_t(view.ranks) + std::uint64_t(view.rank)) * view.chunk_size;
+    span.chunk_first = chunk_first_id(view, chunk);
     for (int column = lower; column < width; ++column)
         span.heights[column] = int(span.chunk_first / view.powers[column] % view.base);
-    span.top = view.mirrored ? span.heights[width - 1] : 0;
+    span.top = chunk_top(view, span.chunk_first);
     span.n = view.tops.length[span.top];
     span.first_value = slice_value(view.tops, view.slice_start, chunk, span.top);
     span.lower_sum = view.sum - int(view.upper_sums[chunk]);
