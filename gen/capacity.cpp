@@ -124,8 +124,9 @@ RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, co
     memory.writer = WriterBytes;
     memory.process = ProcessBytes;
     memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + sizeof(std::uint64_t));
-    if (clears != Clears::None) {
-        memory.sweep_table = double(table_file_bytes(layout, Precision::Float64)) / std::max(ranks_on_node, 1);
+    if (clears != Clears::None) {  // a GPU holds the last sweep itself (GpuSweeps)
+        memory.sweep_table =
+            gpu ? 0.0 : double(table_file_bytes(layout, Precision::Float64)) / std::max(ranks_on_node, 1);
         memory.floor = double(Band::largest_round_values(partition, layout)) * sizeof(double);
     }
     return memory;

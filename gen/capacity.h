@@ -51,8 +51,9 @@ void check_capacity(const Communicator& comm, const Partition& partition, const 
 // allowed for when there are several ranks, the writer's buffers, the
 // per-chunk lists and the process itself.
 // A line-clear run (clears.h) holds the whole table live: the last sweep's
-// table, mapped once a node (its share per rank counted), and a round of
-// tetris successors.
+// table, mapped once a node (its share per rank counted; on the GPU with
+// --gpu, gpu_rounds.h), and a round of tetris successors (with --gpu, the
+// round a sweep is written or resumed through).
 struct RankMemory {
     double band = 0, ghosts = 0, writer = 0, process = 0;
     double chunks = 0;       // the partition's upper sums and a round's list of slices, a chunk each

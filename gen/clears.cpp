@@ -80,6 +80,16 @@ bool tetris_floor(const Partition& partition, const RoundLayout& layout, RoundSt
     return true;
 }
 
+void read_round(const Partition& partition, const RoundLayout& layout, RoundStore& store, const StackTable& table,
+                int threads) {
+    double* const out = store.at_as<double>(0);
+    for_each_owned_row(partition, layout, store, threads,
+                       [&](int, std::uint64_t value, std::uint64_t position, const Heights&, int length) {
+                           for (int i = 0; i < length; ++i)
+                               out[value + std::uint64_t(i)] = table.value_at(position + std::uint64_t(i));
+                       });
+}
+
 double round_change(const Partition& partition, const RoundLayout& layout, const RoundStore& store,
                     const StackTable& previous, int threads) {
     std::vector<double> largest(std::size_t(std::max(threads, 1)), 0.0);

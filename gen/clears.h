@@ -62,6 +62,13 @@ std::string sweep_name(const std::string& output);  // "<output>.sweep"
 bool tetris_floor(const Partition& partition, const RoundLayout& layout, RoundStore& floor, const StackTable& previous,
                   int threads);
 
+// Round `store.sum` of `table` into the float64 store laid out for it
+// (this rank's rows): the last sweep's round the portable slice work reads
+// its tetrises from (RoundView::tetris), and the rounds a GPU run resumed
+// from a sweep table uploads (GpuSweeps). On `threads` threads.
+void read_round(const Partition& partition, const RoundLayout& layout, RoundStore& store, const StackTable& table,
+                int threads);
+
 // The largest |value - previous value| over this rank's states of the
 // store's round (a float64 band).
 double round_change(const Partition& partition, const RoundLayout& layout, const RoundStore& store,

@@ -62,8 +62,6 @@ void check_options(const GenerateOptions& options) {
             throw InputError(
                 "--clears tetris sweeps to within --clears-tolerance of the fixed point: it needs "
                 "float64 values and band (--precision and --band-precision float64)");
-        if (options.gpu || options.portable_kernel)
-            throw InputError("--clears tetris runs on the CPU kernel: give it without --gpu and --portable-kernel");
         if (options.no_output)
             throw InputError(
                 "--clears tetris reads each sweep's tetrises from the last sweep's table on disk: give "
@@ -472,21 +470,70 @@ void check_sweep_table(const StackTable& table, const TableInfo& asked) {
                          "mirror or clears differ): --force discards it");
 }
 
+// A sweep kept on the GPU (GpuSweeps), written: the rounds of the sweep
+// just computed come back from the device one at a time and go through the
+// writer into <partial>, whose digest must be the one the device computed
+// in the sweep; then the table's last record. Collective (one rank).
+void write_device_sweep(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
+                        const Rules& rules, const GpuSweeps& sweeps, const RoundsRun& run, const std::string& partial,
+                        Checkpoint& checkpoint, TableInfo& info, int threads) {
+    RoundWriter writer(comm, partition, layout, Precision::Float64, partial, checkpoint.data_offset(), threads);
+    RoundStore store;
+    for (int round = 0; round < partition.rounds(); ++round) {
+        const int sum = partition.max_row_sum() - round;
+        store = RoundStore(partition, layout, sum, int(sizeof(double)), std::move(store), threads);
+        sweeps.download(store);
+        writer.write(store, std::size_t(round));
+    }
+    writer.finish();
+    writer.sync();
+    std::uint64_t digest = 0;
+    if (comm.is_root())
+        digest = writer.digest().digest();
+    comm.broadcast(digest);
+    if (digest != run.digest)
+        throw std::logic_error("the sweep written differs from the sweep the GPU digested (a bug: please report it)");
+    finish_table(comm, layout, rules, &checkpoint, writer, run.connections, digest, info);
+}
+
 // The well game (clears.h): sweeps of the rounds until the bound is within
 // the tolerance. Each sweep is a fresh runner (its connection counts are a
 // sweep's) writing <output>.partial, published as <output>.sweep, and the
 // last one as <output>. --resume goes on after the sweep on disk; a sweep
 // cut off midway is computed again.
+//
+// Where the last sweep lives, by kernel:
+//   - the CPU kernel: in <output>.sweep, mapped on every node; each round's
+//     tetris successors are gathered into a floor (tetris_floor) and its
+//     change measured against the file (round_change);
+//   - the portable kernels (one rank): the same file, each round's tetris
+//     round read into a store the slice work reads (read_round);
+//   - a GPU (one rank): on the device (GpuSweeps), which also measures the
+//     change; a sweep is written only every --sweep-seconds, when it is the
+//     last, or when the run stops, so the sweeps between cost no disk and
+//     no bus.
 void run_sweeps(const Communicator& comm, const GenerateOptions& options, const Partition& partition,
                 const RoundLayout& layout, const Rules& rules, const std::string& output, const std::string& partial,
                 double start) {
     const Geometry& geometry = partition.geometry();
     const int threads = resolve_threads(options.threads);
+    const KernelKind kind = options.gpu               ? KernelKind::Gpu
+                            : options.portable_kernel ? KernelKind::Portable
+                                                      : KernelKind::Cpu;
+    if (kind != KernelKind::Cpu && comm.size() != 1)
+        throw InputError(std::string("--clears tetris with ") + (options.gpu ? "--gpu" : "--portable-kernel")
+                         + " runs on one rank (the tetris successors are read where they are held): run it "
+                           "without mpirun, or without "
+                         + (options.gpu ? "--gpu" : "--portable-kernel"));
     const std::string sweep_file = sweep_name(output);
     const bool progress = comm.is_root() && !options.quiet && options.progress != ProgressMode::Never;
-    std::optional<StackTable> previous;
+    std::optional<GpuSweeps> device;  // the last sweep and this one, on the GPU
+    if (kind == KernelKind::Gpu)
+        comm.on_every_rank([&] { device.emplace(partition, layout, comm.rank_on_node()); });
+    std::optional<StackTable> previous;  // the last sweep on disk (the CPU and portable kernels)
     SweepState state;
     std::int64_t first = 0;
+    std::int64_t written = -1;  // the sweep in sweep_file, -1: none
     std::vector<SweepRecord> records;
     if (options.resume) {
         int swept = 0;
@@ -494,11 +541,22 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
         comm.broadcast(swept);
         if (swept != 0) {
             comm.on_every_rank([&] {
-                previous.emplace(StackTable::open(sweep_file, {Residency::Resident, 0, false, threads}));
+                previous.emplace(
+                    StackTable::open(sweep_file, {device ? Residency::Lazy : Residency::Resident, 0, false, threads}));
                 check_sweep_table(*previous, table_info(geometry, layout, rules, options));
             });
             state = previous->info().sweeps;
             first = state.sweep + 1;
+            written = state.sweep;
+            if (device) {  // onto the device, round by round
+                RoundStore store;
+                for (int sum = 0; sum <= partition.max_row_sum(); ++sum) {
+                    store = RoundStore(partition, layout, sum, int(sizeof(double)), std::move(store), threads);
+                    read_round(partition, layout, store, *previous, threads);
+                    device->upload_last(store);
+                }
+                previous.reset();
+            }
             if (progress)
                 std::fprintf(stderr, "stackgen: resuming after sweep %lld (largest change %.3g) from %s\n",
                              static_cast<long long>(state.sweep), state.change, sweep_file.c_str());
@@ -506,27 +564,46 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
     } else if (options.force) {
         comm.on_root([&] { std::remove(sweep_file.c_str()); });
     }
-    RoundStore floor;
+    RoundStore floor;  // the CPU kernel's tetris floor, or the portable kernels' tetris round
+    double last_written = MPI_Wtime();
     for (std::int64_t sweep = first;; ++sweep) {
         const double sweep_start = MPI_Wtime();
+        const bool has_last = device ? device->has_last() : previous.has_value();
         std::optional<RoundRunner> runner;
         comm.on_every_rank([&] {
-            runner.emplace(comm, partition, layout, rules, threads, int(sizeof(double)), KernelKind::Cpu, 0);
+            runner.emplace(comm, partition, layout, rules, threads, int(sizeof(double)), kind,
+                           kind == KernelKind::Gpu ? comm.rank_on_node() : 0);
             if (options.blocking_exchange)
                 runner->block_exchange();
+            if (device)
+                runner->use_gpu_sweeps(*device);
         });
         TableInfo info = table_info(geometry, layout, rules, options);
         info.sweeps = state;
         info.sweeps.sweep = sweep;
-        Checkpoint checkpoint = Checkpoint::create(comm, partial, info, layout, rules);
+        std::optional<Checkpoint> checkpoint;  // a GPU's sweep is written after it, when it is
+        if (!device)
+            checkpoint.emplace(Checkpoint::create(comm, partial, info, layout, rules));
         double local_change = 0;
         SweepHooks hooks;
         hooks.before_compute = [&](RoundRunner& run, std::size_t round) {
             if (!previous)
                 return;
-            floor = RoundStore(partition, layout, run.round_sum(round), int(sizeof(double)), std::move(floor), threads);
-            const bool any = tetris_floor(partition, layout, floor, *previous, threads);
-            run.set_tetris_floor(any ? floor.at_as<double>(0) : nullptr);
+            const int sum = run.round_sum(round);
+            if (kind == KernelKind::Cpu) {
+                floor = RoundStore(partition, layout, sum, int(sizeof(double)), std::move(floor), threads);
+                const bool any = tetris_floor(partition, layout, floor, *previous, threads);
+                run.set_tetris_floor(any ? floor.at_as<double>(0) : nullptr);
+                return;
+            }
+            const int below = sum - TetrisRows * (geometry.width() - 1);
+            if (below < 0) {
+                run.set_tetris_round(nullptr);
+                return;
+            }
+            floor = RoundStore(partition, layout, below, int(sizeof(double)), std::move(floor), threads);
+            read_round(partition, layout, floor, *previous, threads);
+            run.set_tetris_round(&floor);
         };
         hooks.after_compute = [&](RoundRunner& run, std::size_t round) {
             if (previous)
@@ -534,35 +611,55 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                     local_change, round_change(partition, layout, run.store(run.round_sum(round)), *previous, threads));
         };
         hooks.before_finish = [&](TableInfo& finished) {
-            const double change = comm.all_reduce(local_change, Reduction::Max);
+            const double change = comm.all_reduce(device ? device->change() : local_change, Reduction::Max);
             SweepState next;
             next.sweep = sweep;
-            next.change = previous ? change : 0;
+            next.change = has_last ? change : 0;
             next.previous_change = sweep >= 2 ? state.change : 0;
             next.bound = sweep == 0 ? HUGE_VAL : sweep_bound(next.change, next.previous_change);
             next.tolerance = options.clears_tolerance;
             finished.sweeps = next;
             state = next;
         };
+        const auto stopped_in = [&](const std::string& what) {
+            return what + " in sweep " + std::to_string(sweep)
+                   + (written >= 0 ? "; sweep " + std::to_string(written) + " is in " + sweep_file
+                                         + ": stackgen --resume goes on from it"
+                                   : "; no sweep was written");
+        };
         RoundsRun run;
         try {
-            run =
-                run_rounds(comm, *runner, partition, layout, rules, options, partial, &checkpoint, info, start, &hooks);
+            run = run_rounds(comm, *runner, partition, layout, rules, options, partial,
+                             checkpoint ? &*checkpoint : nullptr, info, start, &hooks);
         } catch (const Interrupted&) {
-            throw Interrupted(
-                "interrupted in sweep " + std::to_string(sweep)
-                + (previous ? "; the last finished sweep is in " + sweep_file + ": stackgen --resume goes on from it"
-                            : "; no sweep was finished"));
+            throw Interrupted(stopped_in("interrupted"));
         } catch (const CollectiveError& error) {
             throw CollectiveError(std::string(error.what()) + " (in sweep " + std::to_string(sweep) + ")");
         }
         runner.reset();
         const bool done = sweep >= 1 && state.bound <= options.clears_tolerance;
-        comm.on_root([&] {
-            checkpoint.publish(done ? output : sweep_file);
-            if (done)
-                std::remove(sweep_file.c_str());
-        });
+        const bool last_allowed = sweep + 1 > options.max_sweeps;
+        if (device) {
+            // Written when it is the answer, the run's last, or due.
+            int due = done || last_allowed || MPI_Wtime() - last_written >= options.sweep_seconds;
+            comm.broadcast(due);
+            if (due != 0) {
+                TableInfo written_info = table_info(geometry, layout, rules, options);
+                written_info.sweeps = state;  // this sweep's (before_finish)
+                checkpoint.emplace(Checkpoint::create(comm, partial, written_info, layout, rules));
+                write_device_sweep(comm, partition, layout, rules, *device, run, partial, *checkpoint, written_info,
+                                   threads);
+            }
+        }
+        if (checkpoint) {
+            comm.on_root([&] {
+                checkpoint->publish(done ? output : sweep_file);
+                if (done)
+                    std::remove(sweep_file.c_str());
+            });
+            written = sweep;
+            last_written = MPI_Wtime();
+        }
         int published = 1;  // the others wait for rank 0's rename before they read the sweep
         comm.broadcast(published);
         SweepRecord record;
@@ -583,9 +680,10 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
             }
             std::fprintf(stderr,
                          "stackgen: sweep %lld: largest change %.3g, ratio %.3g, bound %.3g (tolerance %.3g), "
-                         "V(empty) %.12f, %.1f s%s\n",
+                         "V(empty) %.12f, %.1f s%s%s\n",
                          static_cast<long long>(sweep), record.change, record.ratio, record.bound,
-                         options.clears_tolerance, record.empty_board_value, record.seconds, eta.c_str());
+                         options.clears_tolerance, record.empty_board_value, record.seconds,
+                         device && checkpoint ? ", written" : "", eta.c_str());
         }
         if (done) {
             run.times.total_seconds = MPI_Wtime() - start;
@@ -593,11 +691,15 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                 print_summary(comm, options, partition, layout, rules, run, output, 0, &records);
             return;
         }
-        if (sweep + 1 > options.max_sweeps)
+        if (last_allowed)
             throw CollectiveError("the sweeps did not reach the tolerance " + short_number(options.clears_tolerance)
                                   + " in --max-sweeps " + std::to_string(options.max_sweeps) + " (bound "
                                   + short_number(state.bound) + "); the last sweep is in " + sweep_file
                                   + ": stackgen --resume with more --max-sweeps goes on");
+        if (device) {
+            device->next_sweep();
+            continue;
+        }
         previous.reset();
         comm.on_every_rank([&] {
             // This run wrote and published the file a moment ago: its

@@ -46,6 +46,7 @@ struct GenerateOptions {
     Clears clears = Clears::None;     // --clears tetris: the well game, by sweeps (clears.h)
     double clears_tolerance = 1e-10;  // the bound on every value's distance from the fixed point
     int max_sweeps = 1000;
+    double sweep_seconds = 600;  // --clears --gpu: a sweep kept on the device is written at most this often
 };
 
 // Whether the table stores canonical boards only (table_format.h): asked

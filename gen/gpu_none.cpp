@@ -21,6 +21,22 @@ GpuRoundRecord GpuRounds::wait(int) { return {}; }
 void GpuRounds::upload_round(const RoundStore&) {}
 void GpuRounds::upload_ghosts(int, const GhostRows&) {}
 void GpuRounds::digest_on_device(int) {}
+void GpuRounds::use_sweeps(GpuSweeps&, int) {}
+
+struct GpuSweeps::Impl {};
+
+GpuSweeps::GpuSweeps(const Partition&, const RoundLayout&, int) {
+    throw InputError(
+        "--gpu: this stackgen was built without the GPU path (CMake found no CUDA compiler, or -DSTACK_CUDA=OFF): "
+        "install the CUDA toolkit and configure again, or run without --gpu");
+}
+GpuSweeps::~GpuSweeps() = default;
+void GpuSweeps::next_sweep() {}
+bool GpuSweeps::has_last() const { return false; }
+void GpuSweeps::upload_last(const RoundStore&) {}
+void GpuSweeps::download(RoundStore&) const {}
+double GpuSweeps::change() const { return 0; }
+std::uint64_t GpuSweeps::allocated() const { return 0; }
 PieceCounts GpuRounds::counts() const { return {}; }
 const GpuReport& GpuRounds::report() const {
     static const GpuReport none;

@@ -7,7 +7,7 @@
 namespace stack {
 
 GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules, int value_size,
-                     double host_ghost_bytes, std::size_t block_shared) {
+                     double host_ghost_bytes, std::size_t block_shared, Clears clears) {
     GpuMemory memory;
     memory.band = double(Band::most_rounds(rules))
                   * (double(Band::largest_round_values(partition, layout)) * double(value_size)
@@ -17,7 +17,13 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
     const double per_thread = double(rules.piece_count()) * double(partition.geometry().height() + 1) * sizeof(double);
     const bool blocks = slice_block_shape(partition, rules, layout, value_size).bytes() <= block_shared;
     memory.scratch = blocks ? 0.0 : std::min(GpuScratchBytes, per_thread * double(GpuMostThreads));
+    memory.sweeps = clears != Clears::None ? gpu_sweeps_bytes(partition, layout) : 0.0;
     return memory;
+}
+
+double gpu_sweeps_bytes(const Partition& partition, const RoundLayout& layout) {
+    return 2.0 * double(layout.stored_states()) * sizeof(double)
+           + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t);
 }
 
 }  // namespace stack

@@ -245,6 +245,31 @@ __global__ void digest_kernel(const Stored* values, std::uint64_t count, int fil
 // Bytes of a round's values a digest thread takes.
 constexpr std::uint64_t DigestPieceBytes = std::uint64_t(1) << 20;
 
+// The well game's change (clears.h): the largest |now[i] - last[i]| of a
+// round into *most, as its float64 bits (non-negative doubles order as
+// their bits do, so an integer maximum is the maximum). Each thread takes
+// a grid-strided share; on the device a warp's largest goes out once.
+__global__ void change_kernel(const double* now, const double* last, std::uint64_t count, unsigned long long* most) {
+    const std::uint64_t threads = std::uint64_t(gridDim.x) * blockDim.x;
+    double largest = 0;
+    for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += threads) {
+        const double change = now[i] > last[i] ? now[i] - last[i] : last[i] - now[i];
+        largest = change > largest ? change : largest;
+    }
+#ifdef __CUDA_ARCH__
+    for (int offset = 16; offset > 0; offset /= 2) {
+        const double other = __shfl_down_sync(0xffffffffu, largest, offset);
+        largest = other > largest ? other : largest;
+    }
+    if ((threadIdx.x & 31u) != 0)
+        return;
+#endif
+    unsigned long long bits = 0;
+    memcpy(&bits, &largest, sizeof bits);
+    if (bits != 0)
+        atomicMax(most, bits);
+}
+
 // What one launched round owns until it is waited for: its list of
 // slices, its successors' views, its counters and its events. Two
 // alternate, so a round can be launched while the one before is in flight.
@@ -283,6 +308,127 @@ static std::string no_device(cudaError_t found) {
     return found == cudaSuccess ? "none found" : cudaGetErrorString(found);
 }
 
+// The sweeps' two tables (values at the table's round offsets, in a round
+// store's order), each round's tops as its store had them (the same in
+// every sweep), the largest change and the slice starts of the tetris
+// round, laid out for each launch.
+struct GpuSweeps::Impl {
+    const Partition& partition;
+    const RoundLayout& layout;
+    int device = 0;
+    std::uint64_t allocated = 0;
+    std::array<DeviceArray<double>, 2> tables;
+    int computed = 0;  // the table this sweep writes; the other is the last sweep's
+    bool has_last = false;
+    std::vector<DeviceRound> tops;  // [sum]: only the tops are allocated
+    std::vector<bool> has_tops;
+    DeviceArray<unsigned long long> change;  // the largest change's bits
+    DeviceArray<std::uint64_t> tetris_start;
+    cudaStream_t stream = nullptr;  // uploads and downloads
+
+    Impl(const Partition& partition_, const RoundLayout& layout_, int device_)
+        : partition(partition_), layout(layout_), tops(std::size_t(partition_.rounds())),
+          has_tops(std::size_t(partition_.rounds()), false) {
+        int devices = 0;
+        const cudaError_t found = cudaGetDeviceCount(&devices);
+        if (found != cudaSuccess || devices == 0)
+            throw InputError("--gpu: no CUDA device here (" + no_device(found) + "): run without --gpu");
+        device = device_ % devices;
+        check(cudaSetDevice(device), "cudaSetDevice");
+        std::size_t free_bytes = 0, total_bytes = 0;
+        check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+        const double needed = gpu_sweeps_bytes(partition, layout);
+        if (needed + GpuMarginBytes > double(free_bytes))
+            throw InputError("--gpu --clears tetris: the sweeps' two tables need " + human_bytes(needed)
+                             + " of GPU memory and " + human_bytes(GpuMarginBytes) + " spare, but the device has "
+                             + human_bytes(double(free_bytes))
+                             + " free: run without --gpu, or with fewer residue classes or a smaller well");
+        for (DeviceArray<double>& table : tables)
+            table.allocate(layout.stored_states(), allocated);
+        tetris_start.allocate(partition.owned_chunks() + 1, allocated);
+        change.allocate(1, allocated);
+        check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        check(cudaMemsetAsync(change.data(), 0, sizeof(unsigned long long), stream), "cudaMemsetAsync");
+        check(cudaStreamSynchronize(stream), "clearing the change");
+    }
+    ~Impl() {
+        if (stream) {
+            cudaStreamSynchronize(stream);
+            cudaStreamDestroy(stream);
+        }
+    }
+    double* round_of(int table, int sum) const { return tables[std::size_t(table)].data() + layout.round_offset(sum); }
+    double* computed_round(int sum) const { return round_of(computed, sum); }
+    double* last_round(int sum) const { return round_of(1 - computed, sum); }
+    void check_size(const RoundStore& store) const {
+        if (store.value_count() != layout.round_values(store.sum))
+            throw std::logic_error("round " + std::to_string(store.sum) + " holds another number of values than "
+                                   "the sweeps' tables (a bug: please report it)");
+    }
+    // The round's tops, kept the first time its store is seen.
+    void keep_tops(const RoundStore& store, cudaStream_t on) {
+        DeviceRound& held = tops[std::size_t(store.sum)];
+        if (has_tops[std::size_t(store.sum)])
+            return;
+        held.top_rows.allocate(store.top_rows.size(), allocated);
+        held.top_values.allocate(store.top_values.size(), allocated);
+        held.top_length.allocate(store.top_length.size(), allocated);
+        held.upload_tops(store, on);
+        has_tops[std::size_t(store.sum)] = true;
+    }
+};
+
+GpuSweeps::GpuSweeps(const Partition& partition, const RoundLayout& layout, int device)
+    : impl_(std::make_unique<Impl>(partition, layout, device)) {}
+GpuSweeps::~GpuSweeps() = default;
+
+void GpuSweeps::next_sweep() {
+    Impl& sweeps = *impl_;
+    check(cudaSetDevice(sweeps.device), "cudaSetDevice");
+    check(cudaDeviceSynchronize(), "finishing a sweep");
+    sweeps.computed = 1 - sweeps.computed;
+    sweeps.has_last = true;
+    check(cudaMemsetAsync(sweeps.change.data(), 0, sizeof(unsigned long long), sweeps.stream), "cudaMemsetAsync");
+    check(cudaStreamSynchronize(sweeps.stream), "clearing the change");
+}
+
+bool GpuSweeps::has_last() const { return impl_->has_last; }
+
+void GpuSweeps::upload_last(const RoundStore& store) {
+    Impl& sweeps = *impl_;
+    check(cudaSetDevice(sweeps.device), "cudaSetDevice");
+    sweeps.check_size(store);
+    sweeps.keep_tops(store, sweeps.stream);
+    check(cudaMemcpyAsync(sweeps.last_round(store.sum), store.values.data(), store.value_count() * sizeof(double),
+                          cudaMemcpyHostToDevice, sweeps.stream),
+          "uploading the last sweep");
+    check(cudaStreamSynchronize(sweeps.stream), "uploading the last sweep");
+    sweeps.has_last = true;
+}
+
+void GpuSweeps::download(RoundStore& store) const {
+    Impl& sweeps = *impl_;
+    check(cudaSetDevice(sweeps.device), "cudaSetDevice");
+    check(cudaDeviceSynchronize(), "finishing a sweep");
+    sweeps.check_size(store);
+    check(cudaMemcpy(store.values.data(), sweeps.computed_round(store.sum), store.value_count() * sizeof(double),
+                     cudaMemcpyDeviceToHost),
+          "copying a sweep's round to the host");
+}
+
+double GpuSweeps::change() const {
+    Impl& sweeps = *impl_;
+    check(cudaSetDevice(sweeps.device), "cudaSetDevice");
+    check(cudaDeviceSynchronize(), "finishing a sweep");
+    unsigned long long bits = 0;
+    check(cudaMemcpy(&bits, sweeps.change.data(), sizeof bits, cudaMemcpyDeviceToHost), "reading the change back");
+    double change = 0;
+    std::memcpy(&change, &bits, sizeof change);
+    return change;
+}
+
+std::uint64_t GpuSweeps::allocated() const { return impl_->allocated; }
+
 struct GpuRounds::Impl {
     const Partition& partition;
     const RoundLayout& layout;
@@ -317,6 +463,8 @@ struct GpuRounds::Impl {
     std::vector<void*> pinned;  // host arrays registered with CUDA
     int digest_size = 0;        // digest_on_device: the file's value size; 0: off
     DeviceArray<std::uint64_t> crc_table;
+    GpuSweeps::Impl* sweeps = nullptr;  // use_sweeps
+    int tetris_piece = -1;
     GpuReport report;
 
     Impl(const Partition& partition_, const RoundLayout& layout_, const Rules& rules_, const SliceTables& tables_,
@@ -573,12 +721,22 @@ struct GpuRounds::Impl {
     std::uint64_t lay_out(DeviceRound& round, const RoundStore& store, std::uint64_t* slices,
                           const std::vector<std::uint64_t>& host_slices) {
         const std::uint64_t bytes_up = round.upload_tops(store, compute);
+        lay_out_starts(store.sum, round.tops(), round.slice_start.data(), slices, &store, host_slices);
+        return bytes_up;
+    }
+
+    // Round `sum`'s slice starts into `slice_start` from its tops already
+    // on the device, and its non-empty slices into `slices` when given.
+    // `host`, when given, is the host's layout of the round, which the
+    // emulator checks the device's against.
+    void lay_out_starts(int sum, const RoundTops& tops, std::uint64_t* slice_start, std::uint64_t* slices,
+                        const RoundStore* host, const std::vector<std::uint64_t>& host_slices) {
         const std::uint64_t chunks = partition.owned_chunks();
         const unsigned threads = 256, blocks = unsigned((chunks + 1 + threads - 1) / threads);
         RoundView view = tables.view();
-        view.sum = store.sum;
+        view.sum = sum;
         view.upper_sums = upper_sums.data();
-        view.tops = round.tops();
+        view.tops = tops;
         STACK_LAUNCH(slice_rows_kernel, blocks, threads, compute, view, chunks, lower_rows.data(),
                      partition.most_lower_sum(), chunk_rows.data(), chunk_holds.data());
         check(cudaGetLastError(), "launching the slice rows kernel");
@@ -587,20 +745,23 @@ struct GpuRounds::Impl {
         // check that the device's layout is the host's.
         std::uint64_t rows = 0, found = 0;
         for (std::uint64_t chunk = 0; chunk <= chunks; ++chunk) {
-            round.slice_start.data()[chunk] = rows;
+            slice_start[chunk] = rows;
             if (chunk < chunks && chunk_holds.data()[chunk] && slices)
                 slices[found++] = chunk;
             rows += chunk_rows.data()[chunk];
         }
-        if (!std::equal(store.slice_start.begin(), store.slice_start.end(), round.slice_start.data())
-            || (slices && !(found == host_slices.size() && std::equal(host_slices.begin(), host_slices.end(), slices))))
-            throw std::logic_error("round " + std::to_string(store.sum) + ": the device's slice starts or slices "
+        if (host
+            && (!std::equal(host->slice_start.begin(), host->slice_start.end(), slice_start)
+                || (slices
+                    && !(found == host_slices.size() && std::equal(host_slices.begin(), host_slices.end(), slices)))))
+            throw std::logic_error("round " + std::to_string(sum) + ": the device's slice starts or slices "
                                    "differ from the host's (a bug: please report it)");
 #else
+        (void)host;
         (void)host_slices;
         std::size_t bytes = layout_scratch.size();
-        check(cub::DeviceScan::ExclusiveSum(layout_scratch.data(), bytes, chunk_rows.data(), round.slice_start.data(),
-                                            chunks + 1, compute),
+        check(cub::DeviceScan::ExclusiveSum(layout_scratch.data(), bytes, chunk_rows.data(), slice_start, chunks + 1,
+                                            compute),
               "cub::DeviceScan::ExclusiveSum");
         if (slices) {
             bytes = layout_scratch.size();
@@ -610,7 +771,6 @@ struct GpuRounds::Impl {
                   "cub::DeviceSelect::Flagged");
         }
 #endif
-        return bytes_up;
     }
 
     // Queues the round kernel on the compute stream over `count` slices.
@@ -667,6 +827,10 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
         throw std::logic_error("round " + std::to_string(store.sum) + " holds more values than the device's round "
                                "arrays were sized for (a bug: please report it)");
     launch->layout_bytes = gpu.lay_out(round, store, launch->slices.data(), slices);
+    if (gpu.sweeps) {
+        gpu.sweeps->check_size(store);
+        gpu.sweeps->keep_tops(store, gpu.compute);
+    }
     std::vector<SuccessorRound> next(std::size_t(gpu.most_cells) + 1);
     for (int step = 1; step <= gpu.most_cells; ++step)
         next[std::size_t(step)] = gpu.successor(store.sum + step);
@@ -693,6 +857,23 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     view.tops = round.tops();
     view.out = round.values.data();
     view.next = launch->next.data();
+    // The well game: the tetris successors from the last sweep's round
+    // S - TetrisRows (W-1), its slice starts laid out again here.
+    const int below = store.sum - TetrisRows * (gpu.partition.geometry().width() - 1);
+    if (gpu.sweeps && gpu.sweeps->has_last && below >= 0) {
+        GpuSweeps::Impl& sweeps = *gpu.sweeps;
+        if (!sweeps.has_tops[std::size_t(below)])
+            throw std::logic_error("a tetris round whose layout the device never kept (a bug: please report it)");
+        const RoundTops below_tops = sweeps.tops[std::size_t(below)].tops();
+        gpu.lay_out_starts(below, below_tops, sweeps.tetris_start.data(), nullptr, nullptr, {});
+        view.tetris_piece = gpu.tetris_piece;
+        view.tetris.values = reinterpret_cast<const char*>(sweeps.last_round(below));
+        view.tetris.slice_start = sweeps.tetris_start.data();
+        view.tetris.row_index =
+            gpu.row_indices.data()
+            + std::size_t(below % gpu.layout.residues().modulus()) * std::size_t(gpu.partition.geometry().height() + 1);
+        view.tetris.tops = below_tops;
+    }
 
     check(cudaEventRecord(launch->begin, gpu.compute), "cudaEventRecord");
     if (!slices.empty()) {
@@ -701,6 +882,23 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
         check(cudaGetLastError(), "launching the round kernel");
     }
     check(cudaEventRecord(launch->kernel_end, gpu.compute), "cudaEventRecord");
+    // The well game: the round kept in the sweep's table, and its change
+    // from the last sweep's taken, on the compute stream (before any later
+    // round's work reuses its slot).
+    if (gpu.sweeps && store.value_count() > 0) {
+        GpuSweeps::Impl& sweeps = *gpu.sweeps;
+        const std::uint64_t count = store.value_count();
+        check(cudaMemcpyAsync(sweeps.computed_round(store.sum), round.values.data(), count * sizeof(double),
+                              cudaMemcpyDeviceToDevice, gpu.compute),
+              "keeping a round of the sweep");
+        if (sweeps.has_last) {
+            const unsigned threads = 256,
+                           blocks = unsigned(std::min<std::uint64_t>((count + threads - 1) / threads, 1024));
+            STACK_LAUNCH(change_kernel, blocks, threads, gpu.compute, sweeps.computed_round(store.sum),
+                         sweeps.last_round(store.sum), count, sweeps.change.data());
+            check(cudaGetLastError(), "launching the change kernel");
+        }
+    }
     // Back to the host on the copy stream, while the next kernel computes
     // (into page-locked memory, so this call does not wait for the kernel).
     check(cudaStreamWaitEvent(gpu.copy, launch->kernel_end, 0), "cudaStreamWaitEvent");
@@ -839,6 +1037,15 @@ void GpuRounds::digest_on_device(int file_value_size) {
     check(cudaStreamSynchronize(gpu.compute), "uploading the digest's table");
     gpu.digest_size = file_value_size;
     gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated);
+}
+
+void GpuRounds::use_sweeps(GpuSweeps& sweeps, int tetris_piece) {
+    Impl& gpu = *impl_;
+    if (gpu.value_size != int(sizeof(double)) || gpu.partition.ranks() != 1 || tetris_piece < 0)
+        throw std::logic_error("GPU sweeps need a float64 band, one rank and the I (a bug: --clears refuses the rest)");
+    gpu.sweeps = &sweeps.impl();
+    gpu.tetris_piece = tetris_piece;
+    gpu.report.allocated = std::max(gpu.report.allocated, gpu.allocated + sweeps.allocated());
 }
 
 PieceCounts GpuRounds::counts() const { return PieceCounts(impl_->total_counts.begin(), impl_->total_counts.end()); }

@@ -62,13 +62,18 @@ struct GpuMemory {
     double ghosts = 0;   // the ghost rows of K rounds (several ranks)
     double chunks = 0;   // the upper sums, the chunks' slice rows and flags, two rounds' lists of slices (built there)
     double scratch = 0;  // the thread-a-slice kernel's best-successor rows (0: the block kernel's fit)
-    double total() const { return band + ghosts + chunks + scratch; }
+    double sweeps = 0;   // --clears: the last sweep's table and this one's (GpuSweeps)
+    double total() const { return band + ghosts + chunks + scratch + sweeps; }
 };
 // `host_ghost_bytes` is the host's allowance for ghost rows (capacity.h).
 // `block_shared` is the shared memory a block may take on the device (the
 // run's own; GpuPlannedBlockShared for a plan).
 GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules, int value_size,
-                     double host_ghost_bytes, std::size_t block_shared = GpuPlannedBlockShared);
+                     double host_ghost_bytes, std::size_t block_shared = GpuPlannedBlockShared,
+                     Clears clears = Clears::None);
+// The device memory of the well game's sweeps (GpuSweeps): two float64
+// tables and one round's slice starts.
+double gpu_sweeps_bytes(const Partition& partition, const RoundLayout& layout);
 // Kept free beyond the plan: the kernels' stacks (about 150 MB at full
 // residency on an H100) and the CUDA runtime's own.
 constexpr double GpuMarginBytes = 1024.0 * 1024 * 1024;
@@ -102,6 +107,43 @@ struct GpuReport {
     std::uint64_t shared_bytes_per_block = 0;  // the block kernel's
 };
 
+// The well game's sweeps on one rank's GPU (clears.h): every round of the
+// last sweep and of the sweep being computed, each as the device lays a
+// round out (a round store's order, at the table's offsets), so that a
+// sweep reads its tetrises and measures its change on the device, and no
+// table crosses the bus or touches the disk between sweeps. GpuRounds
+// (use_sweeps) reads the last sweep's round S - TetrisRows (W-1) as round
+// S's tetris successors, and after each round's kernel keeps the round's
+// values here and takes the largest change from the last sweep's.
+class GpuSweeps {
+public:
+    // Allocates both tables on device `device` (as GpuRounds picks it);
+    // throws InputError when they do not fit its free memory.
+    GpuSweeps(const Partition& partition, const RoundLayout& layout, int device);
+    ~GpuSweeps();
+    GpuSweeps(const GpuSweeps&) = delete;
+    GpuSweeps& operator=(const GpuSweeps&) = delete;
+
+    // The sweep computed becomes the last one; the change starts again.
+    void next_sweep();
+    // Whether a last sweep is held (sweep 0 has none, nor reads one).
+    bool has_last() const;
+    // Resuming: round `store.sum` of the last sweep, from the host.
+    void upload_last(const RoundStore& store);
+    // Writing a sweep: round `store.sum` of the one computed, to the host.
+    void download(RoundStore& store) const;
+    // The largest |value - last sweep's value| of the rounds computed in
+    // this sweep (0 without a last sweep).
+    double change() const;
+    std::uint64_t allocated() const;
+
+    struct Impl;
+    Impl& impl() const { return *impl_; }  // GpuRounds's
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
 class GpuRounds {
 public:
     // Takes device `device` (the rank's index on its node, modulo the
@@ -133,6 +175,11 @@ public:
     // empty board's) comes back to the host; `file_value_size` is the
     // table's value size, 4 or 8 bytes.
     void digest_on_device(int file_value_size);
+    // The well game (clears.h), on one rank: each round launched takes the
+    // tetris successors of `tetris_piece` from the sweeps' last sweep (when
+    // it holds one), and its values are kept in the sweeps' table after its
+    // kernel, their change measured. Before the first launch.
+    void use_sweeps(GpuSweeps& sweeps, int tetris_piece);
     // The connections counted on the device, [piece].
     PieceCounts counts() const;
     const GpuReport& report() const;

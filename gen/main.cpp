@@ -62,7 +62,7 @@ stack::OptionTable declared_options() {
                  {"tetris",
                   "the well game: the W columns beside an empty well, where an upright I clears four rows when "
                   "every column is 4 or more high; solved by sweeps to a fixed point (sets with the 1 x 4 I, "
-                  "float64, the CPU kernel)"}},
+                  "float64; --gpu and --portable-kernel on one rank)"}},
                 "which rows the game clears")
         .defaults_to("none");
     table
@@ -73,6 +73,12 @@ stack::OptionTable declared_options() {
         .defaults_to("1e-10");
     table.integer("max-sweeps", 1, 1000000, "with --clears tetris: stop with an error after this many sweeps")
         .defaults_to("1000");
+    table
+        .real("sweep-seconds", 0, 1e9,
+              "with --clears tetris --gpu: write the last sweep to <output>.sweep (the checkpoint --resume goes on "
+              "from) at most this often; the sweeps between stay on the device (0: every sweep)",
+              true)
+        .defaults_to("600");
     table
         .integer("threads", 0, stack::MostThreads,
                  "worker threads per rank, sharing its rounds (0: the cores this rank is bound to); one rank per "
@@ -187,10 +193,13 @@ stack::GenerateOptions parse_options(const stack::OptionTable& table) {
     options.clears = stack::parse_clears(table.choice("clears"));
     options.clears_tolerance = table.real("clears-tolerance");
     options.max_sweeps = table.integer("max-sweeps");
+    options.sweep_seconds = table.real("sweep-seconds");
     if (options.clears == stack::Clears::None)
-        for (const char* name : {"clears-tolerance", "max-sweeps"})
+        for (const char* name : {"clears-tolerance", "max-sweeps", "sweep-seconds"})
             if (table.given(name))
                 throw stack::InputError(std::string("--") + name + " goes with --clears tetris");
+    if (table.given("sweep-seconds") && !options.gpu)
+        throw stack::InputError("--sweep-seconds goes with --clears tetris --gpu (other runs write every sweep)");
     if (!table.given("plan"))
         for (const stack::OptionTable::Option* planning : table.given_outside(Run))
             throw stack::InputError("--" + planning->name + " goes with --plan");

@@ -234,12 +234,19 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     std::string gpu_reason;
     if (options.gpu) {
         const int value_size = int(value_bytes(options.band_precision));
-        const GpuMemory device = gpu_memory(partition, layout, rules, value_size, memory.ghosts);
+        const GpuMemory device =
+            gpu_memory(partition, layout, rules, value_size, memory.ghosts, GpuPlannedBlockShared, options.clears);
         std::uint64_t connections = 0;
         for (const std::uint64_t count : connections_of_rounds(rules, layout, std::size_t(layout.rounds())))
             connections += count;
         const double kernel_bytes = double(connections + layout.stored_states()) * value_size;
-        const bool digest_on_device = options.no_output && plan.ranks == 1;
+        // A sweep also keeps each round (a copy: read and write) and reads
+        // it and the last sweep's for the change: 4 reads or writes a value.
+        const double sweep_bytes =
+            options.clears != Clears::None ? 4.0 * double(layout.stored_states()) * sizeof(double) : 0.0;
+        // A GPU's sweep (--clears) digests on the device too: only the
+        // sweeps written come back, and the figures are one sweep's.
+        const bool digest_on_device = (options.no_output || options.clears != Clears::None) && plan.ranks == 1;
         const double copy_bytes =
             double(digest_on_device ? layout.round_values(0) : layout.stored_states()) * value_size;
         const SliceBlockShape shape = slice_block_shape(partition, rules, layout, value_size);
@@ -248,10 +255,12 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                  {"ghosts", device.ghosts},
                  {"chunks", device.chunks},
                  {"scratch", device.scratch},
+                 {"sweeps", device.sweeps},
                  {"total", device.total()}}},
                {"memory_bytes", plan.gpu_memory ? Json(*plan.gpu_memory) : Json(nullptr)},
                {"memory_typed", plan.gpu_memory_text.empty() ? Json(nullptr) : Json(plan.gpu_memory_text)},
                {"kernel_bytes", kernel_bytes},
+               {"sweep_bytes", sweep_bytes},
                {"copy_bytes", copy_bytes},
                {"block_shared_bytes", shape.bytes()},
                {"kernel_seconds_at_1TBps", kernel_bytes / plan.ranks / 1e12},
@@ -368,7 +377,14 @@ std::string plan_text(const Json& p) {
                   memory(rank["writer"]).c_str(), memory(rank["chunks"]).c_str(), memory(rank["process"]).c_str(),
                   memory(rank["threads"]).c_str());
     text += line;
-    if (rank["sweep_table"].get<double>() > 0) {
+    if (rank["floor"].get<double>() > 0 && !p["gpu"].is_null()) {
+        std::snprintf(line, sizeof line,
+                      "  the whole table   live (--clears --gpu): the last sweep's table and this one's on the GPU "
+                      "(below), a round %s on the host to write or resume a sweep through; the times below are "
+                      "one sweep's, the disk the last sweep's table beside the one being written\n",
+                      memory(rank["floor"]).c_str());
+        text += line;
+    } else if (rank["sweep_table"].get<double>() > 0) {
         std::snprintf(line, sizeof line,
                       "  the whole table   live (--clears): the last sweep's table %s a rank (mapped once a node), "
                       "tetris successors %s; the times below are one sweep's, the disk the last sweep's table "
@@ -429,23 +445,28 @@ std::string plan_text(const Json& p) {
     }
     if (!p["gpu"].is_null()) {
         const Json& gpu = p["gpu"];
-        std::snprintf(line, sizeof line,
-                      "  GPU memory        %s a rank: band %s, ghosts %s, chunk lists %s, scratch %s; %s\n",
-                      bytes(gpu["bytes"]["total"]).c_str(), bytes(gpu["bytes"]["band"]).c_str(),
-                      bytes(gpu["bytes"]["ghosts"]).c_str(), bytes(gpu["bytes"]["chunks"]).c_str(),
-                      bytes(gpu["bytes"]["scratch"]).c_str(),
-                      gpu["memory_bytes"].is_null()
-                          ? "not checked (give --plan-gpu-memory)"
-                          : ("the GPU has "
-                             + bytes_as_typed(gpu["memory_bytes"].get<double>(),
-                                              gpu["memory_typed"].is_null() ? std::string()
-                                                                            : gpu["memory_typed"].get<std::string>()))
-                                .c_str());
+        std::snprintf(
+            line, sizeof line, "  GPU memory        %s a rank: band %s, ghosts %s, chunk lists %s, scratch %s%s; %s\n",
+            bytes(gpu["bytes"]["total"]).c_str(), bytes(gpu["bytes"]["band"]).c_str(),
+            bytes(gpu["bytes"]["ghosts"]).c_str(), bytes(gpu["bytes"]["chunks"]).c_str(),
+            bytes(gpu["bytes"]["scratch"]).c_str(),
+            gpu["bytes"]["sweeps"].get<double>() > 0 ? (", two sweeps' tables " + bytes(gpu["bytes"]["sweeps"])).c_str()
+                                                     : "",
+            gpu["memory_bytes"].is_null()
+                ? "not checked (give --plan-gpu-memory)"
+                : ("the GPU has "
+                   + bytes_as_typed(gpu["memory_bytes"].get<double>(), gpu["memory_typed"].is_null()
+                                                                           ? std::string()
+                                                                           : gpu["memory_typed"].get<std::string>()))
+                      .c_str());
         text += line;
         std::snprintf(line, sizeof line,
-                      "  GPU traffic       the kernel reads and writes %s (%.1f s a GPU at 1 TB/s achieved); %s "
+                      "  GPU traffic       the kernel reads and writes %s (%.1f s a GPU at 1 TB/s achieved)%s; %s "
                       "come back to the host (%.1f s at 20 GB/s); a block a slice takes %s of shared memory\n",
                       bytes(gpu["kernel_bytes"]).c_str(), gpu["kernel_seconds_at_1TBps"].get<double>(),
+                      gpu["sweep_bytes"].get<double>() > 0
+                          ? (", keeping the sweep and its change " + bytes(gpu["sweep_bytes"])).c_str()
+                          : "",
                       bytes(gpu["copy_bytes"]).c_str(), gpu["copy_seconds_at_20GBps"].get<double>(),
                       bytes(gpu["block_shared_bytes"]).c_str());
         text += line;

@@ -31,6 +31,7 @@
 #include "rules/board.h"
 #include "rules/orientation.h"
 #include "rules/piece_set.h"
+#include "rules/rules.h"
 #include "rules/value.h"
 #include "support/host_device.h"
 
@@ -126,6 +127,12 @@ struct RoundView {
     RoundTops tops;
     char* out = nullptr;                   // this round's rows, written
     const SuccessorRound* next = nullptr;  // [step] for steps 1 .. the set's most cells
+    // The well game (clears.h): the set's tetris piece also takes the
+    // previous sweep's value of the board every column TetrisRows lower,
+    // from its round S - TetrisRows (W-1) held here (this rank's rows: the
+    // slice work sweeps on one rank). No tetris: tetris.values nullptr.
+    int tetris_piece = -1;
+    SuccessorRound tetris;
 };
 
 // The ghost row whose first id is `id` from `source`, or nullptr.
@@ -354,12 +361,51 @@ STACK_HD inline const Value* whole_slice_source(const RoundView& view, const Sli
     return successor_row<Value>(view, rule, chunk, 0, span.slice_first_id + rule.row_offset, 0, span.top);
 }
 
+// The well game's tetris for one row (clears.h): when every field column
+// is TetrisRows or more high, the I upright in the well takes each state
+// with h0 >= TetrisRows to the board every column TetrisRows lower, whose
+// previous sweep's value it reads from view.tetris: the chunk of the upper
+// columns each TetrisRows lower (on this rank, the only one), the row of
+// the lower columns each TetrisRows lower, the top TetrisRows lower in a
+// mirrored layout (a canonical board's tetris successor is canonical), and
+// h0 - TetrisRows in it. A maximum, as the CPU kernel's floor (clears.cpp)
+// takes it, so the same bits; not a connection (the rules count none).
+template <class Value>
+STACK_HD inline void tetris_row(const RoundView& view, const SliceSpan& span, std::uint64_t chunk, const int* heights,
+                                const BestRow& best) {
+    if (view.tetris.values == nullptr || span.n == 0)
+        return;
+    for (int column = 1; column < view.width; ++column)
+        if (heights[column] < TetrisRows)
+            return;
+    std::uint64_t drop = 0;  // the chunk's id falls by TetrisRows in each upper column
+    for (int column = view.lower; column < view.width; ++column)
+        drop += std::uint64_t(TetrisRows) * view.powers[column - view.lower];
+    const int top = view.mirrored ? span.top - TetrisRows : 0;
+    const int lower_sum = span.lower_sum - TetrisRows * (view.lower > 1 ? view.lower - 1 : 0);
+    const std::uint64_t row =
+        Partition::slice_row(view.lower, view.height, view.lower >= 3 ? heights[2] - TetrisRows : 0, lower_sum);
+    const SuccessorRound& below = view.tetris;
+    const Value* source = reinterpret_cast<const Value*>(below.values)
+                          + slice_value(below.tops, below.slice_start, chunk - drop, top)
+                          + row * std::uint64_t(below.tops.length[top]);
+    for (int h0 = TetrisRows; h0 <= view.height; ++h0) {
+        const int i = view.row_index[h0];
+        if (i < 0 || i >= span.n)
+            continue;
+        const double value = double(source[below.row_index[h0 - TetrisRows]]);
+        double& target = best.at(view.tetris_piece, i);
+        target = target > value ? target : value;
+    }
+}
+
 // Row `row`'s placements into `best`: those that depend on its lower
 // columns (x < the lower columns, and every column-0 placement), with
 // `whole` also those that hold for the whole slice, and the one-column
 // orientations at column 0 (their counts; in a mirrored layout, their
-// mirror reads past the row's top). Returns false when a ghost row it
-// needed was not received, after doing everything else.
+// mirror reads past the row's top), and the well game's tetris
+// (tetris_row). Returns false when a ghost row it needed was not
+// received, after doing everything else.
 template <class Value, class Counts>
 STACK_HD bool row_placements(const RoundView& view, const SliceSpan& span, std::uint64_t chunk, std::uint64_t row,
                              int* heights, BoardId row_id, const BestRow& best, bool whole, const Counts& counts) {
@@ -425,6 +471,7 @@ STACK_HD bool row_placements(const RoundView& view, const SliceSpan& span, std::
         double& target = best.at(rule.piece, view.row_index[h0]);
         target = target > value ? target : value;
     }
+    tetris_row<Value>(view, span, chunk, heights, best);
     // A one-column orientation at column 0 reads its own row `jump` stored
     // states further up (finish_row takes those).
     for (int k = 0; k < view.in_row_count; ++k)

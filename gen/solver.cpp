@@ -45,7 +45,15 @@ public:
     // its round's store (floor nullptr: none). The CPU kernel's alone.
     virtual void set_tetris(const double* floor, int piece) {
         if (floor)
-            throw std::logic_error("this slice kernel has no tetris (a bug: --clears is refused with it)");
+            throw std::logic_error("this slice kernel has no tetris floor (a bug: --clears is refused with it)");
+        (void)piece;
+    }
+    // The same for the portable slice work, which reads the tetris
+    // successors from the last sweep's round itself (RoundView::tetris;
+    // nullptr: none).
+    virtual void set_tetris_round(const SuccessorRound* below, int piece) {
+        if (below)
+            throw std::logic_error("this slice kernel reads no tetris round (a bug: --clears is refused with it)");
         (void)piece;
     }
 };
@@ -594,6 +602,14 @@ public:
         exchange_ = &exchange;
         finder_ = &exchange.finder(worker);
         view_ = host_round_view(tables_, layout_, band, exchange, sum, next_);
+        if (tetris_) {
+            view_.tetris = *tetris_;
+            view_.tetris_piece = tetris_piece_;
+        }
+    }
+    void set_tetris_round(const SuccessorRound* below, int piece) override {
+        tetris_ = below;
+        tetris_piece_ = piece;
     }
     void add_slice(std::uint64_t chunk) override {
         find_sends_of_slice(*exchange_, *finder_, partition_, placements_, (*band_)[view_.sum], chunk);
@@ -627,6 +643,8 @@ private:
     std::vector<double> best_;
     std::vector<double> shared_;  // the block's shared memory
     std::vector<std::uint64_t> counts_;
+    const SuccessorRound* tetris_ = nullptr;  // set_tetris_round
+    int tetris_piece_ = -1;
 };
 
 }  // namespace
@@ -811,6 +829,29 @@ void RoundRunner::set_tetris_floor(const double* floor) {
         throw std::logic_error("a tetris floor for a GPU run or a set without the I (a bug: --clears refuses them)");
     for (const auto& kernel : kernels_)
         kernel->set_tetris(floor, set_.tetris_piece());
+}
+
+void RoundRunner::set_tetris_round(const RoundStore* below) {
+    if (below && (kernels_.empty() || kind_ == KernelKind::Cpu || set_.tetris_piece() < 0 || partition_.ranks() != 1))
+        throw std::logic_error(
+            "a tetris round for a kernel other than the portable one, a set without the I, or "
+            "several ranks (a bug: --clears refuses them)");
+    if (below) {
+        tetris_round_ = SuccessorRound{};
+        tetris_round_.values = reinterpret_cast<const char*>(below->values.data());
+        tetris_round_.slice_start = below->slice_start.data();
+        tetris_round_.row_index = layout_.row_indices(below->sum);
+        tetris_round_.row_length = below->row_length;
+        tetris_round_.tops = {below->top_rows.data(), below->top_values.data(), below->top_length.data()};
+    }
+    for (const auto& kernel : kernels_)
+        kernel->set_tetris_round(below ? &tetris_round_ : nullptr, set_.tetris_piece());
+}
+
+void RoundRunner::use_gpu_sweeps(GpuSweeps& sweeps) {
+    if (!gpu_ || set_.tetris_piece() < 0)
+        throw std::logic_error("GPU sweeps without a GPU or the I (a bug: --clears refuses them)");
+    gpu_->use_sweeps(sweeps, set_.tetris_piece());
 }
 
 void RoundRunner::digest_on_device(int file_value_size) {

@@ -112,6 +112,14 @@ public:
     // set's tetris piece, the max with `floor` (indexed as the round's
     // store; nullptr: none) before each state's value. CPU kernel only.
     void set_tetris_floor(const double* floor);
+    // The same for the portable kernels (one rank): the set's tetris piece
+    // reads the last sweep's round below->sum = S - TetrisRows (W-1)
+    // (RoundView::tetris); nullptr: none. `below` must stay until the next
+    // call.
+    void set_tetris_round(const RoundStore* below);
+    // The same for a GPU run (one rank): the last sweep, and this sweep's
+    // values, on the device (GpuRounds::use_sweeps). Before the first round.
+    void use_gpu_sweeps(GpuSweeps& sweeps);
     // A GPU run on one rank without a file: the rounds' digests on the
     // device (GpuRounds::digest_on_device); each round's record says so.
     void digest_on_device(int file_value_size);
@@ -142,6 +150,7 @@ private:
     std::vector<std::uint64_t> slices_;                  // the round's non-empty slices' chunks, ascending
     std::vector<std::uint64_t> below_slices_;            // the next round's, launched early on a GPU
     bool reloading_ = false;                             // reload() called since the last compute()
+    SuccessorRound tetris_round_;                        // set_tetris_round
 };
 
 // Calls visit(heights, values) for every row of a round held by this rank

@@ -16,7 +16,12 @@
 #                            thread-a-slice one; --json's gpu object; a run killed
 #                            in the rounds resumed with --gpu gives the same
 #                            table; a band larger than the "GPU" refused in
-#                            one line, exit 2, no file left
+#                            one line, exit 2, no file left; the well game's
+#                            sweeps (--clears tetris) on one rank: the CPU's
+#                            table by both kernels, only the answer written
+#                            unless --sweep-seconds asks, a run stopped by
+#                            --max-sweeps resumed from its sweep table; at
+#                            several ranks refused in one line
 #   gpu.sh refused           --gpu where there is no GPU (or no CUDA in the
 #                            build): one line naming --gpu, exit 2, no file
 #                            left; --gpu with --portable-kernel, and
@@ -27,7 +32,8 @@
 #                            within 227 KiB and no scratch; the full table's float32 band
 #                            fits 139G and not 80G (exit 2 with the reason),
 #                            its parts add up, and a float64 band is twice the
-#                            float32 one
+#                            float32 one; 9x12 class 0 --clears tetris fits
+#                            139G with both sweeps' tables on the GPU
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 set -euo pipefail
 command=$1; shift
@@ -151,6 +157,57 @@ PYTHON
     [ "$status" = 2 ] || fail "a band larger than the GPU: exit $status, not 2"
     [ "$(wc -l < "$dir/small.err")" = 1 ] && grep -q "GPU memory" "$dir/small.err" || fail "not one line about GPU memory"
     [ ! -e "$dir/small.h5" ] && [ ! -e "$dir/small.h5.partial" ] && [ ! -e "$dir/small.h5.lock" ] || fail "files left"
+    # The well game's sweeps on the "GPU" (one rank): the last sweep kept
+    # and the change measured on the device, the tetrises read there.
+    sweeps=(--width 6 --height 8 --clears tetris --quiet)
+    if [ "$np" = 1 ]; then
+        for well in "--residue 0" "--mirror off --residue 3"; do
+            read -r -a extra <<< "$well"
+            cpu="$dir/clears_cpu.h5" gpu="$dir/clears_gpu.h5"
+            rm -f "$cpu" "$gpu"*
+            "$stackgen" "${sweeps[@]}" "${extra[@]}" --output "$cpu" --threads 2
+            "$emulated" "${sweeps[@]}" "${extra[@]}" --gpu --output "$gpu"
+            cmp "$cpu" "$gpu" || fail "the emulated GPU's sweeps ($well) differ from the CPU kernel's"
+            rm -f "$gpu"
+            STACK_EMULATED_GPU_SHARED=4096 "$emulated" "${sweeps[@]}" "${extra[@]}" --gpu --output "$gpu"
+            cmp "$cpu" "$gpu" || fail "the emulated GPU's thread-a-slice sweeps ($well) differ from the CPU kernel's"
+            echo "--clears tetris $well: the emulated GPU's sweeps (block and thread kernels) give the CPU's table"
+        done
+        # Only the answer is written by default; every sweep with
+        # --sweep-seconds 0 (stderr's ", written"), the same table.
+        rm -f "$gpu"
+        "$emulated" --width 6 --height 8 --clears tetris --residue 0 --gpu --output "$gpu" 2> "$dir/sweeps.err"
+        all=$(grep -c "^stackgen: sweep " "$dir/sweeps.err"); once=$(grep -c ", written" "$dir/sweeps.err")
+        [ "$once" = 1 ] || fail "the default wrote $once of $all sweeps, not the last alone"
+        rm -f "$gpu"
+        "$emulated" --width 6 --height 8 --clears tetris --residue 0 --gpu --sweep-seconds 0 --output "$gpu" \
+            2> "$dir/sweeps.err"
+        every=$(grep -c ", written" "$dir/sweeps.err")
+        [ "$every" = "$all" ] || fail "--sweep-seconds 0 wrote $every of $all sweeps"
+        "$stackgen" --width 6 --height 8 --clears tetris --residue 0 --output "$cpu" --force --quiet
+        cmp "$cpu" "$gpu" || fail "--sweep-seconds 0 gives another table"
+        echo "sweeps written: $once of $all by default, $every with --sweep-seconds 0"
+        # Stopped by --max-sweeps (its last sweep written), resumed on the
+        # "GPU" from the sweep table: the same table.
+        rm -f "$gpu" "$gpu".*
+        set +e
+        "$emulated" "${sweeps[@]}" --residue 0 --gpu --max-sweeps 3 --output "$gpu" 2> "$dir/stopped.err"
+        status=$?
+        set -e
+        [ "$status" != 0 ] && [ -e "$gpu.sweep" ] && [ ! -e "$gpu" ] || fail "--max-sweeps 3: exit $status, no sweep left"
+        "$emulated" "${sweeps[@]}" --residue 0 --gpu --resume --output "$gpu"
+        cmp "$cpu" "$gpu" || fail "the sweeps resumed on the GPU differ"
+        [ ! -e "$gpu.sweep" ] || fail "the sweep table is left after the answer"
+        echo "stopped after sweep 3, resumed on the emulated GPU: the same table"
+    else
+        set +e
+        mpi "$emulated" "${sweeps[@]}" --gpu --output "$dir/clears_np.h5" > /dev/null 2> "$dir/clears.err"
+        status=$?
+        set -e
+        [ "$status" = 2 ] && grep -q "one rank" "$dir/clears.err" || fail "GPU sweeps at np $np: exit $status"
+        [ ! -e "$dir/clears_np.h5" ] && [ ! -e "$dir/clears_np.h5.partial" ] || fail "files left"
+        echo "refused at np $np: $(sort -u "$dir/clears.err" | head -1)"
+    fi
     ;;
 refused)
     dir=$(mktemp -d)
@@ -210,6 +267,7 @@ for name, plan in (("float64", mirrored64), ("float32", mirrored32)):
           % (name, plan["gpu"]["bytes"]["total"] / 1e9, plan["gpu"]["bytes"]["band"] / 1e9,
              plan["gpu"]["memory_bytes"] / 2**30, plan["stored_states"]))
 assert single["fits"] and gpu["memory_bytes"] == 139 << 30
+assert parts["sweeps"] == 0 and gpu["sweep_bytes"] == 0, parts
 assert abs(parts["band"] + parts["ghosts"] + parts["chunks"] + parts["scratch"] - parts["total"]) < 1
 # A block a slice fits an H100's or H200's 227 KiB of shared memory: no scratch planned.
 for plan in (single, double, mirrored64, mirrored32):
@@ -227,6 +285,22 @@ assert mirrored32["fits"] and mirrored32["gpu"]["bytes"]["total"] < 80 << 30, mi
 ratio = mirrored32["stored_states"] / single["stored_states"]
 assert 0.5 < ratio < 0.53, ratio
 assert 0.5 < mirrored32["gpu"]["bytes"]["band"] / parts["band"] < 0.56, (mirrored32["gpu"]["bytes"]["band"], parts["band"])
+PYTHON
+    # The well game on one GPU: 9x12 class 0 with both sweeps' float64
+    # tables on the device.
+    "$stackgen" --plan --gpu --width 9 --height 12 --residue 0 --clears tetris --json --plan-memory 128G \
+        --plan-gpu-memory 139G > /tmp/gpu-plan-clears.$$.json
+    "$python" - /tmp/gpu-plan-clears.$$.json <<'PYTHON'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+gpu, parts = plan["gpu"], plan["gpu"]["bytes"]
+print("9x12 class 0 --clears tetris: GPU %.1f GB (two sweeps' tables %.1f GB), %d stored states, %.1f GB a sweep"
+      % (parts["total"] / 1e9, parts["sweeps"] / 1e9, plan["stored_states"], (gpu["kernel_bytes"] + gpu["sweep_bytes"]) / 1e9))
+assert plan["fits"], plan["reason"]
+assert parts["sweeps"] >= 2 * 8 * plan["stored_states"], parts
+assert abs(sum(parts[k] for k in ("band", "ghosts", "chunks", "scratch", "sweeps")) - parts["total"]) < 1
+assert gpu["sweep_bytes"] == 4 * 8 * plan["stored_states"] and gpu["copy_bytes"] <= 8 * 13, gpu
+assert plan["rank_bytes"]["sweep_table"] == 0, plan["rank_bytes"]  # the last sweep is on the GPU, not mapped
 PYTHON
     rm -f /tmp/gpu-plan-*.$$.json /tmp/gpu-plan-err.$$
     ;;

@@ -25,7 +25,7 @@
 struct dim3 {
     unsigned x = 1, y = 1, z = 1;
 };
-inline thread_local dim3 blockIdx, blockDim, threadIdx;
+inline thread_local dim3 blockIdx, blockDim, threadIdx, gridDim;
 
 enum cudaError_t {
     cudaSuccess = 0,
@@ -34,7 +34,7 @@ enum cudaError_t {
     cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100
 };
-enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
 enum cudaDeviceAttr {
     cudaDevAttrMemoryClockRate = 36,
     cudaDevAttrGlobalMemoryBusWidth = 37,
@@ -127,6 +127,7 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     return cudaSuccess;
 }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
 inline cudaError_t cudaEventCreate(cudaEvent_t* event) {
     *event = new CudaEmulatedEvent{std::chrono::steady_clock::now()};
@@ -153,6 +154,11 @@ inline unsigned long long atomicAdd(unsigned long long* address, unsigned long l
     *address += value;
     return old;
 }
+inline unsigned long long atomicMax(unsigned long long* address, unsigned long long value) {
+    const unsigned long long old = *address;
+    *address = old > value ? old : value;
+    return old;
+}
 inline int atomicExch(int* address, int value) {
     const int old = *address;
     *address = value;
@@ -164,6 +170,7 @@ inline int atomicExch(int* address, int value) {
 template <class Kernel, class... Arguments>
 void cuda_emulated_launch(Kernel kernel, unsigned blocks, unsigned threads, Arguments... arguments) {
     blockDim.x = threads;
+    gridDim.x = blocks;
     for (blockIdx.x = 0; blockIdx.x < blocks; ++blockIdx.x)
         for (threadIdx.x = 0; threadIdx.x < threads; ++threadIdx.x)
             kernel(arguments...);
