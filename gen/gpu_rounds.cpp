@@ -14,7 +14,7 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
                      + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t));
     memory.ghosts = host_ghost_bytes;
     memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + 3 * sizeof(std::uint64_t) + 1);
-    const double per_thread = double(rules.piece_count()) * double(partition.geometry().height() + 1) * sizeof(double);
+    const double per_thread = double(gpu_scratch_per_thread(rules, partition)) * sizeof(double);
     const bool blocks = slice_block_shape(partition, rules, layout, value_size).bytes() <= block_shared;
     memory.scratch = blocks ? 0.0 : std::min(GpuScratchBytes, per_thread * double(GpuMostThreads));
     memory.sweeps = clears != Clears::None ? gpu_sweeps_bytes(partition, layout) : 0.0;

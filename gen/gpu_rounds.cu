@@ -571,15 +571,14 @@ struct GpuRounds::Impl {
             report.blocks = grid;
             report.shared_bytes_per_block = shape.bytes();
         } else {
-            const double per_thread = double(pieces) * double(partition.geometry().height() + 1) * sizeof(double);
+            const std::size_t per_thread = gpu_scratch_per_thread(rules_, partition);
             const std::uint64_t resident =
                 std::uint64_t(properties.multiProcessorCount) * std::uint64_t(properties.maxThreadsPerMultiProcessor);
-            threads =
-                std::min<std::uint64_t>({GpuMostThreads, std::max<std::uint64_t>(resident, 1),
-                                         std::max<std::uint64_t>(1, std::uint64_t(GpuScratchBytes / per_thread))});
+            threads = std::min<std::uint64_t>(
+                {GpuMostThreads, std::max<std::uint64_t>(resident, 1),
+                 std::max<std::uint64_t>(1, std::uint64_t(GpuScratchBytes / (double(per_thread) * sizeof(double))))});
             block = int(std::min<std::uint64_t>(threads, 128));
-            scratch.allocate(
-                std::size_t(threads) * std::size_t(pieces) * std::size_t(partition.geometry().height() + 1), allocated);
+            scratch.allocate(std::size_t(threads) * per_thread, allocated);
             report.kernel = "thread";
             report.threads_per_block = block;
             report.blocks = (threads + std::uint64_t(block) - 1) / std::uint64_t(block);

@@ -54,6 +54,11 @@ bool gpu_built();
 constexpr std::uint64_t GpuMostThreads = std::uint64_t(1) << 18;
 constexpr double GpuScratchBytes = 512.0 * 1024 * 1024;
 constexpr std::size_t GpuPlannedBlockShared = 232448;
+// The thread-a-slice kernel's scratch a thread, in doubles: a row's best
+// successors, pieces x (H+1). The plan and the run both size it here.
+inline std::size_t gpu_scratch_per_thread(const Rules& rules, const Partition& partition) {
+    return std::size_t(rules.piece_count()) * std::size_t(partition.geometry().height() + 1);
+}
 
 // The device memory a rank's GPU run holds at its peak, by part (capacity.h
 // plans it; GpuRounds allocates no more).
