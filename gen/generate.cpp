@@ -630,7 +630,7 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
         RoundsRun run;
         try {
             run = run_rounds(comm, *runner, partition, layout, rules, options, partial,
-                             checkpoint ? &*checkpoint : nullptr, info, start, &hooks);
+                             checkpoint ? &*checkpoint : nullptr, info, sweep_start, &hooks);
         } catch (const Interrupted&) {
             throw Interrupted(stopped_in("interrupted"));
         } catch (const CollectiveError& error) {
