@@ -818,7 +818,11 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
             launch = &candidate;
     if (launch == nullptr || gpu.launch_of(store.sum))
         throw std::logic_error("a third GPU round launched, or one twice (a bug: please report it)");
-    gpu.pin(store);
+    // With the digest on the device only round 0's few values come back:
+    // nothing to page-lock (locking a round's array costs more than that
+    // copy, and a line-clear run would pay it again every sweep).
+    if (gpu.digest_size == 0)
+        gpu.pin(store);
     // The slot of round sum+K+1, free once the kernels before have read it:
     // its uploads queue on the compute stream behind them.
     DeviceRound& round = gpu.open(store.sum, store.row_length);
