@@ -730,8 +730,11 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
     for (int worker = 0; worker < int(kernels_.size()); ++worker)
         kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
     slices_.clear();
-    if (!(gpu_ && gpu_->in_flight(record.sum)))
+    if (gpu_ && below_listed_ == record.sum)  // laid out while the round above computed
+        slices_.swap(below_slices_);
+    else if (!(gpu_ && gpu_->in_flight(record.sum)))
         list_slices(partition_, store, slices_, threads_);
+    below_listed_ = -1;
     if (gpu_)
         return compute_on_gpu(record, store, start);
     const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
@@ -764,7 +767,10 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
 // ranks read (none on one rank). On one rank the round below needs nothing
 // from the host, so it is launched before this one is waited for: the
 // device computes it while this round comes back and is written
-// (gpu_rounds.h). Its host round is laid out now.
+// (gpu_rounds.h). With several ranks the round below reads this round's
+// ghost rows, so it cannot be launched before the exchange; its host round
+// is laid out and its slices listed now, while the device computes, so
+// that only the exchange stands between the two kernels.
 RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, double start) {
     if (!gpu_->in_flight(record.sum))
         gpu_->launch(store, slices_);
@@ -781,6 +787,10 @@ RoundRecord RoundRunner::compute_on_gpu(RoundRecord record, RoundStore& store, d
                     find_sends_of_slice(exchange_, finder, partition_, placements_, store, slices_[i]);
             busy[std::size_t(worker)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         });
+        if (record.sum > 0 && !band_.holds(record.sum - 1)) {
+            list_slices(partition_, band_.open(record.sum - 1), below_slices_, threads_);
+            below_listed_ = record.sum - 1;
+        }
     } else if (record.sum > 0 && !gpu_->in_flight(record.sum - 1)) {
         RoundStore& below = band_.holds(record.sum - 1) ? band_[record.sum - 1] : band_.open(record.sum - 1);
         list_slices(partition_, below, below_slices_, threads_);

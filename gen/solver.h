@@ -148,9 +148,10 @@ private:
     std::unique_ptr<GpuRounds> gpu_;                     // Gpu
     std::vector<std::unique_ptr<SliceKernel>> kernels_;  // [worker thread] (none with a GPU)
     std::vector<std::uint64_t> slices_;                  // the round's non-empty slices' chunks, ascending
-    std::vector<std::uint64_t> below_slices_;            // the next round's, launched early on a GPU
-    bool reloading_ = false;                             // reload() called since the last compute()
-    SuccessorRound tetris_round_;                        // set_tetris_round
+    std::vector<std::uint64_t> below_slices_;  // the next round's, launched (one rank) or listed early on a GPU
+    int below_listed_ = -1;                    // several ranks: the round below_slices_ lists
+    bool reloading_ = false;                   // reload() called since the last compute()
+    SuccessorRound tetris_round_;              // set_tetris_round
 };
 
 // Calls visit(heights, values) for every row of a round held by this rank
