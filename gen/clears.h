@@ -23,7 +23,10 @@
 //
 // Each sweep is a whole run of the rounds (generate.cpp), written to
 // <output>.sweep when done: the checkpoint between sweeps, which --resume
-// continues from, and the table the next sweep reads its tetrises from.
+// continues from, and the table the next sweep reads its tetrises from. On
+// a GPU (gpu_rounds.h's GpuSweeps) the last sweep stays on the device, and
+// a sweep is written only now and then (--sweep-seconds), when it is the
+// answer, or when the run stops.
 // Every value is computed from the same inputs by the same arithmetic
 // whatever the ranks and threads, so the tables are the same bits.
 #pragma once

@@ -64,9 +64,17 @@ void check_options(const GenerateOptions& options) {
                 "float64 values and band (--precision and --band-precision float64)");
         if (options.no_output)
             throw InputError(
-                "--clears tetris reads each sweep's tetrises from the last sweep's table on disk: give "
-                "it without --no-output");
+                "--clears tetris writes its sweeps (the checkpoints a stopped run resumes from) and its "
+                "table: give it without --no-output");
     }
+}
+
+void check_sweep_ranks(const GenerateOptions& options, int ranks) {
+    if (options.clears != Clears::None && (options.gpu || options.portable_kernel) && ranks != 1)
+        throw InputError(std::string("--clears tetris with ") + (options.gpu ? "--gpu" : "--portable-kernel")
+                         + " runs on one rank (the tetris successors are read where they are held): run it "
+                           "without mpirun, or without "
+                         + (options.gpu ? "--gpu" : "--portable-kernel"));
 }
 
 void check_output_state(const GenerateOptions& options, const std::string& output, bool resume) {
@@ -471,18 +479,20 @@ void check_sweep_table(const StackTable& table, const TableInfo& asked) {
 }
 
 // A sweep kept on the GPU (GpuSweeps), written: the rounds of the sweep
-// just computed come back from the device one at a time and go through the
-// writer into <partial>, whose digest must be the one the device computed
-// in the sweep; then the table's last record. Collective (one rank).
+// just computed (`last`: of the sweep before, which the device holds until
+// the next sweep is done) come back from the device one at a time and go
+// through the writer into <partial>, whose digest must be the one the device
+// computed in that sweep (`run`'s); then the table's last record.
+// Collective (one rank).
 void write_device_sweep(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
                         const Rules& rules, const GpuSweeps& sweeps, const RoundsRun& run, const std::string& partial,
-                        Checkpoint& checkpoint, TableInfo& info, int threads) {
+                        Checkpoint& checkpoint, TableInfo& info, int threads, bool last) {
     RoundWriter writer(comm, partition, layout, Precision::Float64, partial, checkpoint.data_offset(), threads);
     RoundStore store;
     for (int round = 0; round < partition.rounds(); ++round) {
         const int sum = partition.max_row_sum() - round;
         store = RoundStore(partition, layout, sum, int(sizeof(double)), std::move(store), threads);
-        sweeps.download(store);
+        sweeps.download(store, last);
         writer.write(store, std::size_t(round));
     }
     writer.finish();
@@ -520,11 +530,7 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
     const KernelKind kind = options.gpu               ? KernelKind::Gpu
                             : options.portable_kernel ? KernelKind::Portable
                                                       : KernelKind::Cpu;
-    if (kind != KernelKind::Cpu && comm.size() != 1)
-        throw InputError(std::string("--clears tetris with ") + (options.gpu ? "--gpu" : "--portable-kernel")
-                         + " runs on one rank (the tetris successors are read where they are held): run it "
-                           "without mpirun, or without "
-                         + (options.gpu ? "--gpu" : "--portable-kernel"));
+    check_sweep_ranks(options, comm.size());
     const std::string sweep_file = sweep_name(output);
     const bool progress = comm.is_root() && !options.quiet && options.progress != ProgressMode::Never;
     std::optional<GpuSweeps> device;  // the last sweep and this one, on the GPU
@@ -566,6 +572,11 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
     }
     RoundStore floor;  // the CPU kernel's tetris floor, or the portable kernels' tetris round
     double last_written = MPI_Wtime();
+    std::optional<RoundsRun> last_run;  // a GPU's: the sweep before this one, still on the device
+    // Ctrl-C or SIGTERM: the rounds stop after a round (run_rounds' scope,
+    // nested in this one); between sweeps, and while one is written, the
+    // run stops after the sweep, which is then on disk.
+    const InterruptScope interrupt_scope;
     for (std::int64_t sweep = first;; ++sweep) {
         const double sweep_start = MPI_Wtime();
         const bool has_last = device ? device->has_last() : previous.has_value();
@@ -627,11 +638,36 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                                          + ": stackgen --resume goes on from it"
                                    : "; no sweep was written");
         };
+        // A GPU's sweep (`last`: the one before, which the device still
+        // holds) written from the device and published as the sweep table.
+        const auto write_from_device = [&](const RoundsRun& of, const SweepState& swept, bool last) {
+            TableInfo written_info = table_info(geometry, layout, rules, options);
+            written_info.sweeps = swept;
+            checkpoint.emplace(Checkpoint::create(comm, partial, written_info, layout, rules));
+            write_device_sweep(comm, partition, layout, rules, *device, of, partial, *checkpoint, written_info, threads,
+                               last);
+        };
+        const auto publish = [&](bool answer, std::int64_t number) {
+            comm.on_root([&] {
+                checkpoint->publish(answer ? output : sweep_file);
+                if (answer)
+                    std::remove(sweep_file.c_str());
+            });
+            written = number;
+            last_written = MPI_Wtime();
+        };
         RoundsRun run;
         try {
             run = run_rounds(comm, *runner, partition, layout, rules, options, partial,
                              checkpoint ? &*checkpoint : nullptr, info, sweep_start, &hooks);
         } catch (const Interrupted&) {
+            // On a GPU the sweep before this one is still on the device:
+            // written now unless it is on disk already.
+            runner.reset();
+            if (device && device->has_last() && last_run && written < sweep - 1) {
+                write_from_device(*last_run, state, true);
+                publish(false, sweep - 1);
+            }
             throw Interrupted(stopped_in("interrupted"));
         } catch (const CollectiveError& error) {
             throw CollectiveError(std::string(error.what()) + " (in sweep " + std::to_string(sweep) + ")");
@@ -639,27 +675,18 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
         runner.reset();
         const bool done = sweep >= 1 && state.bound <= options.clears_tolerance;
         const bool last_allowed = sweep + 1 > options.max_sweeps;
+        // A signal held off while the sweep finished stops the run after it.
+        const auto stop_requested = [&] { return comm.all_reduce(long(interrupted()), Reduction::Max) != 0; };
         if (device) {
-            // Written when it is the answer, the run's last, or due.
+            // Written when it is the answer, the run's last, due, or the
+            // run stops after it.
             int due = done || last_allowed || MPI_Wtime() - last_written >= options.sweep_seconds;
             comm.broadcast(due);
-            if (due != 0) {
-                TableInfo written_info = table_info(geometry, layout, rules, options);
-                written_info.sweeps = state;  // this sweep's (before_finish)
-                checkpoint.emplace(Checkpoint::create(comm, partial, written_info, layout, rules));
-                write_device_sweep(comm, partition, layout, rules, *device, run, partial, *checkpoint, written_info,
-                                   threads);
-            }
+            if (due != 0 || stop_requested())
+                write_from_device(run, state, false);
         }
-        if (checkpoint) {
-            comm.on_root([&] {
-                checkpoint->publish(done ? output : sweep_file);
-                if (done)
-                    std::remove(sweep_file.c_str());
-            });
-            written = sweep;
-            last_written = MPI_Wtime();
-        }
+        if (checkpoint)
+            publish(done, sweep);
         int published = 1;  // the others wait for rank 0's rename before they read the sweep
         comm.broadcast(published);
         SweepRecord record;
@@ -696,7 +723,16 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                                   + " in --max-sweeps " + std::to_string(options.max_sweeps) + " (bound "
                                   + short_number(state.bound) + "); the last sweep is in " + sweep_file
                                   + ": stackgen --resume with more --max-sweeps goes on");
+        if (stop_requested()) {
+            if (device && written < sweep) {  // the signal came while the sweep was written
+                write_from_device(run, state, false);
+                publish(false, sweep);
+            }
+            throw Interrupted("interrupted after sweep " + std::to_string(sweep) + "; it is in " + sweep_file
+                              + ": stackgen --resume goes on from it");
+        }
         if (device) {
+            last_run = run;
             device->next_sweep();
             continue;
         }

@@ -64,6 +64,9 @@ std::string output_path(const GenerateOptions& options);
 // its plan's (stackgen --plan refuses what the run would). Throws
 // InputError.
 void check_options(const GenerateOptions& options);
+// The well game's sweeps on the GPU or the portable kernel read their
+// tetris successors where they are held: one rank (throws InputError).
+void check_sweep_ranks(const GenerateOptions& options, int ranks);
 // The checks of the output on disk, nothing locked or written: its path
 // (output.h), and a partial there against --resume and --force. Throws
 // InputError. `resume`: the decided --resume (--resume-if-partial decides).

@@ -406,13 +406,13 @@ void GpuSweeps::upload_last(const RoundStore& store) {
     sweeps.has_last = true;
 }
 
-void GpuSweeps::download(RoundStore& store) const {
+void GpuSweeps::download(RoundStore& store, bool last) const {
     Impl& sweeps = *impl_;
     check(cudaSetDevice(sweeps.device), "cudaSetDevice");
     check(cudaDeviceSynchronize(), "finishing a sweep");
     sweeps.check_size(store);
-    check(cudaMemcpy(store.values.data(), sweeps.computed_round(store.sum), store.value_count() * sizeof(double),
-                     cudaMemcpyDeviceToHost),
+    check(cudaMemcpy(store.values.data(), last ? sweeps.last_round(store.sum) : sweeps.computed_round(store.sum),
+                     store.value_count() * sizeof(double), cudaMemcpyDeviceToHost),
           "copying a sweep's round to the host");
 }
 

@@ -135,8 +135,9 @@ public:
     bool has_last() const;
     // Resuming: round `store.sum` of the last sweep, from the host.
     void upload_last(const RoundStore& store);
-    // Writing a sweep: round `store.sum` of the one computed, to the host.
-    void download(RoundStore& store) const;
+    // Writing a sweep: round `store.sum` of the one computed (`last`: of
+    // the last sweep, kept until next_sweep()), to the host.
+    void download(RoundStore& store, bool last = false) const;
     // The largest |value - last sweep's value| of the rounds computed in
     // this sweep (0 without a last sweep).
     double change() const;

@@ -92,6 +92,7 @@ constexpr double ModelWallsLow = 1.2, ModelWallsHigh = 2.6;
 // partition (partition.h) that lists nothing: any well answers at once.
 Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::string& reason) {
     check_options(options);
+    check_sweep_ranks(options, plan.ranks);
     const Geometry geometry(options.width, options.height);
     const Rules rules(options.pieces);
     rules.check_fits(geometry);

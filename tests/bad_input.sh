@@ -34,6 +34,9 @@ expect_error 2 "--max-sweeps must be a whole number in \[1, 1000000\], not '0'" 
 expect_error 2 "--clears tetris .* needs float64 values and band" gen --width 4 --height 4 --clears tetris --precision float32 --band-precision float32 --output "$work/a.h5"
 expect_error 2 "--clears tetris needs the 1 x 4 I piece, which pentominoes does not hold" gen --width 5 --height 6 --clears tetris --pieces pentominoes --output "$work/a.h5"
 expect_error 2 "--clears tetris with --portable-kernel runs on one rank" gen --width 4 --height 4 --clears tetris --portable-kernel --output "$work/a.h5"
+expect_error 2 "--clears tetris writes its sweeps .* give it without --no-output" gen --width 4 --height 4 --clears tetris --no-output
+"$stackgen" --plan --gpu --width 9 --height 12 --residue 0 --clears tetris --plan-ranks 1 > /dev/null && pass || fail "--plan --gpu --clears at one rank refused"
+expect_error 2 "--clears tetris with --gpu runs on one rank" "$stackgen" --plan --gpu --width 9 --height 12 --residue 0 --clears tetris --plan-ranks 4
 expect_error 2 "--sweep-seconds goes with --clears tetris --gpu" gen --width 4 --height 4 --clears tetris --sweep-seconds 5 --output "$work/a.h5"
 expect_error 2 "--sweep-seconds must be a number >= 0 and below 1e.09, not '-1'" gen --width 4 --height 4 --clears tetris --gpu --sweep-seconds -1 --output "$work/a.h5"
 # A table larger than the free disk: a 1 MB file system of its own.

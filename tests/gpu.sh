@@ -20,7 +20,9 @@
 #                            sweeps (--clears tetris) on one rank: the CPU's
 #                            table by both kernels, only the answer written
 #                            unless --sweep-seconds asks, a run stopped by
-#                            --max-sweeps resumed from its sweep table; at
+#                            --max-sweeps resumed from its sweep table, one
+#                            stopped by SIGTERM in sweep 1 leaving sweep 0
+#                            (held only by the device) and resumed; at
 #                            several ranks refused in one line
 #   gpu.sh refused           --gpu where there is no GPU (or no CUDA in the
 #                            build): one line naming --gpu, exit 2, no file
@@ -199,6 +201,34 @@ PYTHON
         cmp "$cpu" "$gpu" || fail "the sweeps resumed on the GPU differ"
         [ ! -e "$gpu.sweep" ] || fail "the sweep table is left after the answer"
         echo "stopped after sweep 3, resumed on the emulated GPU: the same table"
+        # SIGTERM in sweep 1 (STACK_FAULT pauses round 10 of every sweep):
+        # sweep 0, which only the device held, is written before the exit
+        # (130), and --resume goes on from it to the same table.
+        rm -f "$gpu" "$gpu".*
+        stopped_in_sweep() {  # waits until the run is paused (state T)
+            for _ in $(seq 600); do
+                [ "$(awk '{print $3}' "/proc/$1/stat" 2> /dev/null)" = T ] && return 0
+                sleep 0.1
+            done
+            return 1
+        }
+        STACK_FAULT="rank=0,round=10,phase=compute,action=pause" "$emulated" "${sweeps[@]}" --residue 0 --gpu \
+            --output "$gpu" 2> "$dir/term.err" &
+        run=$!
+        stopped_in_sweep "$run" || fail "the run never paused in sweep 0"
+        kill -CONT "$run"
+        stopped_in_sweep "$run" || fail "the run never paused in sweep 1"
+        kill -TERM "$run"; kill -CONT "$run"
+        set +e
+        wait "$run"; status=$?
+        set -e
+        last=$(tail -n 1 "$dir/term.err")
+        [ "$status" = 130 ] && [ "$last" = "stackgen: interrupted in sweep 1; sweep 0 is in $gpu.sweep: stackgen --resume goes on from it" ] \
+            || fail "SIGTERM in sweep 1: exit $status, last line: $last"
+        [ -e "$gpu.sweep" ] && [ ! -e "$gpu" ] && [ ! -e "$gpu.lock" ] || fail "after SIGTERM: $(ls "$dir")"
+        "$emulated" "${sweeps[@]}" --residue 0 --gpu --resume --output "$gpu"
+        cmp "$cpu" "$gpu" || fail "the sweeps resumed after SIGTERM differ"
+        echo "SIGTERM in sweep 1 on the emulated GPU: sweep 0 written from the device, resumed to the same table"
     else
         set +e
         mpi "$emulated" "${sweeps[@]}" --gpu --output "$dir/clears_np.h5" > /dev/null 2> "$dir/clears.err"

@@ -12,6 +12,7 @@ static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler
 
 constexpr int Signals[] = {SIGINT, SIGTERM};
 struct sigaction previous[2];
+int depth = 0;  // scopes alive, all on the thread that made the first
 
 // Async-signal-safe: a lock-free store and sigaction.
 extern "C" void request_stop(int) {
@@ -26,6 +27,8 @@ extern "C" void request_stop(int) {
 }  // namespace
 
 InterruptScope::InterruptScope() {
+    if (depth++ > 0)  // nested: the outermost scope holds the signals and the flag
+        return;
     stop_requested = false;
     struct sigaction action {};
     action.sa_handler = request_stop;
@@ -39,6 +42,8 @@ InterruptScope::InterruptScope() {
 }
 
 InterruptScope::~InterruptScope() {
+    if (--depth > 0)
+        return;
     for (int i = 0; i < 2; ++i)
         sigaction(Signals[i], &previous[i], nullptr);
 }

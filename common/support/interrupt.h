@@ -7,7 +7,9 @@
 // exit ExitInterrupted (130, the shell's code for a SIGINT). The handler restores the default action of both signals as
 // it runs, so a second one, of either kind, stops the process at once. A
 // signal the process was started ignoring (nohup, a background job of a
-// script) stays ignored.
+// script) stays ignored. Scopes nest: only the outermost takes the signals
+// and clears the flag, so a signal that arrives between two inner scopes
+// (stackgen's sweeps, each a run of the rounds) is not lost.
 #pragma once
 
 namespace stack {
