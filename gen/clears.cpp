@@ -49,7 +49,7 @@ bool tetris_floor(const Partition& partition, const RoundLayout& layout, RoundSt
                   int threads) {
     const RoundStore& store = floor;
     const int width = partition.geometry().width();
-    const int sum = store.sum, below = sum - TetrisRows * (width - 1);
+    const int sum = store.sum, below = tetris_round_sum(sum, width);
     if (below < 0)
         return false;
     double* const out = floor.at_as<double>(0);

@@ -70,12 +70,24 @@ void check_options(const GenerateOptions& options) {
 }
 
 void check_sweep_ranks(const GenerateOptions& options, int ranks) {
-    if (options.clears != Clears::None && (options.gpu || options.portable_kernel) && ranks != 1)
-        throw InputError(std::string("--clears tetris with ") + (options.gpu ? "--gpu" : "--portable-kernel")
-                         + " runs on one rank (the tetris successors are read where they are held): run it "
-                           "without mpirun, or without "
-                         + (options.gpu ? "--gpu" : "--portable-kernel"));
+    if (options.clears == Clears::None || !(options.gpu || options.portable_kernel) || ranks == 1)
+        return;
+    const std::string kernel = options.gpu ? "--gpu" : "--portable-kernel";
+    throw InputError("--clears tetris with " + kernel
+                     + " runs on one rank (the tetris successors are read where they are held): run it without "
+                       "mpirun, or without "
+                     + kernel);
 }
+
+namespace {
+
+// The code that computes the rounds: --gpu, --portable-kernel, or the CPU
+// kernel.
+KernelKind kernel_kind(const GenerateOptions& options) {
+    return options.gpu ? KernelKind::Gpu : options.portable_kernel ? KernelKind::Portable : KernelKind::Cpu;
+}
+
+}  // namespace
 
 void check_output_state(const GenerateOptions& options, const std::string& output, bool resume) {
     check_output_path(output);
@@ -527,9 +539,7 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                 double start) {
     const Geometry& geometry = partition.geometry();
     const int threads = resolve_threads(options.threads);
-    const KernelKind kind = options.gpu               ? KernelKind::Gpu
-                            : options.portable_kernel ? KernelKind::Portable
-                                                      : KernelKind::Cpu;
+    const KernelKind kind = kernel_kind(options);
     check_sweep_ranks(options, comm.size());
     const std::string sweep_file = sweep_name(output);
     const bool progress = comm.is_root() && !options.quiet && options.progress != ProgressMode::Never;
@@ -607,7 +617,7 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                 run.set_tetris_floor(any ? floor.at_as<double>(0) : nullptr);
                 return;
             }
-            const int below = sum - TetrisRows * (geometry.width() - 1);
+            const int below = tetris_round_sum(sum, geometry.width());
             if (below < 0) {
                 run.set_tetris_round(nullptr);
                 return;
@@ -793,9 +803,7 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     // Every rank takes its GPU (or fails to) before a file is touched: a
     // rank without one, or whose GPU cannot hold the band, stops them all
     // with one line.
-    const KernelKind kind = options.gpu               ? KernelKind::Gpu
-                            : options.portable_kernel ? KernelKind::Portable
-                                                      : KernelKind::Cpu;
+    const KernelKind kind = kernel_kind(options);
     const int threads = resolve_threads(options.threads);
     std::optional<RoundRunner> runner;
     comm.on_every_rank([&] {

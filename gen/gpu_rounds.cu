@@ -862,7 +862,7 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     view.next = launch->next.data();
     // The well game: the tetris successors from the last sweep's round
     // S - TetrisRows (W-1), its slice starts laid out again here.
-    const int below = store.sum - TetrisRows * (gpu.partition.geometry().width() - 1);
+    const int below = tetris_round_sum(store.sum, gpu.partition.geometry().width());
     if (gpu.sweeps && gpu.sweeps->has_last && below >= 0) {
         GpuSweeps::Impl& sweeps = *gpu.sweeps;
         if (!sweeps.has_tops[std::size_t(below)])

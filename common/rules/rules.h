@@ -122,6 +122,9 @@ inline Heights after_tetris(Heights heights, int width) {
         heights[std::size_t(column)] -= TetrisRows;
     return heights;
 }
+// The round (the row sum of columns 1..W-1) a tetris leads to from round
+// `sum`; below 0: no board of that round holds a tetris.
+constexpr int tetris_round_sum(int sum, int width) { return sum - TetrisRows * (width - 1); }
 inline BoardId tetris_offset(const Geometry& geometry) {
     BoardId offset = 0;
     for (int column = 0; column < geometry.width(); ++column)
