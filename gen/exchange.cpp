@@ -37,6 +37,15 @@ Exchange::Exchange(const Communicator& comm, const Partition& partition, const P
                 next_round_reads_none_ = false;
         }
     }
+    // What taking orientation o off at column 0 subtracts from a board's
+    // chunk (the cells it held in columns L..W-1, as digits).
+    mirror_chunk_taken_.assign(std::size_t(set.orientation_count()), 0);
+    for (int o = 0; o < set.orientation_count(); ++o) {
+        const Orientation& orientation = set.orientation(o);
+        for (int column = partition.lower_columns(); column < std::min(orientation.width, width); ++column)
+            mirror_chunk_taken_[std::size_t(o)] += std::uint64_t(orientation.added[std::size_t(column)])
+                                                   * partition.geometry().place_value(column - partition.lower_columns());
+    }
     // A mirror image's row can be one round up (its row sum is S + cells
     // - (the successor's h0 - its top), at least S + 1).
     if (mirrored_)
@@ -76,40 +85,53 @@ void Exchange::find_slice(Finder& finder, const Heights& upper_heights) const {
 // every canonical board p that a column-0 placement turns into b: those
 // placements are b's column-0 predecessors, each of which p is found by
 // taking the piece off again. A one-column orientation's p lies in b's own
-// row.
-template <class Mark>
-void Exchange::find_mirror_readers(Mark&& mark, const Heights& row_heights) const {
+// row. The images of one row differ only in column W-1 (m0): their
+// differences are patched there, and a predecessor's owner follows from
+// the image's chunk (its columns L..W-1 as digits) less the cells the piece
+// took from those columns, without encoding a board. `done()` says every
+// other rank is marked already, and the search stops.
+template <class Mark, class Done>
+void Exchange::find_mirror_readers(Mark&& mark, Done&& done, const Heights& row_heights) const {
     const Geometry& geometry = partition_.geometry();
-    const int width = geometry.width(), top = row_heights[width - 1];
+    const int width = geometry.width(), top = row_heights[width - 1], lower = partition_.lower_columns();
+    const std::uint64_t ranks = std::uint64_t(partition_.ranks());
     const Rules& set = placements_.rules();
-    const auto owner_of_row = [&](Heights board) {
-        board[0] = 0;
-        return int(geometry.encode(board) / partition_.chunk_size() % std::uint64_t(partition_.ranks()));
-    };
     Heights image{};
     for (int column = 1; column < width; ++column)
         image[column] = row_heights[width - 1 - column];
     image[0] = top;
+    image[width - 1] = 0;
+    // The image's chunk with m0 = 0, and what one unit of m0 adds to it.
+    std::uint64_t chunk = 0;
+    for (int column = width - 1; column >= lower; --column)
+        chunk = chunk * std::uint64_t(geometry.height() + 1) + std::uint64_t(image[column]);
+    const std::uint64_t m0_unit = width - 1 >= lower ? geometry.place_value(width - 1 - lower) : 0;
+    PlacementTable::Differences differences = placements_.differences(image);
     for (int m0 = 0; m0 < top; ++m0) {
         if (stored_index_[m0] < 0)
             continue;
         image[width - 1] = m0;
-        const PlacementTable::Differences differences = placements_.differences(image);
+        if (width >= 2)
+            differences[std::size_t(width) - 2] = placements_.clipped_difference(m0 - image[width - 2]);
+        const std::uint64_t image_chunk = chunk + std::uint64_t(m0) * m0_unit;
         placements_.for_each_predecessor_at(
             image, differences, 0,
             [&](int o, int, BoardId) {
-                Heights before = image;
-                for (int k = 0; k < set.orientation(o).width; ++k)
-                    before[k] -= set.orientation(o).added[k];
-                if (before[0] <= before[width - 1])
-                    mark(owner_of_row(before));
+                const Orientation& orientation = set.orientation(o);
+                const int before0 = image[0] - orientation.added[0];
+                const int before_top = width - 1 < orientation.width ? m0 - orientation.added[std::size_t(width) - 1]
+                                                                     : m0;
+                if (before0 <= before_top)
+                    mark(int((image_chunk - mirror_chunk_taken_[std::size_t(o)]) % ranks));
             },
             [&](int o) { return placements_.width(o) > 1; });
         for (const int o : set.one_column()) {
             const int before = top - set.orientation(o).added[0];
             if (before >= 0 && before <= m0)
-                mark(owner_of_row(image));
+                mark(int(image_chunk % ranks));  // column 0 is in no chunk digit
         }
+        if (done())
+            return;
     }
 }
 
@@ -118,6 +140,9 @@ void Exchange::find_row(Finder& finder, std::uint64_t local_row, std::uint64_t f
     if (partition_.ranks() == 1)
         return;
     const int me = partition_.rank();
+    // Once every other rank reads the row there is nothing left to find.
+    const int others = partition_.ranks() - 1;
+    int marked = 0;
     bool encoded = false;
     BoardId id = 0;
     const auto mark = [&](int destination) {
@@ -127,25 +152,27 @@ void Exchange::find_row(Finder& finder, std::uint64_t local_row, std::uint64_t f
                 encoded = true;
             }
             finder.marked[destination] = local_row;
+            ++marked;
             if (finder.count_only)
                 ++finder.counted[destination];
             else
                 finder.rows[destination].push_back({local_row, id, first_value, length});
         }
     };
+    const auto done = [&] { return marked == others; };
     for (const int destination : finder.slice_destinations)
         mark(destination);
     // Only the (orientation, column) pairs whose predecessor lives elsewhere
     // are tested (at 2 ranks and an odd H+1: the placements that put an odd
     // number of cells into the upper columns).
-    if (lower_remote_)
+    if (lower_remote_ && !done())
         for_each_row_placement<true>(
             placements_, row_heights, differences, 0, partition_.lower_columns(),
             [&](int o, int x, int) { mark(rules_(o, x).predecessor_owner); },
             [&](int h0) { return stored_index_[h0] >= 0; },
             [&](int o, int x) { return remote_[std::size_t(o) * MaxWidth + std::size_t(x)]; });
-    if (mirrored_)
-        find_mirror_readers(mark, row_heights);
+    if (mirrored_ && !done())
+        find_mirror_readers(mark, done, row_heights);
 }
 
 ExchangeRecord Exchange::run(const RoundStore& round) {
@@ -227,6 +254,7 @@ ExchangeRecord Exchange::start(const RoundStore& round) {
                        value_receive_counts_.data(), value_receive_offsets_.data(), type, comm_.get(), &requests_[1]),
         "MPI_Ialltoallv");
     pending_ = true;
+    pending_sum_ = round.sum;
     bytes_ += ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size();
     record.rows_sent = send_ids.size();
     record.rows_received = received;
@@ -248,7 +276,56 @@ double Exchange::finish() {
     const double start = MPI_Wtime();
     check_mpi(MPI_Waitall(2, requests_, MPI_STATUSES_IGNORE), "MPI_Waitall");
     pending_ = false;
+    build_index(ghosts_[std::size_t(pending_sum_)]);
     return MPI_Wtime() - start;
+}
+
+// About two rows a bucket: the shift is the smallest that puts a source's
+// id span into at most half as many buckets as it has rows.
+void Exchange::build_index(Ghosts& ghosts) const {
+    const std::size_t sources = ghosts.counts.size();
+    ghosts.index.assign(sources, SourceIndex{});
+    ghosts.bucket_rows.clear();
+    for (std::size_t source = 0; source < sources; ++source) {
+        SourceIndex& index = ghosts.index[source];
+        index.start = ghosts.bucket_rows.size();
+        const std::uint64_t count = std::uint64_t(ghosts.counts[source]);
+        if (count == 0)
+            continue;
+        const BoardId* ids = ghosts.ids.data() + ghosts.offsets[source];
+        index.first = ids[0];
+        const BoardId span = ids[count - 1] - ids[0];
+        const std::uint64_t wanted = std::max<std::uint64_t>(1, count / 2);
+        while ((span >> index.shift) >= wanted)
+            ++index.shift;
+        index.buckets = (span >> index.shift) + 1;
+        ghosts.bucket_rows.resize(index.start + index.buckets + 1);
+        std::uint32_t* rows = ghosts.bucket_rows.data() + index.start;
+        std::uint64_t row = 0;
+        for (std::uint64_t bucket = 0; bucket <= index.buckets; ++bucket) {
+            while (row < count && ((ids[row] - index.first) >> index.shift) < bucket)
+                ++row;
+            rows[bucket] = std::uint32_t(row);
+        }
+    }
+}
+
+const char* Exchange::find_ghost(int sum, int source, BoardId id) const {
+    if (sum > partition_.max_row_sum() || comm_.size() == 1)
+        return nullptr;
+    const Ghosts& ghosts = ghosts_[std::size_t(sum)];
+    if (ghosts.index.empty() || ghosts.counts[std::size_t(source)] == 0)
+        return nullptr;
+    const SourceIndex& index = ghosts.index[std::size_t(source)];
+    if (id < index.first || ((id - index.first) >> index.shift) >= index.buckets)
+        return nullptr;
+    const std::uint32_t* rows = ghosts.bucket_rows.data() + index.start + ((id - index.first) >> index.shift);
+    const BoardId* ids = ghosts.ids.data() + ghosts.offsets[std::size_t(source)];
+    const BoardId* found = std::lower_bound(ids + rows[0], ids + rows[1], id);
+    if (found == ids + rows[1] || *found != id)
+        return nullptr;
+    return ghosts.values.data() + (std::size_t(ghosts.offsets[std::size_t(source)]) + std::size_t(found - ids))
+                                      * ghosts.row_bytes;
 }
 
 GhostCursor Exchange::cursor(int sum, int source) const {
@@ -274,6 +351,7 @@ void Exchange::drop(int sum) {
     Ghosts& ghosts = ghosts_[sum];
     bytes_ -= ghosts.ids.size() * sizeof(BoardId) + ghosts.values.size();
     ghosts.counts.clear();
+    ghosts.index.clear();
     spare_.push_back(std::move(ghosts));
     ghosts = Ghosts();
 }

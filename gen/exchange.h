@@ -131,17 +131,35 @@ public:
     // The same rows as plain arrays, for the portable slice work and the
     // GPU (empty when none were received).
     GhostRows ghost_rows(int sum) const;
+    // The ghost row of round `sum` from `source` whose first id is `id`, in
+    // any order (a mirror read's rows come in no order a cursor could
+    // follow): a bucket of the row's id, then a short search inside it
+    // (GhostIndex). nullptr when it was not received.
+    const char* find_ghost(int sum, int source, BoardId id) const;
     // Frees the ghosts of a round no longer read.
     void drop(int sum);
     std::uint64_t bytes() const { return bytes_; }
 
 private:
+    // Where to start looking for a ghost row by id: a source's ids ascend
+    // from `first`, and bucket b = (id - first) >> shift holds the rows
+    // buckets[start + b] .. buckets[start + b + 1] (about two rows a bucket
+    // where the ids spread evenly). Built once a round arrives (finish), read
+    // by every worker of the four rounds that read it.
+    struct SourceIndex {
+        BoardId first = 0;
+        int shift = 0;
+        std::uint64_t start = 0, buckets = 0;
+    };
     struct Ghosts {
         std::vector<int> counts, offsets;  // [source] in rows
         std::vector<BoardId> ids;          // first ids, by source, ascending
         std::vector<char> values;          // rows, in the same order, as the band holds them
         std::size_t row_bytes = 0;
+        std::vector<SourceIndex> index;        // [source]
+        std::vector<std::uint32_t> bucket_rows;  // every source's buckets' first rows, relative to its offset
     };
+    void build_index(Ghosts& ghosts) const;
 
     const Communicator& comm_;
     const Partition& partition_;
@@ -164,10 +182,12 @@ private:
     // placement leads to the mirror image of a board of the row.
     // mark(rank) for each (a template, defined in exchange.cpp, its one
     // caller's file: no std::function to allocate for every row).
-    template <class Mark>
-    void find_mirror_readers(Mark&& mark, const Heights& row_heights) const;
+    template <class Mark, class Done>
+    void find_mirror_readers(Mark&& mark, Done&& done, const Heights& row_heights) const;
+    std::vector<std::uint64_t> mirror_chunk_taken_;  // [orientation]: its cells in columns L..W-1 at column 0, as digits
     // The exchange in flight: its requests and the counts they read.
     bool pending_ = false;
+    int pending_sum_ = -1;
     MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     std::vector<int> id_counts_, id_offsets_, id_receive_counts_, id_receive_offsets_;
     std::vector<int> value_counts_, value_offsets_, value_receive_counts_, value_receive_offsets_;

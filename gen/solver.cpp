@@ -239,7 +239,7 @@ private:
             counts_[std::size_t(piece)] += 1;
             return;
         }
-        const char* row = find_ghost_row(exchange_->ghost_rows(image.sum), owner, image.row_id);
+        const char* row = exchange_->find_ghost(image.sum, owner, image.row_id);
         if (row == nullptr)
             throw std::logic_error("row " + std::to_string(image.row_id) + " (the mirror image of a successor) was "
                                    "not received from its owner: the exchange missed it (a bug: please report it)");
