@@ -277,6 +277,11 @@ with StackTable(all_classes) as table:
     refused("a board of another width", lambda: table.board_id([0, 0, 0, 0]), "has 5 heights", ValueError)
     refused("a flat list of two boards", lambda: table.board_id([0] * 10), "has 5 heights", BoardError)
     refused("a fractional height", lambda: table.board_id([0.5, 0, 0, 0, 0]), "whole numbers", BoardError)
+    # numpy takes True as 1: a bool is no height, alone or among whole numbers.
+    for board in ([True, 0, 0, 0, 0], [[0, 0, 0, 0, 0], [0, 0, np.True_, 0, 0]], (1, 2, 3, 4, False),
+                  np.array([1, 0, True, 0, 0], dtype=object), np.ones(5, dtype=bool)):
+        refused("a bool height in %r" % (board,), lambda: table.board_id(board), "not bools", BoardError)
+        refused("a bool height in %r" % (board,), lambda: table.values_of(board), "not bools", ValueError)
     refused("the id past the last", lambda: table.values([table.states]), "ids run from 0 to %d" % (table.states - 1),
             LookupError)
     refused("a negative id", lambda: table.values([-1]), "ids run from 0", BoardIdError)

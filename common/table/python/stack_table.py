@@ -247,6 +247,18 @@ def check_metadata_in_child(path):
     raise TableError("'%s' is damaged: HDF5 failed reading its metadata (%s)" % (path, how))
 
 
+def holds_bool(value):
+    """Whether value (a height, a board or boards, nested lists, tuples or
+    arrays) is or holds a bool, which numpy would take as 0 or 1."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind == "b" or (value.dtype.kind == "O" and any(holds_bool(v) for v in value.flat))
+    if isinstance(value, (list, tuple)):
+        return any(holds_bool(v) for v in value)
+    return False
+
+
 class StackTable:
     def __init__(self, path, guarded=True):
         self.path = path
@@ -547,6 +559,9 @@ class StackTable:
         heights) or an (n, W) array. A BoardError (a ValueError) for a board
         of another width or a height outside 0..H, with the C++ library's
         message."""
+        if holds_bool(heights):
+            raise BoardError("the heights of a board of %s must be whole numbers, not bools (True is no height 1)"
+                             % self.path)
         given = np.asarray(heights)
         if given.ndim == 1:
             given = given.reshape(1, -1)
