@@ -84,7 +84,10 @@ namespace {
 // The code that computes the rounds: --gpu, --portable-kernel, or the CPU
 // kernel.
 KernelKind kernel_kind(const GenerateOptions& options) {
-    return options.gpu ? KernelKind::Gpu : options.portable_kernel ? KernelKind::Portable : KernelKind::Cpu;
+    return options.gpu                ? KernelKind::Gpu
+           : options.portable_kernel ? KernelKind::Portable
+           : options.row_kernel      ? KernelKind::CpuRows
+                                     : KernelKind::Cpu;
 }
 
 }  // namespace
@@ -611,7 +614,7 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
             if (!previous)
                 return;
             const int sum = run.round_sum(round);
-            if (kind == KernelKind::Cpu) {
+            if (cpu_kernel(kind)) {
                 floor = RoundStore(partition, layout, sum, int(sizeof(double)), std::move(floor), threads);
                 const bool any = tetris_floor(partition, layout, floor, *previous, threads);
                 run.set_tetris_floor(any ? floor.at_as<double>(0) : nullptr);

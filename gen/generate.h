@@ -41,6 +41,7 @@ struct GenerateOptions {
     bool no_output = false;           // compute every round, write no table: V(empty board) and the digest
     double checkpoint_seconds = 1.0;  // record progress in the partial table at most this often (0: every round)
     bool gpu = false;                 // the rounds on the rank's GPU (gpu_rounds.h)
+    bool row_kernel = false;          // --kernel rows: the CPU kernel's row walk (0.6.0's), for timing
     bool portable_kernel = false;     // the GPU's slice work on the CPU threads (slice_work.h): checks the GPU path
     bool mirror = true;               // canonical boards only when the set is mirror-closed (--mirror auto)
     Clears clears = Clears::None;     // --clears tetris: the well game, by sweeps (clears.h)

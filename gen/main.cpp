@@ -128,6 +128,13 @@ stack::OptionTable declared_options() {
     table.flag("gpu",
                "compute the rounds on a GPU, one per rank (the rank's index on its node picks it): the band lives in "
                "GPU memory, the host keeps two rounds; the same table, bit for bit (needs a build with CUDA)");
+    table
+        .choice("kernel",
+                {{"slice",
+                  "each placement at the lower columns tried once for a slice's rows, runs of rows read at once"},
+                 {"rows", "0.6.0's: the lower placements found row by row, kept for timing one against the other"}},
+                "how the CPU kernel finds a row's placements; the same table either way")
+        .defaults_to("slice");
     table.flag("portable-kernel",
                "compute the rounds with the GPU path's slice work on the CPU threads (slower than the default; "
                "checks the GPU path's logic where there is no GPU)");
@@ -189,6 +196,9 @@ stack::GenerateOptions parse_options(const stack::OptionTable& table) {
     options.round_table = table.given("round-table");
     options.gpu = table.given("gpu");
     options.portable_kernel = table.given("portable-kernel");
+    options.row_kernel = table.choice("kernel") == "rows";
+    if (table.given("kernel") && (options.gpu || options.portable_kernel))
+        throw stack::InputError("--kernel chooses the CPU kernel's way: give it without --gpu and --portable-kernel");
     options.mirror = table.choice("mirror") == "auto";
     options.clears = stack::parse_clears(table.choice("clears"));
     options.clears_tolerance = table.real("clears-tolerance");

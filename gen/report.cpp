@@ -161,6 +161,7 @@ const char* kernel_name(KernelKind kind) {
     return kind == KernelKind::Gpu              ? "gpu"
            : kind == KernelKind::Portable       ? "portable"
            : kind == KernelKind::PortableThread ? "portable-thread"
+           : kind == KernelKind::CpuRows        ? "cpu-rows"
                                                 : "cpu";
 }
 

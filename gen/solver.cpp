@@ -38,6 +38,9 @@ public:
     virtual ~SliceKernel() = default;
     virtual void begin_round(int sum, Band& band, Exchange& exchange, int worker) = 0;
     virtual void add_slice(std::uint64_t chunk) = 0;
+    // A slice that add_slice will be given soon: the kernel may start
+    // fetching what it looks up first.
+    virtual void soon(std::uint64_t chunk) { (void)chunk; }
     virtual void end_round() = 0;
     virtual PieceCounts counts() const = 0;
     // The well game's tetris (clears.h): before a state's value is taken,
@@ -66,7 +69,7 @@ public:
     static constexpr int Lookahead = 2;  // slices prepared ahead of the one computed
 
     TypedKernel(const Partition& partition, const PlacementTable& placements, const PlacementRules& rules,
-                const RoundLayout& layout)
+                const RoundLayout& layout, bool by_slice)
         : partition_(partition), placements_(placements), rules_(rules), set_(placements.rules()), layout_(layout),
           rank_(partition.rank()), width_(partition.geometry().width()), height_(partition.geometry().height()),
           lower_(partition.lower_columns()), classes_(layout.residues().count()), pieces_(set_.piece_count()),
@@ -85,6 +88,13 @@ public:
             slice.updates.resize(most);
         for (int column = 0; column <= width_; ++column)
             powers_[std::size_t(column)] = partition.geometry().place_value(column);
+        by_slice_ = by_slice;
+        for (int x = 0; x < std::min(lower_, width_); ++x)
+            for (int o = 0; o < set_.orientation_count(); ++o) {
+                const Orientation& orientation = set_.orientation(o);
+                if (x + orientation.width <= width_ && (x > 0 || orientation.width > 1))
+                    lower_shapes_.push_back({orientation, o, x});
+            }
         // One-column orientations at column 0 read their own row, further up.
         block_ = 0;
         for (const int o : set_.one_column()) {
@@ -105,6 +115,10 @@ public:
         exchange_ = &exchange;
         finder_ = &exchange.finder(worker);
         row_index_ = layout_.row_indices(sum);
+        stored_h0_.clear();
+        for (int h0 = 0; h0 <= height_; ++h0)
+            if (row_index_[h0] >= 0)
+                stored_h0_.push_back(h0);
         for (int step = 1; step <= set_.most_cells(); ++step)
             successor_index_[std::size_t(step)] = layout_.row_indices(sum + step);
         prepared_ = computed_ = 0;
@@ -118,12 +132,34 @@ public:
                     nullptr, nullptr,
                     std::uint32_t(sum + step < partition_.rounds() ? layout_.row_length(sum + step) : 0)};
             }
+        successor_starts_.clear();
         for (int o = 0; o < set_.orientation_count(); ++o)
             for (int x = 0; x + set_.orientation(o).width <= width_; ++x) {
                 const PlacementRule& rule = rules_(o, x);
-                if (rule.successor_owner != rank_)
+                if (rule.successor_owner != rank_) {
                     cursor(o, x) = exchange.cursor(sum + rule.sum_step, rule.successor_owner);
+                } else if (const SuccessorRound& target = successor_rounds_[rule.sum_step]; target.store) {
+                    const SuccessorStarts starts{target.store->slice_start.data(), rule.chunk_shift,
+                                                 target.store->slice_start.size()};
+                    if (std::find(successor_starts_.begin(), successor_starts_.end(), starts)
+                        == successor_starts_.end())
+                        successor_starts_.push_back(starts);
+                }
             }
+    }
+    // The slice starts a slice's placements look up first, one per
+    // successor slice of this rank: their arrays are as large as the
+    // round's chunk list, and read a few slices apart on every round of the
+    // band, too many streams for the hardware to follow.
+    void soon(std::uint64_t chunk) override {
+        if (!by_slice_)
+            return;
+        const RoundStore& round = (*band_)[sum_];
+        __builtin_prefetch(round.slice_start.data() + chunk, 0, 3);
+        __builtin_prefetch(partition_.upper_sums() + chunk, 0, 3);
+        for (const SuccessorStarts& starts : successor_starts_)
+            if (chunk + starts.shift < starts.chunks)
+                __builtin_prefetch(starts.slice_start + chunk + starts.shift, 0, 3);
     }
     // Slices in increasing chunk order; each is computed Lookahead later,
     // its mirror reads placed one slice after it was prepared.
@@ -273,12 +309,25 @@ private:
             return;
         prefetch(source, length);
         const bool copy = copy_row || (whole_slice && !(slice.covered >> piece & 1));
+        if (by_slice_ && !copy && slice.count > 0) {  // the run of the update before, one longer: one update
+            Update& last = slice.updates[slice.count - 1];
+            if (!last.copy && last.piece == piece && last.source != nullptr && last.source + last.length == source
+                && last.target + last.length == target) {
+                last.length += length;
+                counts_[std::size_t(piece)] += length;
+                return;
+            }
+        }
         if (whole_slice)
             slice.covered |= std::uint64_t(1) << piece;
         slice.updates[slice.count++] = {source, target, length, std::uint16_t(piece), copy};
         counts_[std::size_t(piece)] += length;
     }
     void prepare(PreparedSlice& slice, std::uint64_t chunk);
+    void add_row_placement(PreparedSlice& slice, std::uint64_t chunk, int lower_sum, int top, std::uint32_t n,
+                           const Heights& row_heights, BoardId row_id, std::uint32_t row_start, int o, int x, int h0);
+    void lower_placements(PreparedSlice& slice, std::uint64_t chunk, const Heights& upper, int lower_sum, int top,
+                          std::uint32_t n);
     void compute(const PreparedSlice& slice);
     template <int Block, int Pieces>
     void finish_rows(const PreparedSlice& slice);
@@ -290,6 +339,22 @@ private:
     const RoundLayout& layout_;
     int rank_, width_, height_, lower_, classes_, pieces_;
     std::vector<InRow> in_row_;  // the one-column orientations at column 0
+    // An (orientation, column) a slice's rows take row by row: at columns
+    // 1 .. L-1, and at column 0 when wider than one column.
+    struct LowerShape {
+        Orientation orientation;
+        int orientation_index;
+        int column;
+    };
+    std::vector<LowerShape> lower_shapes_;
+    bool by_slice_ = true;  // KernelKind::Cpu: lower_placements; CpuRows: the row walk
+    std::vector<int> stored_h0_;  // the round's stored h0, ascending (a row of n values holds the first n)
+    struct SuccessorStarts {
+        const std::uint64_t* slice_start;
+        std::uint64_t shift, chunks;
+        bool operator==(const SuccessorStarts&) const = default;
+    };
+    std::vector<SuccessorStarts> successor_starts_;  // soon(): the successor slices' starts on this rank
     int block_ = 0;              // the smallest jump of in_row_, 0 when there is none
     int sum_ = 0;
     Band* band_ = nullptr;
@@ -308,6 +373,114 @@ private:
     const int* row_index_ = nullptr;  // [h0] -> index in a row of this round
     std::array<const int*, MostPieceColumns * MostPieceColumns + 1> successor_index_{};  // [sum step] -> the same there
 };
+
+// One placement at a lower column or column 0 of one row: the whole row
+// (h0 < 0: its successor row holds the same stored h0), or the one state
+// whose h0 the placement's first step fixes, read from its successor or,
+// in a mirrored layout, from the successor's mirror image. Both kernels
+// place their row-level placements through it.
+template <class Value>
+[[gnu::always_inline]] inline void TypedKernel<Value>::add_row_placement(PreparedSlice& slice, std::uint64_t chunk,
+                                                                         int lower_sum, int top, std::uint32_t n,
+                                                                         const Heights& row_heights, BoardId row_id,
+                                                                         std::uint32_t row_start, int o, int x,
+                                                                         int h0) {
+    const PlacementRule& rule = rules_.data()[std::size_t(o) * MaxWidth + std::size_t(x)];
+    const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
+    const std::uint64_t successor_row = Partition::slice_row(lower_, height_, row_heights[2] + rule.lower_added[1],
+                                                             successor_lower_sum);
+    if (h0 < 0) {  // the whole row: its successor row has the same stored h0
+        add(slice, successor(rule, o, x, chunk, successor_row, row_id, top).values, row_start, n, rule.piece);
+        return;
+    }
+    const int index = row_index_[h0];  // one state, whose h0 the step fixes
+    const int successor_h0 = h0 + rule.column0_added;
+    if (layout_.mirrored() && successor_h0 > top + rule.top_added) {  // its mirror image is stored
+        Heights board = row_heights;
+        board[0] = h0;
+        add_mirror(slice, placements_.after(board, o, 0), row_start + std::uint32_t(index), rule.piece);
+        return;
+    }
+    const Value* source =
+        successor(rule, o, x, chunk, successor_row, row_id, top).values + successor_index_[rule.sum_step][successor_h0];
+    add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
+}
+
+// The placements at the lower columns (1, 2) and the wide ones at column
+// 0, each (orientation, column) tried once for the whole slice. A slice's
+// rows are h2 = low .. high with h1 = lower_sum - h2 (three lower columns),
+// so each step of an orientation's underside is either fixed by the
+// slice (columns 3 and up: tested once), or pins the one row that can take
+// it (h2 - h1 = s: 2 h2 = lower_sum + s; h3 - h2 = s: h2 = h3 - s), or,
+// at column 0, pins h0 = h1 - s in every row. An orientation whose steps
+// pin no row (a one-column one at column 1 or 2, a two-column one at
+// column 0) is tried on every row. Each row it may fit is then tested by
+// the placement rule itself (Orientation::fits: the steps and the height
+// limit), so the placements found are the row walk's, in another order
+// (which the maxima do not see). Whole-row updates of consecutive rows
+// whose successors are consecutive too are merged into one (add_run).
+template <class Value>
+void TypedKernel<Value>::lower_placements(PreparedSlice& slice, std::uint64_t chunk, const Heights& upper,
+                                          int lower_sum, int top, std::uint32_t n) {
+    const int low = lower_sum > height_ ? lower_sum - height_ : 0;
+    const int high = lower_sum < height_ ? lower_sum : height_;
+    const BoardId chunk_first = partition_.chunk_first(chunk);
+    const BoardId unit1 = powers_[1], unit2 = powers_[2];
+    Heights row = upper;
+    for (const LowerShape& shape : lower_shapes_) {
+        const Orientation& orientation = shape.orientation;
+        const int x = shape.column;
+        int first = low, last = high;
+        bool holds = true;
+        for (int k = 0; holds && k + 1 < orientation.width; ++k) {
+            const int left = x + k, step = orientation.surface[std::size_t(k)];
+            if (left == 0)
+                continue;  // fixes h0, row by row
+            if (left == 1) {
+                if ((lower_sum + step) % 2 != 0) {
+                    holds = false;
+                } else {
+                    first = std::max(first, (lower_sum + step) / 2);
+                    last = std::min(last, (lower_sum + step) / 2);
+                }
+            } else if (left == 2) {
+                first = std::max(first, upper[3] - step);
+                last = std::min(last, upper[3] - step);
+            } else {
+                holds = upper[std::size_t(left) + 1] - upper[std::size_t(left)] == step;
+            }
+        }
+        if (!holds)
+            continue;
+        const auto place = [&](int h2, int h0) {
+            row[1] = lower_sum - h2;
+            row[2] = h2;
+            if (h0 >= 0)
+                row[0] = h0;
+            if (!orientation.fits(row.data(), x, height_))
+                return;
+            const std::uint32_t row_start = std::uint32_t(h2 - low) * n;
+            const BoardId row_id = chunk_first + BoardId(row[1]) * unit1 + BoardId(h2) * unit2;
+            add_row_placement(slice, chunk, lower_sum, top, n, row, row_id, row_start, shape.orientation_index, x,
+                              h0);
+        };
+        if (x > 0) {
+            for (int h2 = first; h2 <= last; ++h2)
+                place(h2, -1);
+            continue;
+        }
+        // At column 0 the step h1 - h0 = s fixes h0 = lower_sum - h2 - s:
+        // only the rows whose h0 is stored, found from the row's stored h0
+        // (the first n of the round's, ascending; taken from the last, so
+        // that the rows, and their ghost successors, ascend).
+        const int pinned = lower_sum - orientation.surface[0];
+        for (std::uint32_t i = n; i-- > 0;) {
+            const int h0 = stored_h0_[i], h2 = pinned - h0;
+            if (h2 >= first && h2 <= last)
+                place(h2, h0);
+        }
+    }
+}
 
 template <class Value>
 void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
@@ -358,42 +531,34 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                 slice.covered |= std::uint64_t(1) << rule.piece;
         });
 
-    // Placements at the lower columns and column 0: row by row.
+    // Placements at the lower columns and column 0: row by row (the 0.6.0
+    // kernel, and any chunking but 3 lower columns), or each (orientation,
+    // column) once for the slice (lower_placements).
+    const bool by_slice = by_slice_ && lower_ == 3;
+    if (by_slice)
+        lower_placements(slice, chunk, heights, lower_sum, top, n);
+    const bool walk_rows = !by_slice || partition_.ranks() > 1 || mirrored;
     const BoardId lower_unit1 = geometry.place_value(std::min(1, width_ - 1)),
                   lower_unit2 = geometry.place_value(std::min(2, width_ - 1));
+    if (walk_rows)
     partition_.for_each_row_of_slice(heights, lower_sum, [&](std::uint64_t row, const Heights& row_heights) {
         const BoardId row_id = chunk_first + (lower_ >= 2 ? row_heights[1] * lower_unit1 : 0)
                                + (lower_ >= 3 ? row_heights[2] * lower_unit2 : 0);
         const std::uint32_t row_start = std::uint32_t(row) * n;
-        PlacementTable::Differences row_differences = differences;
-        set_row_differences(placements_, row_heights, lower_, row_differences);
-        exchange_->find_row(*finder_, first_row + row, first_value + row_start, int(n), row_heights, row_differences);
-        for_each_row_placement<false>(
-            placements_, row_heights, row_differences, 0, lower_,
-            [&](int o, int x, int h0) {
-                const PlacementRule& rule = rule_table[std::size_t(o) * MaxWidth + std::size_t(x)];
-                const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
-                Heights after = row_heights;
-                after[2] += rule.lower_added[1];
-                const std::uint64_t successor_row = partition_.row_in_slice(after, successor_lower_sum);
-                if (h0 < 0) {  // the whole row: its successor row has the same stored h0
-                    add(slice, successor(rule, o, x, chunk, successor_row, row_id, top).values, row_start, n,
-                        rule.piece);
-                    return;
-                }
-                const int index = row_index[h0];  // one state, whose h0 the step fixes
-                const int successor_h0 = h0 + rule.column0_added;
-                if (mirrored && successor_h0 > top + rule.top_added) {  // its mirror image is stored
-                    Heights board = row_heights;
-                    board[0] = h0;
-                    add_mirror(slice, placements_.after(board, o, 0), row_start + std::uint32_t(index), rule.piece);
-                    return;
-                }
-                const Value* source = successor(rule, o, x, chunk, successor_row, row_id, top).values
-                                      + successor_index_[rule.sum_step][successor_h0];
-                add(slice, source, row_start + std::uint32_t(index), 1, rule.piece);
-            },
-            [&](int h0) { return row_index[h0] >= 0 && (!mirrored || h0 <= top); });
+        if (partition_.ranks() > 1 || !by_slice) {
+            PlacementTable::Differences row_differences = differences;
+            set_row_differences(placements_, row_heights, lower_, row_differences);
+            exchange_->find_row(*finder_, first_row + row, first_value + row_start, int(n), row_heights,
+                                row_differences);
+            if (!by_slice)
+                for_each_row_placement<false>(
+                    placements_, row_heights, row_differences, 0, lower_,
+                    [&](int o, int x, int h0) {
+                        add_row_placement(slice, chunk, lower_sum, top, n, row_heights, row_id, row_start, o, x,
+                                          h0);
+                    },
+                    [&](int h0) { return row_index[h0] >= 0 && (!mirrored || h0 <= top); });
+        }
         // A one-column orientation at column 0 whose board rises past the
         // row's top leaves a canonical board for its mirror image.
         if (mirrored)
@@ -669,7 +834,7 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
     if (threads < 1)
         throw std::invalid_argument("a round runner needs at least one thread");
     overlap_ = kind != KernelKind::Gpu && comm.size() > 1 && exchange_.next_round_reads_none();
-    if (kind != KernelKind::Cpu)
+    if (!cpu_kernel(kind))
         tables_ = std::make_unique<SliceTables>(partition, rules, rules_, layout);
     if (kind == KernelKind::Gpu) {
         gpu_ = std::make_unique<GpuRounds>(partition, layout, rules, *tables_, band_value_size, device);
@@ -677,6 +842,7 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
     }
     const bool portable = kind == KernelKind::Portable || kind == KernelKind::PortableThread;
     const int block_threads = kind == KernelKind::Portable ? SliceBlockThreads : 0;
+    const bool by_slice = kind == KernelKind::Cpu;
     for (int worker = 0; worker < threads; ++worker)
         if (portable && band_value_size == sizeof(float))
             kernels_.push_back(std::make_unique<PortableKernel<float>>(partition, placements_, layout, *tables_,
@@ -685,9 +851,9 @@ RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, c
             kernels_.push_back(std::make_unique<PortableKernel<double>>(partition, placements_, layout, *tables_,
                                                                         rules.piece_count(), block_threads));
         else if (band_value_size == sizeof(float))
-            kernels_.push_back(std::make_unique<TypedKernel<float>>(partition, placements_, rules_, layout));
+            kernels_.push_back(std::make_unique<TypedKernel<float>>(partition, placements_, rules_, layout, by_slice));
         else
-            kernels_.push_back(std::make_unique<TypedKernel<double>>(partition, placements_, rules_, layout));
+            kernels_.push_back(std::make_unique<TypedKernel<double>>(partition, placements_, rules_, layout, by_slice));
 }
 
 RoundRunner::~RoundRunner() = default;
@@ -721,6 +887,7 @@ RoundRecord RoundRunner::compute(std::size_t round) {
 // dealing.
 RoundRecord RoundRunner::compute_again(std::size_t round) {
     constexpr std::uint64_t DealtBlocks = 64;
+    constexpr std::uint64_t SoonSlices = 4;  // SliceKernel::soon: this many slices ahead
     RoundRecord record;
     record.sum = round_sum(round);
     const double start = MPI_Wtime();
@@ -746,8 +913,12 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
         const auto begin = std::chrono::steady_clock::now();
         SliceKernel& kernel = *kernels_[std::size_t(worker)];
         for (std::uint64_t block; (block = next_block.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
-            for (std::uint64_t i = block * grain; i < std::min<std::uint64_t>(slices_.size(), (block + 1) * grain); ++i)
+            const std::uint64_t end = std::min<std::uint64_t>(slices_.size(), (block + 1) * grain);
+            for (std::uint64_t i = block * grain; i < end; ++i) {
+                if (i + SoonSlices < end)
+                    kernel.soon(slices_[i + SoonSlices]);
                 kernel.add_slice(slices_[i]);
+            }
             if (moving && worker == 0)  // the calling thread, MPI's
                 exchange_.progress();
         }
@@ -842,7 +1013,7 @@ void RoundRunner::set_tetris_floor(const double* floor) {
 }
 
 void RoundRunner::set_tetris_round(const RoundStore* below) {
-    if (below && (kernels_.empty() || kind_ == KernelKind::Cpu || set_.tetris_piece() < 0 || partition_.ranks() != 1))
+    if (below && (kernels_.empty() || cpu_kernel(kind_) || set_.tetris_piece() < 0 || partition_.ranks() != 1))
         throw std::logic_error(
             "a tetris round for a kernel other than the portable one, a set without the I, or "
             "several ranks (a bug: --clears refuses them)");

@@ -39,10 +39,14 @@ namespace stack {
 // Which code computes a round's slices. Every kind gives the same bits.
 enum class KernelKind : std::uint8_t {
     Cpu,             // the CPU slice kernel (solver.cpp): the default
+    CpuRows,         // the same, its row-level placements found row by row (0.6.0's; --kernel rows)
     Portable,        // the GPU's block work (slice_work.h) in CPU loops, on the worker threads
     PortableThread,  // its thread-a-slice work (the GPU's where a block's shared memory would not fit)
     Gpu,             // the same work on the rank's GPU (gpu_rounds.h)
 };
+// Whether the CPU slice kernel computes the rounds (either way of finding
+// its row-level placements).
+constexpr bool cpu_kernel(KernelKind kind) { return kind == KernelKind::Cpu || kind == KernelKind::CpuRows; }
 
 struct RoundRecord {
     int sum = 0;               // the row sum computed

@@ -250,6 +250,11 @@ classes)
     "$table_diff" "$here/all.h5" "$here/float32.h5"
     generate_table odd32 --residue 1 --residue 3 --precision float32
     "$table_diff" "$here/all.h5" "$here/odd32.h5"
+    # 0.6.0's row walk (--kernel rows), mirrored and full: the same bits.
+    generate_table rows --kernel rows --residue 0
+    "$table_diff" "$here/all.h5" "$here/rows.h5"
+    generate_table rows_full --kernel rows --mirror off --residue 2
+    "$table_diff" "$here/all.h5" "$here/rows_full.h5"
     ;;
 design_card)
     # design_card W H NP [SAVE]: SAVE keeps the session as a terminal shows

@@ -81,7 +81,9 @@ TEST(PortableSliceWork, GivesTheCpuKernelsBitsAndConnections) {
                     const Solved cpu =
                         solve_bytes(world, geometry, rules, residues, lower, value_size, KernelKind::Cpu, 1);
                     for (const auto& [kind, threads] :
-                         std::vector<std::pair<KernelKind, int>>{{KernelKind::Portable, 1},
+                         std::vector<std::pair<KernelKind, int>>{{KernelKind::CpuRows, 1},
+                                                                 {KernelKind::CpuRows, 2},
+                                                                 {KernelKind::Portable, 1},
                                                                  {KernelKind::Portable, 2},
                                                                  {KernelKind::PortableThread, 1},
                                                                  {KernelKind::PortableThread, 2}}) {
@@ -90,7 +92,10 @@ TEST(PortableSliceWork, GivesTheCpuKernelsBitsAndConnections) {
                         const std::string where =
                             test.set + " " + std::to_string(test.width) + "x" + std::to_string(test.height)
                             + " classes " + residues.text() + " lower " + std::to_string(lower) + " value size "
-                            + std::to_string(value_size) + (kind == KernelKind::Portable ? " block" : " thread")
+                            + std::to_string(value_size)
+                            + (kind == KernelKind::Portable  ? " block"
+                               : kind == KernelKind::CpuRows ? " CPU row walk"
+                                                             : " thread")
                             + " work, threads " + std::to_string(threads) + " rank " + std::to_string(world.rank());
                         EXPECT_EQ(portable.bytes.size(), cpu.bytes.size()) << where;
                         EXPECT_TRUE(portable.bytes == cpu.bytes) << where;
@@ -99,7 +104,7 @@ TEST(PortableSliceWork, GivesTheCpuKernelsBitsAndConnections) {
                     }
                 }
     }
-    EXPECT_GT(compared, 200);
+    EXPECT_GT(compared, 300);
 }
 
 // Even ranks run the portable work, odd ranks the CPU kernel: the rows one

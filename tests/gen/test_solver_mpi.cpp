@@ -138,7 +138,7 @@ TEST(Solver, MirroredTablesGiveTheNaiveBaselineBitsAtEveryBoard) {
         const CompositionCodec columns(width - 1, height);
         for (int lower_columns = 1; lower_columns <= std::min(width - 1, 3); ++lower_columns)
             for (const ResidueSet residues : ResidueSets)
-                for (const KernelKind kind : {KernelKind::Cpu, KernelKind::Portable})
+                for (const KernelKind kind : {KernelKind::Cpu, KernelKind::CpuRows, KernelKind::Portable})
                     for (const int threads : {1, 2}) {
                         PieceCounts connections;
                         const std::vector<double> table =
@@ -155,7 +155,10 @@ TEST(Solver, MirroredTablesGiveTheNaiveBaselineBitsAtEveryBoard) {
                             EXPECT_EQ(mismatches(table, naive.values, geometry, residues), 0u)
                                 << width << "x" << height << ", " << lower_columns << " lower columns, classes "
                                 << residues.text() << ", " << threads << " threads, "
-                                << (kind == KernelKind::Cpu ? "CPU" : "portable") << ", np " << world.size();
+                                << (kind == KernelKind::Cpu       ? "CPU"
+                                    : kind == KernelKind::CpuRows ? "CPU row walk"
+                                                                  : "portable")
+                                << ", np " << world.size();
                             EXPECT_EQ(connections, rules_count) << width << "x" << height << " " << residues.text();
                         }
                     }
