@@ -55,55 +55,134 @@ RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, in
         top_rows.back() = rows;
         top_values.back() = rows * std::uint64_t(row_length);
     }
-    // Every value is written before it is read.
-    values.resize((value_count() * std::uint64_t(value_size) + sizeof(double) - 1) / sizeof(double));
+    // Every value is written before it is read. An array too small is
+    // freed before the new one is allocated, of exactly the round's size:
+    // growing it would copy dead values and hold both at once.
+    const std::uint64_t words = (value_count() * std::uint64_t(value_size) + sizeof(double) - 1) / sizeof(double);
+    if (values.capacity() < words) {
+        values = HugeVector<double>();
+        values.reserve(words);
+    }
+    values.resize(words);
 }
 
-Band::Band(const Partition& partition, const RoundLayout& layout, int value_size, int threads)
-    : partition_(partition), layout_(layout), rounds_(partition.rounds()),
-      largest_round_values_(largest_round_values(partition, layout)), value_size_(value_size), threads_(threads) {}
+Band::Band(const Partition& partition, const RoundLayout& layout, int most_rounds, int value_size, int threads)
+    : partition_(partition), layout_(layout), rounds_(partition.rounds()), most_rounds_(std::max(most_rounds, 1)),
+      value_size_(value_size), threads_(threads) {
+    const std::vector<std::uint64_t> values = round_values(partition, layout);
+    round_bytes_.reserve(values.size());
+    for (const std::uint64_t count : values)
+        round_bytes_.push_back(values_bytes(count, value_size));
+    peak_ = peak(partition, values, most_rounds_, value_size);
+}
 
-std::uint64_t Band::largest_round_values(const Partition& partition, const RoundLayout& layout) {
+std::vector<std::uint64_t> Band::round_values(const Partition& partition, const RoundLayout& layout) {
+    std::vector<std::uint64_t> values(std::size_t(partition.rounds()), 0);
     if (layout.mirrored() && !partition.counts_only()) {  // exact, top by top
         const std::vector<std::uint64_t> rows = partition.owned_rows_per_round_and_top();
         const std::size_t base = std::size_t(partition.geometry().height()) + 1;
-        std::uint64_t largest = 0;
-        for (int sum = 0; sum < partition.rounds(); ++sum) {
-            std::uint64_t values = 0;
+        for (int sum = 0; sum < partition.rounds(); ++sum)
             for (std::size_t top = 0; top < base; ++top)
-                values += rows[std::size_t(sum) * base + top] * std::uint64_t(layout.row_length(sum, int(top)));
-            largest = std::max(largest, values);
-        }
-        return largest;
+                values[std::size_t(sum)] +=
+                    rows[std::size_t(sum) * base + top] * std::uint64_t(layout.row_length(sum, int(top)));
+        return values;
     }
     const std::vector<std::uint64_t> rows = partition.owned_rows_per_round();
-    std::uint64_t largest = 0;
     for (int sum = 0; sum < partition.rounds(); ++sum) {
-        std::uint64_t values = rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum));
+        std::uint64_t& round = values[std::size_t(sum)];
+        round = rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum));
         if (layout.mirrored() && layout.rows(sum) > 0) {
             // A counting partition (--plan): the rank's share of the round's
             // rows holds about that share of its values (chunks are dealt
             // cyclically): exact on one rank, and a margin of a percent and
             // a full slice's rows elsewhere.
             const long double share = (long double)rows[std::size_t(sum)] / (long double)layout.rows(sum);
-            values = std::uint64_t(share * (long double)layout.round_values(sum));
+            round = std::uint64_t(share * (long double)layout.round_values(sum));
             if (partition.ranks() > 1)
-                values = std::min(rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum)),
-                                  values + values / 100 + std::uint64_t(layout.row_length(sum)) * 64);
+                round = std::min(rows[std::size_t(sum)] * std::uint64_t(layout.row_length(sum)),
+                                 round + round / 100 + std::uint64_t(layout.row_length(sum)) * 64);
         }
-        largest = std::max(largest, values);
     }
-    return largest;
+    return values;
+}
+
+std::uint64_t Band::largest_round_values(const Partition& partition, const RoundLayout& layout) {
+    const std::vector<std::uint64_t> values = round_values(partition, layout);
+    return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+}
+
+// What RoundStore::bytes counts beside the values: the slice starts, one a
+// chunk and one more, and the top tables' first rows and values.
+std::uint64_t Band::slice_bytes(const Partition& partition) {
+    return (partition.owned_chunks() + 1 + 2 * (std::uint64_t(partition.geometry().height()) + 2))
+           * sizeof(std::uint64_t);
+}
+
+BandPeak Band::peak(const Partition& partition, const std::vector<std::uint64_t>& round_values, int most_rounds,
+                    int value_size) {
+    const int rounds = int(round_values.size());
+    const std::uint64_t slices = slice_bytes(partition);
+    BandPeak best;
+    std::uint64_t best_bytes = 0;
+    for (int first = 0; first < rounds; ++first) {
+        const int last = std::min(first + most_rounds, rounds);
+        std::uint64_t bytes = 0;
+        for (int sum = first; sum < last; ++sum)
+            bytes += values_bytes(round_values[std::size_t(sum)], value_size) + slices;
+        if (first == 0 || bytes > best_bytes) {
+            best_bytes = bytes;
+            best.first_sum = first;
+        }
+    }
+    const int last = std::min(best.first_sum + most_rounds, rounds);
+    for (int sum = best.first_sum; sum < last; ++sum) {
+        best.round_bytes.push_back(values_bytes(round_values[std::size_t(sum)], value_size));
+        best.values_bytes += best.round_bytes.back();
+        best.slice_bytes += slices;
+    }
+    return best;
+}
+
+// Round `sum` is held in the bands of rounds sum - K..sum (K = most_rounds
+// - 1), which also hold the rounds above it still open then: of those held
+// now, sum + 1..first + K for the band from `first`. Rounds below `sum`
+// are laid out later, each checked in turn, so their spare room is known
+// to be nothing yet.
+bool Band::fits_peak(int sum, std::uint64_t capacity) const {
+    const int rounds = int(round_bytes_.size());
+    const std::uint64_t spare_room = capacity - round_bytes_[std::size_t(sum)];
+    const std::uint64_t slices = slice_bytes(partition_);
+    for (int first = std::max(0, sum - (most_rounds_ - 1)); first <= sum; ++first) {
+        std::uint64_t bytes = spare_room;
+        for (int held = first; held < std::min(first + most_rounds_, rounds); ++held) {
+            bytes += round_bytes_[std::size_t(held)] + slices;
+            if (held > sum && holds(held))
+                bytes +=
+                    rounds_[std::size_t(held)].values.capacity() * sizeof(double) - round_bytes_[std::size_t(held)];
+        }
+        if (bytes > peak_.bytes())
+            return false;
+    }
+    return true;
 }
 
 RoundStore& Band::open(int sum) {
+    // The smallest spare array that holds the round and fits the peak; the
+    // other spares are freed before anything is allocated.
+    std::size_t chosen = spare_.size();
+    for (std::size_t i = 0; i < spare_.size(); ++i) {
+        const std::uint64_t capacity = spare_[i].values.capacity() * sizeof(double);
+        if (capacity >= round_bytes_[std::size_t(sum)] && fits_peak(sum, capacity)
+            && (chosen == spare_.size() || capacity < spare_[chosen].values.capacity() * sizeof(double)))
+            chosen = i;
+    }
     RoundStore reused;
     if (!spare_.empty()) {
-        reused = std::move(spare_.back());
-        spare_.pop_back();
+        reused = std::move(spare_[chosen < spare_.size() ? chosen : 0]);
+        if (chosen == spare_.size())
+            reused.values = HugeVector<double>();
+        spare_.clear();
     } else {
-        reused.values.reserve((largest_round_values_ * std::uint64_t(value_size_) + sizeof(double) - 1)
-                              / sizeof(double));
         reused.slice_start.reserve(partition_.owned_chunks() + 1);
     }
     rounds_[sum] = RoundStore(partition_, layout_, sum, value_size_, std::move(reused), threads_);

@@ -79,24 +79,64 @@ struct RoundStore {
     }
 };
 
-// The rounds in memory, by row sum. The arrays of closed rounds are kept
-// for the next rounds to reuse, each sized for the largest round at once:
-// memory a process touches for the first time costs far more than memory
-// it reuses (on this project's virtual machines, up to 2 ns a byte), and
-// the band turns over the whole table.
+// The band at its largest: the K+1 consecutive rounds S..S+K (fewer at the
+// top of the table) whose arrays together take the most bytes, as
+// Band::bytes counts them while round S computes.
+struct BandPeak {
+    int first_sum = 0;                       // S: the rounds first_sum..first_sum + round_bytes.size() - 1
+    std::vector<std::uint64_t> round_bytes;  // [sum - first_sum]: a round's values, as allocated
+    std::uint64_t values_bytes = 0;          // their sum
+    std::uint64_t slice_bytes = 0;           // their slice starts and top tables
+    std::uint64_t bytes() const { return values_bytes + slice_bytes; }
+};
+
+// The rounds in memory, by row sum. Each round's values are sized for that
+// round: a round opened reuses a closed round's array when it is large
+// enough and the spare room it brings keeps every band it will be part of
+// within the band's peak (peak()); otherwise that array is freed first and
+// one of exactly the round's size allocated (never grown and copied: its
+// old contents are dead). The peak is then the largest K+1 consecutive
+// rounds, where arrays sized for the largest round once took K+1 times
+// that round: 9x18 class 0, float32 band, 22.4 GB of values against 25.1
+// GB. Rounds alternate in size with the row sum's residue (a class-0 row
+// of 9x18 holds 5 or 4 values), so a closed round's array is often larger
+// than the next round needs; reused whenever it is large enough, the
+// arrays would hold 23.8 GB there. A reused array costs nothing; a fresh
+// one is zeroed by the kernel as it is first touched (0.12 ns a byte on
+// this project's 2-core machine, 2.3 ns the first time the virtual machine
+// itself touches the memory).
 class Band {
 public:
+    // `most_rounds`: the rounds held at once, K+1 (most_rounds(rules)).
     // `value_size`: 8 (float64, the default) or 4 (a float32 band: each
     // value rounded to float32 as it is stored, and read back widened).
     // `threads` lay out each round opened.
-    Band(const Partition& partition, const RoundLayout& layout, int value_size = sizeof(double), int threads = 1);
+    Band(const Partition& partition, const RoundLayout& layout, int most_rounds, int value_size = sizeof(double),
+         int threads = 1);
     int value_size() const { return value_size_; }
     // The most rounds held at once: S..S+K while S computes.
     static int most_rounds(const Rules& rules) { return rules.most_cells() + 1; }
-    // Values in this rank's largest round (from the partition alone).
-    std::uint64_t largest_round_values() const { return largest_round_values_; }
-    // The same without building a band (a counting partition will do).
+    // Values in each of this rank's rounds, [sum] -> values, from the
+    // partition alone: exact for a partition that lists its chunks; for a
+    // counting partition (--plan) with a mirrored layout, the rank's share
+    // of each round's rows times the round's values, with a margin of a
+    // percent and a full slice's rows on several ranks.
+    static std::vector<std::uint64_t> round_values(const Partition& partition, const RoundLayout& layout);
+    // The largest of them.
     static std::uint64_t largest_round_values(const Partition& partition, const RoundLayout& layout);
+    // Bytes the array of a round of `values` values takes: whole 8-byte words.
+    static std::uint64_t values_bytes(std::uint64_t values, int value_size) {
+        return (values * std::uint64_t(value_size) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    }
+    // Bytes a round's slice starts and top tables take, whatever its size.
+    static std::uint64_t slice_bytes(const Partition& partition);
+    // The band at its largest, from the rounds' values: the most bytes any
+    // K+1 consecutive rounds take (most_rounds = K+1), and which.
+    static BandPeak peak(const Partition& partition, const std::vector<std::uint64_t>& round_values, int most_rounds,
+                         int value_size);
+    // This band's, which bytes() reaches and never passes when the rounds
+    // are opened from the top down and each closed after K more.
+    const BandPeak& peak() const { return peak_; }
 
     // Lays out round `sum` (it must not be held yet).
     RoundStore& open(int sum);
@@ -109,11 +149,17 @@ public:
     std::uint64_t bytes() const;
 
 private:
+    // Whether round `sum`, in an array of `capacity` bytes of values, keeps
+    // every band it will be part of within the peak.
+    bool fits_peak(int sum, std::uint64_t capacity) const;
+
     const Partition& partition_;
     const RoundLayout& layout_;
-    std::vector<RoundStore> rounds_;  // [sum]; sum == -1 when not held
-    std::vector<RoundStore> spare_;   // closed rounds, their arrays to reuse
-    std::uint64_t largest_round_values_ = 0;
+    std::vector<RoundStore> rounds_;          // [sum]; sum == -1 when not held
+    std::vector<RoundStore> spare_;           // closed rounds, their arrays to reuse
+    std::vector<std::uint64_t> round_bytes_;  // [sum]: values_bytes of each round
+    BandPeak peak_;
+    int most_rounds_ = 1;
     int value_size_ = sizeof(double);
     int threads_ = 1;
 };

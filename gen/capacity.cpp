@@ -75,10 +75,12 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 }
 
 // Lower bounds, nothing built: L stored states at least
-// (RoundLayout::fewest_stored_states); the largest round at least the mean
-// of the (W-1)H+1 rounds, of which a rank holds at least 1/P, K+1 times
-// over (the band); the chunks a rank owns at least floor(chunks / P), each
-// with an upper sum and five slice starts; the rounds' counting tables.
+// (RoundLayout::fewest_stored_states), of which some rank holds 1/P; the
+// band the largest sum of K+1 consecutive rounds, at least that rank's
+// values over the ceil(R / (K+1)) bands that cut its R = (W-1)H+1 rounds
+// into pieces (one of those holds that many at least); the chunks a rank
+// owns at least floor(chunks / P), each with an upper sum and K+1 slice
+// starts; the rounds' counting tables.
 CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
                                      bool mirrored, int ranks_count, Precision precision, Precision band_precision,
                                      bool gpu) {
@@ -89,7 +91,7 @@ CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rule
     const int lower = mirrored ? Partition::mirrored_lower_columns(geometry, ranks_count)
                                : Partition::default_lower_columns(geometry, ranks_count);
     const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
-    const Wide band = most_rounds * value_bytes(band_precision) * (stored / rounds / ranks);
+    const Wide band = value_bytes(band_precision) * (stored / ranks / ((rounds + most_rounds - 1) / most_rounds));
     const Wide slices = chunks * (sizeof(std::uint32_t) + most_rounds * sizeof(std::uint64_t));
     const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
     CapacityBounds bounds;
@@ -114,20 +116,36 @@ int host_rounds(const Rules& rules, bool gpu) { return gpu ? 2 : Band::most_roun
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
                        Precision band_precision, bool gpu, Clears clears, int ranks_on_node) {
     RankMemory memory;
-    const double round_bytes =
-        double(Band::largest_round_values(partition, layout)) * double(value_bytes(band_precision))
-        + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t);
-    memory.band = double(host_rounds(rules, gpu)) * round_bytes;
-    // The ghosts of K rounds, a share of the whole band's size, GPU or not.
+    const int value_size = int(value_bytes(band_precision));
+    const std::vector<std::uint64_t> values = Band::round_values(partition, layout);
+    const std::uint64_t largest = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+    const double largest_round_bytes =
+        double(Band::values_bytes(largest, value_size)) + double(Band::slice_bytes(partition));
+    if (gpu) {
+        // The host's two rounds, each at most the largest (gpu_rounds.h).
+        memory.band_peak.first_sum = -1;
+        memory.band_peak.round_bytes.assign(std::size_t(host_rounds(rules, gpu)),
+                                            Band::values_bytes(largest, value_size));
+        for (const std::uint64_t bytes : memory.band_peak.round_bytes) {
+            memory.band_peak.values_bytes += bytes;
+            memory.band_peak.slice_bytes += Band::slice_bytes(partition);
+        }
+    } else {
+        memory.band_peak = Band::peak(partition, values, Band::most_rounds(rules), value_size);
+    }
+    memory.band = double(memory.band_peak.bytes());
+    // The ghosts of K rounds: a share of K+1 of the largest round, GPU or
+    // not (the shares were measured against a band whose every round was
+    // sized for the largest, and are kept at those bytes).
     const double share = rules.is_tetrominoes() ? TetrominoGhostShare : OtherGhostShare;
-    memory.ghosts = partition.ranks() > 1 ? double(Band::most_rounds(rules)) * round_bytes * share : 0.0;
+    memory.ghosts = partition.ranks() > 1 ? double(Band::most_rounds(rules)) * largest_round_bytes * share : 0.0;
     memory.writer = WriterBytes;
     memory.process = ProcessBytes;
     memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + sizeof(std::uint64_t));
     if (clears != Clears::None) {  // a GPU holds the last sweep itself (GpuSweeps)
         memory.sweep_table =
             gpu ? 0.0 : double(table_file_bytes(layout, Precision::Float64)) / std::max(ranks_on_node, 1);
-        memory.floor = double(Band::largest_round_values(partition, layout)) * sizeof(double);
+        memory.floor = double(largest) * sizeof(double);
     }
     return memory;
 }

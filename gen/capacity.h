@@ -2,7 +2,7 @@
 //
 // Up front, from the shape alone and in 128-bit arithmetic, with nothing
 // allocated: lower bounds of what each rank must hold (its share of the
-// chunk list and of the band of five rounds, the counting tables) and of
+// chunk list and of the band of K+1 rounds, the counting tables) and of
 // the file's size. A well that cannot fit (11x20, 16x14, a height near a
 // million) is refused in well under a second, naming the memory per rank
 // and the disk it would need and what is available.
@@ -12,6 +12,7 @@
 // the table's size against the free disk.
 #pragma once
 
+#include "band.h"
 #include "partition.h"
 #include "rules/rules.h"
 #include "support/communicator.h"
@@ -46,16 +47,18 @@ void check_capacity(const Communicator& comm, const Partition& partition, const 
                     Precision precision, Precision band_precision, const std::string& output, bool resuming,
                     bool gpu = false, Clears clears = Clears::None);
 
-// What one rank holds at its peak, by part: the band (K+1 arrays each sized
-// for the rank's largest round, with their slice starts), the ghost rows
-// allowed for when there are several ranks, the writer's buffers, the
-// per-chunk lists and the process itself.
+// What one rank holds at its peak, by part: the band (its K+1 consecutive
+// rounds that take the most, each sized for itself, with their slice
+// starts: Band::peak; with a GPU, the host's two rounds, each at most the
+// largest), the ghost rows allowed for when there are several ranks, the
+// writer's buffers, the per-chunk lists and the process itself.
 // A line-clear run (clears.h) holds the whole table live: the last sweep's
 // table, mapped once a node (its share per rank counted; on the GPU with
 // --gpu, gpu_rounds.h), and a round of tetris successors (with --gpu, the
 // round a sweep is written or resumed through).
 struct RankMemory {
     double band = 0, ghosts = 0, writer = 0, process = 0;
+    BandPeak band_peak;      // the band's rounds at its largest (first_sum -1: a GPU host's, each the largest round)
     double chunks = 0;       // the partition's upper sums and a round's list of slices, a chunk each
     double sweep_table = 0;  // --clears: this rank's share of the last sweep's table on its node
     double floor = 0;        // --clears: the round of tetris successors

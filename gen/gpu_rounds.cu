@@ -514,9 +514,9 @@ struct GpuRounds::Impl {
 
         check(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), "cudaStreamCreate");
         check(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking), "cudaStreamCreate");
-        const Band band(partition, layout);
+        const std::uint64_t largest = Band::largest_round_values(partition, layout);
         for (DeviceRound& round : rounds) {
-            round.values.allocate(band.largest_round_values() * std::uint64_t(value_size), allocated);
+            round.values.allocate(largest * std::uint64_t(value_size), allocated);
             round.slice_start.allocate(partition.owned_chunks() + 1, allocated);
             round.top_rows.allocate(std::size_t(partition.geometry().height()) + 2, allocated);
             round.top_values.allocate(std::size_t(partition.geometry().height()) + 2, allocated);

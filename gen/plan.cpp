@@ -290,6 +290,12 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                  {"rows", rows},
                  {"rounds", layout.rounds()},
                  {"band_rounds", host_rounds(rules, options.gpu)},
+                 {"band",
+                  {{"first_sum", memory.band_peak.first_sum >= 0 ? Json(memory.band_peak.first_sum) : Json(nullptr)},
+                   {"round_bytes", memory.band_peak.round_bytes},
+                   {"values", memory.band_peak.values_bytes},
+                   {"slice_starts", memory.band_peak.slice_bytes},
+                   {"total", memory.band}}},
                  {"rank_counts_exact", partition.rows_counted_exactly()},
                  {"rank_bytes",
                   {{"band", memory.band},
@@ -377,6 +383,25 @@ std::string plan_text(const Json& p) {
                   p["band_precision"].get<std::string>().c_str(), memory(rank["ghosts"]).c_str(),
                   memory(rank["writer"]).c_str(), memory(rank["chunks"]).c_str(), memory(rank["process"]).c_str(),
                   memory(rank["threads"]).c_str());
+    text += line;
+    // The band's parts: the rounds at its largest, each sized for itself
+    // (a GPU's host: its rounds, each at most the largest).
+    const Json& band = p["band"];
+    std::string rounds;
+    for (const Json& round : band["round_bytes"])
+        rounds += (rounds.empty() ? "" : " + ") + memory(round);
+    const int held = int(band["round_bytes"].size());
+    if (band["first_sum"].is_null())
+        std::snprintf(line, sizeof line,
+                      "  band              %s: %d rounds each sized for the largest, values %s, "
+                      "slice starts %s\n",
+                      memory(band["total"]).c_str(), held, rounds.c_str(), memory(band["slice_starts"]).c_str());
+    else
+        std::snprintf(line, sizeof line,
+                      "  band              %s at its largest, row sums %d..%d: values %s = %s, slice starts %s\n",
+                      memory(band["total"]).c_str(), band["first_sum"].get<int>(),
+                      band["first_sum"].get<int>() + held - 1, memory(band["values"]).c_str(), rounds.c_str(),
+                      memory(band["slice_starts"]).c_str());
     text += line;
     if (rank["floor"].get<double>() > 0 && !p["gpu"].is_null()) {
         std::snprintf(line, sizeof line,

@@ -5,7 +5,8 @@
 #                                 the same digest, which is xz's CRC-64 of /values
 #   threads.sh plan               --plan answers for 9x20 class 0 at 16 x 8 (fits with a big
 #                                 enough node, exit 2 and one line when not), and refuses
-#                                 impossible layouts and thread counts with one line
+#                                 impossible layouts and thread counts with one line; a
+#                                 1-rank run's band at its peak is the plan's, to the byte
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS
 source "$(dirname "$0")/lib.sh"
 command=$1; shift
@@ -102,6 +103,7 @@ plan)
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
     echo "9x20 class 0, 16 x 8, planned in $seconds s:"; cat "$work/plan.txt"
     grep -q "16 ranks x 8 threads" "$work/plan.txt" && grep -q "memory per rank.*band.*ghosts.*writer" "$work/plan.txt" \
+        && grep -Eq "^  band +.* at its largest, row sums [0-9]+\.\.[0-9]+: values .* = .* \+ .*, slice starts" "$work/plan.txt" \
         && grep -q "104,012,863,246 stored" "$work/plan.txt" && grep -q "fits  *yes" "$work/plan.txt" && pass \
         || fail "the plan misses its layout, parts, states or verdict"
     "$stackgen" "${plan[@]}" --plan-memory 4096G --json | "$python" -c "
@@ -152,6 +154,25 @@ for key in ("exchange_bytes_between_nodes", "redistribute_bytes_between_nodes", 
     assert m[key] == 0, (key, m)
 assert one["seconds"]["network"] == 0, one["seconds"]
 PYTHON
+    # The band: each round sized for itself, so a 1-rank run holds at its
+    # peak exactly the plan's band, the largest five consecutive rounds
+    # (mirrored or full, float64 or float32 band, the pentominoes' six).
+    for shape in "--width 7 --height 12 --residue 0" "--width 6 --height 12 --mirror off" \
+        "--width 7 --height 12 --residue 0 --band-precision float32" "--width 5 --height 12 --pieces pentominoes"; do
+        # shellcheck disable=SC2086 # the shape's words are options
+        mpi 1 "$stackgen" $shape --no-output --json > "$work/run.json" 2> "$work/run.err" \
+            && "$stackgen" $shape --no-output --plan --json > "$work/plan.json" \
+            && "$python" - "$work/run.json" "$work/plan.json" "$shape" <<'PYTHON' && pass || fail "$shape: the band held is not the plan's"
+import json, sys
+run, plan = (json.load(open(path)) for path in sys.argv[1:3])
+band, held = plan["band"], run["band_parts_max"]["rounds"]
+print("%s: band held at its peak %d bytes, planned %d (row sums %d.., values %s, slice starts %d)"
+      % (sys.argv[3], held, band["total"], band["first_sum"], band["round_bytes"], band["slice_starts"]))
+assert held == band["total"] == plan["rank_bytes"]["band"], (held, band)
+assert band["total"] == band["values"] + band["slice_starts"] == sum(band["round_bytes"]) + band["slice_starts"], band
+assert len(band["round_bytes"]) == plan["band_rounds"], band
+PYTHON
+    done
     "$stackgen" "${plan[@]}" --plan-memory 4096G --plan-nodes 4 --plan-link 25G --plan-latency-us 1.5 > "$work/plan.txt" \
         && grep -Eq "^  network .* between nodes \(exchange .*, redistribution .*\), .* a node; .* s at 25 Gbit/s and 1.5 us a message$" \
             "$work/plan.txt" && grep -q "network .* s between rounds" "$work/plan.txt" && pass \
