@@ -36,6 +36,12 @@ positions, both inverses, values in groups of blocks, the command) must give
 each board the full table's value, those with h0 > h_{W-1} included. A
 version-3 table whose mirror attribute is 'sideways' or missing, and a full
 table that says it is mirrored, are refused.
+
+Mirrored against full by id (issue 58): 200,000 random ids (half of them
+the others' mirror images) read from each mirrored table (stackgen's, the
+loops' copies) through the lookup tables, built for every split of the id's
+digits, in int32 and int64, reading every block first and only the blocks
+needed, give the full table's values of the same well bit for bit.
 """
 import contextlib
 import io
@@ -166,7 +172,7 @@ for path in (all_classes, odd, old, pentominoes, mixed, legacy):
             path, int(np.sum(~((whole == cpp) | (np.isnan(whole) & np.isnan(cpp))))))
         assert table.states >= stack_table.FAST_FROM
         assert same(table.values(every), cpp), "%s: values() of every id and C++ disagree" % path
-        if table.format_version >= 2 and not table.mirrored:  # a mirrored table goes column by column
+        if table.format_version >= 2:
             assert table._fast, "%s: values() of every id did not use the lookup tables" % path
             fast, by_columns = table._virtual_fast(every.view(np.int64)), table._virtual_by_columns(every)
             assert np.array_equal(np.maximum(fast, -1), np.maximum(by_columns, -1)), \
@@ -245,7 +251,9 @@ for path in (negative, not_a_number):
     with StackTable(path) as table:
         bad = 1000 if path == negative else 2000
         ids = table._ids_at(bad, bad + 1) if table.format_version >= 2 else np.array([bad])
-        for what, read in (("values()", lambda: table.values(ids)), ("iter_blocks()", lambda: list(table.iter_blocks())),
+        for what, read in (("values()", lambda: table.values(ids)),
+                           ("values() of every id", lambda: table.values(np.arange(table.states))),
+                           ("iter_blocks()", lambda: list(table.iter_blocks())),
                            ("to_numpy()", table.to_numpy), ("check_all()", table.check_all)):
             refused("%s of %s" % (what, os.path.basename(path)), read, "holds a value that is not a number of pieces")
 print("a negative value behind a good checksum and a version-1 NaN: refused by each read")
@@ -391,7 +399,8 @@ for source in (full_all, class0, full_odd, narrow, narrow0):
     with StackTable(path) as table:
         assert table.mirrored and table.format_version == 3 and table.dataset.shape == (stored.size,), path
         assert same(table.values(every), expected), "%s: values() of every id" % path
-        assert not table._fast, "%s: a mirrored table went through the lookup tables" % path
+        assert bool(table._fast) == (table.states >= stack_table.FAST_FROM), \
+            "%s: values() of every id and the lookup tables" % path
         some = rng.integers(0, table.states, 1000)
         assert same(table.values(some), expected[some]), "%s: values() of a few ids" % path
         assert same(table.values_of(heights), expected), "%s: values_of() of every board" % path
@@ -434,6 +443,64 @@ for made, copied in ((all_classes, full_all), (odd, full_odd)):
         assert a.attrs["mirror"] == "canonical" and np.array_equal(a["values"][...], b["values"][...]) \
             and np.array_equal(a["round_offsets"][...], b["round_offsets"][...]), made
 print("stackgen's mirrored 5x8 tables (all classes; classes 1, 3 in float32) hold the loops' layout")
+
+# Mirrored against full, bit for bit, by id through the lookup tables:
+# random ids (and their mirror images, and the corners) read from a mirrored
+# table give the full table's values, for stackgen's mirrored tables (all
+# classes; classes 1 and 3 in float32) and the loops' copies (5x8 class 0,
+# 4x6 all classes and class 0) against the full tables of the same wells.
+# The tables are built for every split of the digits (columns 0..k and
+# k+1..W-1; k <= (W-2)/2 turns the id into its canonical board's by tables
+# of the two groups, a larger k reverses the id and splits it again), in
+# int32 and in int64, each checked against the column-by-column codec on
+# every id; values() reading every block first and only the blocks the ids
+# need. A wrong canonical board reads another board's value (or one outside
+# its class), which the full table's values tell.
+wide_below = stack_table.NARROW_BELOW
+for mirrored_path, full_path in [(all_classes, full_all), (odd, full_odd)] + [
+        (os.path.join(work, "mirrored_" + os.path.basename(source)), source) for source in (class0, narrow, narrow0)]:
+    with StackTable(mirrored_path) as table, StackTable(full_path) as full:
+        assert table.mirrored and not full.mirrored and (table.width, table.height) == (full.width, full.height)
+        width, base = table.width, table.base
+        some = rng.integers(0, table.states, 100000)
+        ids = np.concatenate([some, mirror_ids(some, width, base), [0, table.states - 1]]).astype(np.uint64)
+        full._fast = False  # the full table column by column, then through its own tables
+        expected = full.values(ids)
+        full._fast = None
+        assert same(full.values(ids), expected) and full._fast, full_path
+        heights = table.heights(ids)
+        flipped = heights[:, 0] > heights[:, -1]
+        assert flipped.sum() > 30000 and (~flipped).sum() > 30000, mirrored_path
+        every = np.arange(table.states, dtype=np.uint64)
+        by_columns = np.maximum(table._virtual_by_columns(every), -1)
+        splits = 0
+        for narrow_tables in (True, False):
+            stack_table.NARROW_BELOW = wide_below if narrow_tables else 0
+            try:
+                for k in range(width - 1):
+                    table._build_fast(k)
+                    assert (table._fast[3].dtype == np.int32) == narrow_tables, (mirrored_path, k)
+                    assert (table._fast[6][4] is None) == (k <= (width - 2) // 2), (mirrored_path, k)
+                    for whole in (True, False):  # every block read first, or the blocks the ids need
+                        stack_table.WHOLE_READS = whole
+                        got = table.values(ids)
+                        assert same(got, expected), "%s (k = %d, %s, %s): %d of %d ids (%d with h0 > h%d) read " \
+                            "otherwise than the full table" % (
+                                mirrored_path, k, "int32" if narrow_tables else "int64",
+                                "whole" if whole else "by blocks",
+                                int(np.sum(~((got == expected) | (np.isnan(got) & np.isnan(expected))))),
+                                ids.size, int(flipped.sum()), width - 1)
+                    assert np.array_equal(np.maximum(table._virtual_fast(every.view(np.int64)), -1), by_columns), \
+                        "%s (k = %d): the lookup tables and the column-by-column codec disagree" % (mirrored_path, k)
+                    splits += 1
+            finally:
+                stack_table.NARROW_BELOW, stack_table.WHOLE_READS = wide_below, True
+        table._fast = None
+        if table.states >= stack_table.FAST_FROM:
+            assert same(table.values(ids), expected) and table._fast, "%s: the tables values() builds" % mirrored_path
+    print("%s: %d ids by the lookup tables (%d splits, int32 and int64, whole and by blocks) read the values of %s "
+          "bit for bit"
+          % (os.path.basename(mirrored_path), ids.size, splits // 2, os.path.basename(full_path)))
 
 # A version-3 table whose mirror attribute is no layout, or missing, and a
 # full table that says it is mirrored: refused, naming the file.

@@ -29,12 +29,16 @@ Bulk reads (scripts/reader-bench measures them: results/reader.md):
 - values(ids) maps all the ids at once with numpy, a step of STEP ids at a
   time and no loop per id: the id's digits split in two groups (columns
   0..k and k+1..W-1), whose lookup tables give the rank's two parts, the
-  row sum and the place in the row. It reads each run of the checksummed
-  blocks the ids fall in with one hyperslab, checks each block's CRC-32
-  (zlib's, on the block's bytes) against /checksums, and gathers.
-  Requests of fewer than FAST_FROM ids, and every request to a mirrored
-  table (its row length depends on the top column, which the two groups
-  do not split), go column by column instead.
+  row sum and the place in the row. A mirrored table's ids are first
+  turned into their canonical boards' (h0 > h_{W-1}: the digits reversed)
+  by tables of the same two groups, and its tables know each top's short
+  rows. It reads each run of the checksummed blocks the ids fall in with
+  one hyperslab, checks each block's CRC-32 (zlib's, on the block's bytes)
+  against /checksums, and gathers. When the ids fall in nearly every block
+  of a table that fits READ_BUDGET (a sample of them tells), it reads and
+  checks every block first and then maps and gathers BATCH ids at a time,
+  with no pass to find the blocks. Requests of fewer than FAST_FROM ids go
+  column by column instead.
 - iter_blocks(blocks=SCAN_BLOCKS) scans the whole table in file order in
   bounded memory: (ids, values) for `blocks` checksummed blocks (of
   CHECKSUM_VALUES values, a round's last one shorter) at a time; ids int64,
@@ -103,9 +107,12 @@ CHECKSUM_VALUES = 4096  # values per checksummed block; blocks start at each rou
 BLOCK_SHIFT = 12        # CHECKSUM_VALUES == 1 << BLOCK_SHIFT
 NOT_HELD = -(1 << 62)   # the virtual position of a board the table does not hold
 STEP = 1 << 16          # ids per step of the vectorised codec: its temporaries stay in the caches
+BATCH = 1 << 20         # ids mapped before they are gathered, when values() reads every block
 FAST_FROM = 1 << 14     # requests of this many ids build the codec's lookup tables
 FAST_ENTRIES = 1 << 25  # the most entries those tables may have (past it: column by column)
+NARROW_BELOW = 1 << 29  # the codec's lookup tables are int32 when every position and entry is below this
 READ_BUDGET = 1 << 30   # bytes of blocks values() holds at once (past it: the ids in groups)
+WHOLE_READS = True      # values() may read every block of a table within READ_BUDGET, when that pays
 SCAN_BLOCKS = 256       # checksummed blocks per step of iter_blocks(): 1 Mi values
 
 
@@ -543,7 +550,7 @@ class StackTable:
         if flat.dtype.kind in "if" and flat.min() < 0:
             raise BoardIdError("board id %d is no board of %s: ids run from 0 to %d"
                              % (int(flat.min()), self.path, self.states - 1))
-        flat = flat.astype(np.uint64)
+        flat = flat.astype(np.uint64, copy=False)
         if not past_end and self.states < 1 << 64 and flat.max() >= np.uint64(self.states):
             raise BoardIdError("board id %d is no board of %s: ids run from 0 to %d"
                              % (int(flat.max()), self.path, self.states - 1))
@@ -627,24 +634,28 @@ class StackTable:
         first = self._offsets64[rounds] + (blocks - self._block_offsets64[rounds]) * CHECKSUM_VALUES
         return first, np.minimum(CHECKSUM_VALUES, self._offsets64[rounds + 1] - first)
 
-    def _read_blocks(self, blocks, buffer):
+    def _read_blocks(self, blocks, buffer, placed=None):
         """Reads blocks (ascending block indices) into buffer (stored_dtype),
-        block i at buffer[i * CHECKSUM_VALUES:], with one hyperslab for each
-        run of blocks that lie back to back in both, and checks each block
-        against its checksum (versions 2 and 3): the CRC-32 of its bytes."""
+        block i at buffer[placed[i]:] (default i * CHECKSUM_VALUES), with one
+        hyperslab for each run of blocks that lie back to back in both, and
+        checks each block against its checksum (versions 2 and 3): the
+        CRC-32 of its bytes."""
         if blocks.size == 0:
             return
+        if placed is None:
+            placed = np.arange(blocks.size, dtype=np.int64) * CHECKSUM_VALUES
         first, count = self._block_extent(blocks)
-        # A run breaks where the next block does not follow a full block.
-        breaks = np.flatnonzero(first[1:] != first[:-1] + CHECKSUM_VALUES) + 1
+        # A run breaks where the next block does not follow a full block, in the file or in buffer.
+        breaks = np.flatnonzero((first[1:] != first[:-1] + CHECKSUM_VALUES)
+                                | (placed[1:] != placed[:-1] + CHECKSUM_VALUES)) + 1
         starts = np.concatenate([[0], breaks])
         ends = np.concatenate([breaks, [blocks.size]])
         for start, end in zip(starts.tolist(), ends.tolist()):
             source = int(first[start])
             length = int(first[end - 1] + count[end - 1]) - source
-            self._read_range(buffer, start * CHECKSUM_VALUES, source, length)
+            self._read_range(buffer, int(placed[start]), source, length)
         if self.checksums is not None:
-            self._check_crcs(buffer, blocks, np.arange(blocks.size, dtype=np.int64) * CHECKSUM_VALUES, count, first)
+            self._check_crcs(buffer, blocks, placed, count, first)
 
     def _check_crcs(self, buffer, blocks, placed, count, first):
         """Checks blocks (their indices) held at buffer[placed:placed + count]
@@ -724,97 +735,204 @@ class StackTable:
         row_sum, place, index = self._by_columns(ids)
         return np.where(index >= 0, self._round_virtual[row_sum] + place, NOT_HELD)
 
-    def _build_fast(self):
+    def _fast_entries(self, k):
+        """The entries of the codec's lookup tables when the lo group is columns 0..k."""
+        width, height, base = self.width, self.height, self.base
+        tops = height + 1 if self.mirrored else 1
+        return self._fast_classes() * tops * base ** (k + 1) + base ** (width - 1 - k) * (k * height + 1)
+
+    def _fast_classes(self):
+        """1 when every class has the same row (LP then does not depend on the class), else g."""
+        one_class = all(self.row_length[c] == self.row_length[0] and np.array_equal(self.index[c], self.index[0])
+                        for c in range(self.modulus))
+        return 1 if one_class else self.modulus
+
+    def _build_fast(self, k=None):
         """Lookup tables for the codec over two groups of digits of the id:
         lo (columns 0..k, B = base^(k+1) values) and hi (columns k+1..W-1).
         The rank of a row is a sum over its columns c >= 2 of terms that
         depend on h_c and the height sum of columns 1..c, so
-            virtual = TV[hi * L + s_lo(lo)] + LP[CB[same] + lo]
+            virtual = TV[key] + LP[CB[key] + lo],  key = hi * L + s_lo(lo)
         with s_lo the height sum of columns 1..k (L = kH + 1 of them); TV
         holds round_virtual[S] + rank_hi * n(S), CB the class S mod g (times
         B), LP rank_lo * n + index(h0), NOT_HELD when the board is not held.
         When every class is stored LP does not depend on the class and CB is
-        left out. k is chosen for the fewest table entries; none are built
-        past FAST_ENTRIES (the codec then goes column by column)."""
+        left out.
+
+        A mirrored table (k <= W-2, so that column W-1, the top t, is in hi)
+        looks up each id's canonical board (h0 > t: the digits reversed),
+        whose top is max(h0, t). A row of top t holds short(S, t) values and
+        the round's rows of top t start at top_rows[S][t], top_values[S][t],
+        so TV holds round_virtual[S] + top_values[S][t] + (rank_hi -
+        top_rows[S][t]) * short(S, t) and LP has a part of B entries for
+        each class and top: rank_lo * short + index(h0); the place in LP is
+        CB[key] (the class times (H+1)B) + t * B + the canonical lo. With
+        flip = h0 > t (tables of lo and of hi), key << 32 | t * B + lo is
+        LOW[2 lo + flip] + HIGH[2 hi + flip]: when k <= (W-2)/2 the
+        canonical board's lo digits are all in hi and its hi digits a part
+        from lo and one from hi, so each table's entry is its group's share.
+        Past that, SPLIT's two tables give the canonical id's two parts (lo
+        and hi * B when not flipped), which is split again and looked up
+        unflipped (LOW[lo] + HIGH[hi], one entry per group).
+
+        TV, LP and CB are int32 (LP's NOT_HELD then -2^30) when every
+        position and entry is below NARROW_BELOW (2^29), else int64. k is
+        chosen for the fewest table entries, unless given (tests); none are
+        built past FAST_ENTRIES (the codec then goes column by column)."""
         width, height, base = self.width, self.height, self.base
-        one_class = all(self.row_length[c] == self.row_length[0] and np.array_equal(self.index[c], self.index[0])
-                        for c in range(self.modulus))
-        classes = 1 if one_class else self.modulus
-        sizes = [(classes * base ** (k + 1) + base ** (width - 1 - k) * (k * height + 1), k) for k in range(width)]
-        entries, k = min(sizes)
-        if entries > FAST_ENTRIES:
-            self._fast = False
-            return
+        mirrored = self.mirrored
+        classes = self._fast_classes()
+        if k is None:
+            entries, k = min((self._fast_entries(k), k) for k in range(width - 1 if mirrored else width))
+            if entries > FAST_ENTRIES:
+                self._fast = False
+                return
         prefix = self._prefix64
 
         def term(column, value, through):  # rows of columns 1..column summing to `through` with h_column < value
             return prefix[column - 1][through + 1] - prefix[column - 1][through - value + 1]
 
-        lo_count = base ** (k + 1)
+        def digits(numbers, first, last):  # [(column, its digit)] of numbers holding columns first..last
+            return [(column, numbers // base ** (column - first) % base) for column in range(first, last + 1)]
+
+        lo_count, sums = base ** (k + 1), k * height + 1
         lo = np.arange(lo_count, dtype=np.int64)
         h0 = lo % base
         s_lo = np.zeros(lo_count, dtype=np.int64)
         rank_lo = np.zeros(lo_count, dtype=np.int64)
-        for column in range(1, k + 1):
-            digit = lo // base ** column % base
+        for column, digit in digits(lo, 0, k)[1:]:
             s_lo += digit
             if column >= 2:
                 rank_lo += term(column, digit, s_lo)
         hi = np.arange(base ** (width - 1 - k), dtype=np.int64)
-        sums = np.broadcast_to(np.arange(k * height + 1, dtype=np.int64), (hi.size, k * height + 1)).copy()
-        rank_hi = np.zeros(sums.shape, dtype=np.int64)
-        for column in range(k + 1, width):
-            digit = (hi // base ** (column - k - 1) % base)[:, None]
-            sums += digit
+        row_sum = np.broadcast_to(np.arange(sums, dtype=np.int64), (hi.size, sums)).copy()
+        rank_hi = np.zeros(row_sum.shape, dtype=np.int64)
+        for column, digit in digits(hi, k + 1, width - 1):
+            row_sum += digit[:, None]
             if column >= 2:
-                rank_hi += term(column, digit, sums)
-        row_class = sums % self.modulus
-        table_virtual = (self._round_virtual[sums] + rank_hi * self.row_length[row_class]).reshape(-1)
-        low_part = np.concatenate([np.where(self.index[c][h0] >= 0, rank_lo * self.row_length[c] + self.index[c][h0],
-                                            NOT_HELD) for c in range(classes)])
-        class_base = None if one_class else (row_class * lo_count).reshape(-1).astype(
-            np.int32 if classes * lo_count < 1 << 31 else np.int64)
-        self._fast = (lo_count, k * height + 1, s_lo, table_virtual, low_part, class_base)
+                rank_hi += term(column, digit[:, None], row_sum)
+        row_class = row_sum % self.modulus
+        if not mirrored:
+            table_virtual = (self._round_virtual[row_sum] + rank_hi * self.row_length[row_class]).reshape(-1)
+            low_part = np.concatenate([np.where(self.index[c][h0] >= 0, rank_lo * self.row_length[c]
+                                                + self.index[c][h0], NOT_HELD) for c in range(classes)])
+            class_base = None if classes == 1 else (row_class * lo_count).reshape(-1)
+            self._fast = self._fast_tables(lo_count, sums, s_lo, table_virtual, low_part, class_base, None)
+            return
+        top = hi // base ** (width - 2 - k)
+        short = self._short64[row_class, top[:, None]]
+        table_virtual = (self._round_virtual[row_sum] + self._top_values64[row_sum, top[:, None]]
+                         + (rank_hi - self._top_rows64[row_sum, top[:, None]]) * short).reshape(-1)
+        tops = np.arange(height + 1, dtype=np.int64)[:, None]
+        low_part = np.concatenate([
+            np.where((self.index[c][h0] >= 0) & (h0 <= tops), rank_lo * self._short64[c][tops] + self.index[c][h0],
+                     NOT_HELD).reshape(-1) for c in range(classes)])
+        class_base = None if classes == 1 else (row_class * ((height + 1) * lo_count)).reshape(-1)
+
+        def pair(unflipped, flipped):  # [2 i] unflipped, [2 i + 1] flipped
+            return np.stack([unflipped, flipped], axis=1).reshape(-1)
+
+        def mirror_of(numbers, first, last, columns):  # the share of columns first..last in the mirror image's columns
+            return sum([digit * base ** (width - 1 - column - columns[0]) for column, digit in digits(numbers, first, last)
+                        if columns[0] <= width - 1 - column <= columns[1]], np.zeros(numbers.size, dtype=np.int64))
+
+        low = (s_lo << 32) + lo  # key << 32 | place, the unflipped share of lo
+        high = ((hi * sums) << 32) + top * lo_count
+        if k <= (width - 2) // 2:
+            mirror_lo = mirror_of(hi, k + 1, width - 1, (0, k))  # the canonical lo: all from hi
+            mirror_hi = (mirror_of(lo, 0, k, (k + 1, width - 1)), mirror_of(hi, k + 1, width - 1, (k + 1, width - 1)))
+            low = pair(low, ((mirror_hi[0] * sums) << 32) + h0 * lo_count)
+            high = pair(high, ((mirror_hi[1] * sums + s_lo[mirror_lo]) << 32) + mirror_lo)
+            split = None
+        else:
+            split = (pair(lo, mirror_of(lo, 0, k, (0, width - 1))),
+                     pair(hi * lo_count, mirror_of(hi, k + 1, width - 1, (0, width - 1))))
+        mirror = (h0, top, low, high, split)
+        self._fast = self._fast_tables(lo_count, sums, s_lo, table_virtual, low_part, class_base, mirror)
+
+    def _fast_tables(self, lo_count, sums, s_lo, table_virtual, low_part, class_base, mirror):
+        """The codec's tables in int32 where every position and entry is below NARROW_BELOW, else int64."""
+        narrow = max(int(self._round_virtual[-1]), int(np.abs(table_virtual).max()), int(low_part.max()),
+                     0 if class_base is None else int(class_base.max()) + low_part.size) < NARROW_BELOW
+        kind = np.int32 if narrow else np.int64
+        low_part = np.where(low_part >= 0, low_part, -(1 << 30) if narrow else NOT_HELD).astype(kind)
+        table_virtual = table_virtual.astype(kind)
+        class_base = None if class_base is None else class_base.astype(kind)
+        return (lo_count, sums, s_lo, table_virtual, low_part, class_base, mirror)
 
     def _virtual_fast(self, ids):
-        lo_count, sums, s_lo, table_virtual, low_part, class_base = self._fast
+        """Virtual positions of ids (int64, below states) through the lookup
+        tables (int32 or int64, negative where the table does not hold the board)."""
+        lo_count, sums, s_lo, table_virtual, low_part, class_base, mirror = self._fast
         hi = ids // lo_count
         lo = ids - hi * lo_count
-        key = hi * sums
-        key += s_lo[lo]
-        virtual = table_virtual[key]
-        virtual += low_part[lo] if class_base is None else low_part[class_base[key] + lo]
+        if mirror is None:
+            key = hi * sums
+            key += s_lo.take(lo)
+            place = lo
+        else:
+            h0, top, low, high, split = mirror
+            flip = top.take(hi)
+            flip -= h0.take(lo)
+            flip >>= 63  # -1 where h0 > t, else 0
+            lo <<= 1
+            lo -= flip
+            hi <<= 1
+            hi -= flip
+            if split is not None:  # the canonical id, split again
+                canonical = split[0].take(lo)
+                canonical += split[1].take(hi)
+                hi = canonical // lo_count
+                lo = canonical - hi * lo_count
+            key = low.take(lo)
+            key += high.take(hi)
+            place = key & 0xFFFFFFFF
+            key >>= 32
+        if class_base is not None:
+            place = place + class_base.take(key)
+        virtual = table_virtual.take(key)
+        virtual += low_part.take(place)
         return virtual
 
-    def _virtual_positions(self, ids, need=None):
-        """Virtual positions of uint64 ids (NOT_HELD, negative, where the
-        table does not hold the board), STEP ids at a time so that the
-        temporaries stay in the caches; marks need[block] for each held one."""
-        out = np.empty(ids.size, dtype=np.int64)
-        by_rounds = self.format_version >= 2 and not self.mirrored  # the lookup tables know no mirrored layout
-        if self._fast is None and by_rounds and ids.size >= FAST_FROM and self.states < 1 << 63:
+    def _prepare_codec(self, count):
+        """Builds the lookup tables for a request of count ids (FAST_FROM or
+        more); whether the codec goes through them."""
+        if self._fast is None and self.format_version >= 2 and count >= FAST_FROM and self.states < 1 << 63:
             self._build_fast()
-        fast = by_rounds and bool(self._fast)
+        return self.format_version >= 2 and bool(self._fast)
+
+    def _virtual_chunk(self, chunk, fast):
+        """Virtual positions of uint64 ids below states (int64 or int32,
+        negative where the table does not hold the board: NOT_HELD, or
+        -2^30 from narrow lookup tables)."""
+        if self.format_version == 1:
+            return self._int_ids(chunk)
+        if fast:
+            return self._virtual_fast(self._int_ids(chunk))
+        return self._virtual_by_columns(chunk)
+
+    def _virtual_positions(self, ids, need=None, checked=False):
+        """Virtual positions of uint64 ids (int64, negative where the table
+        does not hold the board), STEP ids at a time so that the
+        temporaries stay in the caches; marks need[block] for each held one.
+        checked: every id is below states."""
+        out = np.empty(ids.size, dtype=np.int64)
+        fast = self._prepare_codec(ids.size)
         limit = np.uint64(self.states)
         for first in range(0, ids.size, STEP):
             chunk = ids[first:first + STEP]
-            inside = chunk < limit
-            every = inside.all()
+            every = checked
             if not every:
-                chunk = np.where(inside, chunk, np.uint64(0))
-            if self.format_version == 1:
-                virtual = chunk.astype(np.int64)
-            elif fast:
-                virtual = self._virtual_fast(self._int_ids(chunk))
-            else:
-                virtual = self._virtual_by_columns(chunk)
+                inside = chunk < limit
+                every = inside.all()
+                if not every:
+                    chunk = np.where(inside, chunk, np.uint64(0))
+            target = out[first:first + chunk.size]
+            target[...] = self._virtual_chunk(chunk, fast)
             if not every:
-                virtual[~inside] = NOT_HELD
-            out[first:first + chunk.size] = virtual
+                target[~inside] = NOT_HELD
             if need is not None:
-                if virtual.min() < 0:
-                    virtual = virtual[virtual >= 0]
-                need[virtual >> BLOCK_SHIFT] = True
+                need[(target if target.min() >= 0 else target[target >= 0]) >> BLOCK_SHIFT] = True
         return out
 
     def holds(self, ids):
@@ -833,11 +951,23 @@ class StackTable:
 
     def values(self, ids):
         """Values of board ids as float64, NaN where the table does not hold
-        the board; a TableError for an id that is no board of the well."""
+        the board; a BoardError (BoardIdError past the last id) for an id
+        that is no board of the well, a TableError for a block the ids fall
+        in that does not match its checksum or a value that is not a number
+        of pieces."""
         ids = self._checked_ids(ids)
-        need = np.zeros(self.block_count, dtype=bool)
-        virtual = self._virtual_positions(ids, need)
         result = np.empty(ids.size, dtype=np.float64)
+        fast = self._prepare_codec(ids.size)
+        if WHOLE_READS and self._whole_pays(ids):
+            buffer = self._read_whole()
+            if buffer is not None:  # every block read and checked: the ids mapped and gathered a batch at a time
+                for first in range(0, ids.size, BATCH):
+                    virtual = self._virtual_positions(ids[first:first + BATCH], checked=True)
+                    for start in range(0, virtual.size, STEP):
+                        self._gather_chunk(buffer, virtual[start:start + STEP], result[first + start:first + start + STEP])
+                return result
+        need = np.zeros(self.block_count, dtype=bool)
+        virtual = self._virtual_positions(ids, need, checked=True)
         blocks = np.flatnonzero(need)
         per_group = max(1, READ_BUDGET // (CHECKSUM_VALUES * self.stored_dtype.itemsize))
         if blocks.size <= per_group:
@@ -857,27 +987,78 @@ class StackTable:
             result[chosen] = part
         return result
 
+    def _whole_pays(self, ids):
+        """Whether values(ids) reads every block of the table (one that fits
+        READ_BUDGET) rather than only those the ids fall in: when the blocks
+        a sample of the ids (4 a block) leaves out hold fewer values than
+        there are ids, reading them costs less than the second pass over
+        the ids (their positions stored, the blocks marked, then gathered)."""
+        stored = self.block_count * CHECKSUM_VALUES
+        if stored * self.stored_dtype.itemsize > READ_BUDGET or ids.size * 8 < stored:
+            return False
+        need = np.zeros(self.block_count, dtype=bool)
+        self._virtual_positions(ids[::max(1, ids.size // (4 * self.block_count))], need, checked=True)
+        return (self.block_count - int(np.count_nonzero(need))) * CHECKSUM_VALUES < ids.size
+
+    def _read_whole(self):
+        """Every block, read and checked, laid out as the virtual positions;
+        None when a block does not match its checksum (values() then reads
+        the blocks its ids need, and refuses the request if that one is
+        among them)."""
+        buffer = np.empty(self.block_count * CHECKSUM_VALUES, dtype=self.stored_dtype)
+        blocks = np.arange(self.block_count, dtype=np.int64)
+        try:
+            self._read_blocks(blocks, buffer, blocks * CHECKSUM_VALUES)
+        except TableError:
+            return None
+        return buffer
+
     def _gather(self, virtual, blocks, result):
         """result[i] = the value at virtual[i] (NaN where negative), reading
-        and checking `blocks` (ascending), which hold every one of them."""
-        buffer = np.empty(blocks.size * CHECKSUM_VALUES, dtype=self.stored_dtype)
-        self._read_blocks(blocks, buffer)
-        # place[block] + virtual: the value's index in the buffer
-        place = np.empty(self.block_count, dtype=np.int64)
-        place[blocks] = (np.arange(blocks.size, dtype=np.int64) - blocks) * CHECKSUM_VALUES
+        and checking `blocks` (ascending), which hold every one of them.
+        Blocks that fill at least half of their span are read into a buffer
+        laid out as the virtual positions from the first one's (a value's
+        index is its virtual position less that start; the pages of the
+        blocks not read are never touched); sparser ones back to back, each
+        value's index then place[its block] + its virtual position."""
+        if blocks.size == 0:
+            result[...] = np.nan
+            return
+        start, span = int(blocks[0]), int(blocks[-1] - blocks[0]) + 1
+        place = None
+        if span <= 2 * blocks.size:
+            buffer = np.empty(span * CHECKSUM_VALUES, dtype=self.stored_dtype)
+            self._read_blocks(blocks, buffer, (blocks - start) * CHECKSUM_VALUES)
+        else:
+            buffer = np.empty(blocks.size * CHECKSUM_VALUES, dtype=self.stored_dtype)
+            self._read_blocks(blocks, buffer)
+            place = np.empty(self.block_count, dtype=np.int64)
+            place[blocks] = (np.arange(blocks.size, dtype=np.int64) - blocks) * CHECKSUM_VALUES
         for first in range(0, virtual.size, STEP):
-            chunk = virtual[first:first + STEP]
-            out = result[first:first + chunk.size]
-            if chunk.size and chunk.min() >= 0:
-                out[...] = buffer[place[chunk >> BLOCK_SHIFT] + chunk]
-                self._check_values(out)
-            else:
-                held = chunk >= 0
-                chunk = chunk[held]
-                read = buffer[place[chunk >> BLOCK_SHIFT] + chunk]
-                self._check_values(read)
-                out[...] = np.nan
-                out[held] = read
+            self._gather_chunk(buffer, virtual[first:first + STEP], result[first:first + STEP],
+                               start * CHECKSUM_VALUES, place)
+
+    def _gather_chunk(self, buffer, virtual, out, shift=0, place=None):
+        """out[i] = the value at virtual[i] (int64; NaN where negative), held
+        in buffer at virtual[i] - shift, or at place[its block] + virtual[i];
+        every value read checked for being a number of pieces."""
+        every = virtual.size and virtual.min() >= 0
+        if not every:
+            held = virtual >= 0
+            virtual = virtual[held]
+        if place is not None:
+            index = place.take(virtual >> BLOCK_SHIFT)
+            index += virtual
+        else:
+            index = virtual - shift if shift else virtual
+        if every:
+            out[...] = buffer.take(index)
+            self._check_values(out)
+        else:
+            read = buffer.take(index)
+            self._check_values(read)
+            out[...] = np.nan
+            out[held] = read
 
     def values_of(self, heights):
         return self.values(self.board_id(heights))
