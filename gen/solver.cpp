@@ -418,7 +418,7 @@ template <class Value>
 // the placement rule itself (Orientation::fits: the steps and the height
 // limit), so the placements found are the row walk's, in another order
 // (which the maxima do not see). Whole-row updates of consecutive rows
-// whose successors are consecutive too are merged into one (add_run).
+// whose successors are consecutive too are merged into one (add).
 template <class Value>
 void TypedKernel<Value>::lower_placements(PreparedSlice& slice, std::uint64_t chunk, const Heights& upper,
                                           int lower_sum, int top, std::uint32_t n) {
