@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <thread>
 #include <exception>
@@ -95,6 +96,7 @@ public:
                 if (x + orientation.width <= width_ && (x > 0 || orientation.width > 1))
                     lower_shapes_.push_back({orientation, o, x});
             }
+        programs_on_ = by_slice && lower_ == 3 && partition.ranks() == 1 && lower_shapes_.size() <= MostLowerShapes;
         // One-column orientations at column 0 read their own row, further up.
         block_ = 0;
         for (const int o : set_.one_column()) {
@@ -122,6 +124,15 @@ public:
         for (int step = 1; step <= set_.most_cells(); ++step)
             successor_index_[std::size_t(step)] = layout_.row_indices(sum + step);
         prepared_ = computed_ = 0;
+        if (programs_on_) {
+            programs_.clear();
+            program_shapes_.clear();
+            program_runs_.clear();
+            program_mirrors_.clear();
+            program_index_.assign(std::size_t(partition_.most_lower_sum() + 1) * std::size_t(height_ + 1)
+                                      * std::size_t(layout_.mirrored() ? height_ + 1 : 1),
+                                  -1);
+        }
         for (int step = 1; step <= set_.most_cells(); ++step)
             if (band.holds(sum + step)) {
                 const RoundStore& round = band[sum + step];
@@ -206,6 +217,34 @@ private:
         std::uint16_t step;
         std::uint16_t top;
     };
+    // The lower placements of every slice of one round that shares a lower
+    // sum, a column-3 height and a top, as the rows they take: each shape's
+    // runs of rows (or single states) with their offsets from the shape's
+    // successor slice. Built once a round for each such slice and reused by
+    // the slices of every other chunk that share them (lower_program).
+    static constexpr int MostLowerShapes = 64;
+    struct ProgramRun {
+        std::uint32_t target;  // in the slice's values
+        std::uint32_t source;  // from the shape's successor slice's first value
+        std::uint32_t count;   // rows (of `length`), each a stride on
+    };
+    struct ProgramShape {
+        std::uint16_t shape;  // in lower_shapes_
+        std::uint16_t piece;
+        std::uint32_t length;  // values a run's row: the row's n, or 1
+        std::uint32_t target_stride, source_stride;
+        std::uint32_t first, end;  // its runs in program_runs_
+        std::uint64_t values;      // counted connections when it fits
+        std::uint32_t span_begin, span_end;  // the successor values it reads, from the first
+    };
+    struct Program {
+        std::uint32_t first, end;  // its shapes in program_shapes_
+        std::uint32_t mirrors_first, mirrors_end;  // its (shape, h0, h2) mirror reads in program_mirrors_
+    };
+    struct ProgramMirror {
+        std::uint16_t shape;
+        std::int16_t h0, h2;
+    };
     struct PreparedSlice {
         Value* out = nullptr;
         std::uint64_t first = 0;  // out's value index in the round
@@ -215,6 +254,11 @@ private:
         std::uint64_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
         std::vector<Update> updates;
         std::vector<MirrorRead> mirrors;  // updates whose source is not yet known
+        // The slice's program (lower_program) and, for each of its shapes
+        // that the slice's upper columns let fit, its successor slice's
+        // first value (nullptr: the shape does not fit this slice).
+        std::int32_t program = -1;
+        std::array<const Value*, MostLowerShapes> bases{};
     };
     // A one-column orientation at column 0: its piece, and how many stored
     // states further up the row its successor lies.
@@ -347,6 +391,29 @@ private:
         int column;
     };
     std::vector<LowerShape> lower_shapes_;
+    // The programs of the round (lower_program): [lower sum][h3][top] ->
+    // index in programs_, -1 when not built yet.
+    bool programs_on_ = false;
+    std::vector<std::int32_t> program_index_;
+    std::vector<Program> programs_;
+    std::vector<ProgramShape> program_shapes_;
+    std::vector<ProgramRun> program_runs_;
+    std::vector<ProgramMirror> program_mirrors_;
+    int lower_program(int lower_sum, int h3, int top, std::uint32_t n);
+    bool fits_upper(const LowerShape& shape, const Heights& heights) const {
+        const Orientation& orientation = shape.orientation;
+        for (int k = 0; k < orientation.width; ++k) {
+            const int column = shape.column + k;
+            if (column < 3)
+                continue;
+            if (heights[std::size_t(column)] + orientation.added[std::size_t(k)] > height_)
+                return false;
+            if (k + 1 < orientation.width
+                && heights[std::size_t(column) + 1] - heights[std::size_t(column)] != orientation.surface[std::size_t(k)])
+                return false;
+        }
+        return true;
+    }
     bool by_slice_ = true;  // KernelKind::Cpu: lower_placements; CpuRows: the row walk
     std::vector<int> stored_h0_;  // the round's stored h0, ascending (a row of n values holds the first n)
     struct SuccessorStarts {
@@ -482,6 +549,127 @@ void TypedKernel<Value>::lower_placements(PreparedSlice& slice, std::uint64_t ch
     }
 }
 
+// The program of the slices of this round whose lower columns sum to
+// `lower_sum`, whose column 3 is `h3` high and whose top (a mirrored
+// layout's column W-1) is `top`: for each lower shape, the rows (at column
+// 0, the states) that its placement rule lets it take as far as columns
+// 0..2 and the step to column 3 decide, found as lower_placements finds
+// them, each with its offset in the shape's successor slice, whose rows
+// are the same for all these slices. What columns 3 and up decide
+// (fits_upper) is the slice's own, tested once a slice. Runs of rows (or
+// states) a fixed stride apart in both are one run. A state whose
+// successor's mirror image is stored is listed apart, for add_mirror.
+template <class Value>
+int TypedKernel<Value>::lower_program(int lower_sum, int h3, int top, std::uint32_t n) {
+    const std::size_t key = (std::size_t(lower_sum) * std::size_t(height_ + 1) + std::size_t(h3))
+                                * std::size_t(layout_.mirrored() ? height_ + 1 : 1)
+                            + std::size_t(layout_.mirrored() ? top : 0);
+    if (program_index_[key] >= 0)
+        return program_index_[key];
+    const int low = lower_sum > height_ ? lower_sum - height_ : 0;
+    const int high = lower_sum < height_ ? lower_sum : height_;
+    Program program{};
+    program.first = std::uint32_t(program_shapes_.size());
+    program.mirrors_first = std::uint32_t(program_mirrors_.size());
+    for (std::size_t k = 0; k < lower_shapes_.size(); ++k) {
+        const LowerShape& lower = lower_shapes_[k];
+        const Orientation& orientation = lower.orientation;
+        const int x = lower.column;
+        const PlacementRule& rule = rules_(lower.orientation_index, x);
+        int first = low, last = high;
+        bool holds = true;
+        for (int j = 0; holds && j + 1 < orientation.width; ++j) {
+            const int left = x + j, step = orientation.surface[std::size_t(j)];
+            if (left == 1) {
+                if ((lower_sum + step) % 2 != 0) {
+                    holds = false;
+                } else {
+                    first = std::max(first, (lower_sum + step) / 2);
+                    last = std::min(last, (lower_sum + step) / 2);
+                }
+            } else if (left == 2) {
+                first = std::max(first, h3 - step);
+                last = std::min(last, h3 - step);
+            }
+        }
+        if (!holds || first > last)
+            continue;
+        const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
+        const int successor_low = successor_lower_sum > height_ ? successor_lower_sum - height_ : 0;
+        const int successor_top = layout_.mirrored() ? top + rule.top_added : 0;
+        const SuccessorRound& target_round = successor_rounds_[rule.sum_step];
+        const std::uint32_t successor_n =
+            target_round.store != nullptr && successor_top <= height_ ? std::uint32_t(target_round.store->length(successor_top)) : 0;
+        const int* const successor_index = successor_index_[rule.sum_step];
+        ProgramShape shape{};
+        shape.shape = std::uint16_t(k);
+        shape.piece = std::uint16_t(rule.piece);
+        shape.length = x > 0 ? n : 1;
+        shape.target_stride = x > 0 ? n : 0;
+        shape.source_stride = x > 0 ? successor_n : 0;
+        shape.first = shape.end = std::uint32_t(program_runs_.size());
+        shape.span_begin = std::numeric_limits<std::uint32_t>::max();
+        shape.span_end = 0;
+        bool strides_set = x > 0;
+        const auto lower_fits = [&](int h0, int h2) {
+            const int lower[3] = {h0, lower_sum - h2, h2};
+            for (int j = 0; j < orientation.width && x + j < 3; ++j)
+                if (lower[x + j] + orientation.added[std::size_t(j)] > height_)
+                    return false;
+            return true;
+        };
+        const auto emit = [&](std::uint32_t target, std::uint32_t source) {
+            shape.span_begin = std::min(shape.span_begin, source);
+            shape.span_end = std::max(shape.span_end, source + shape.length);
+            shape.values += shape.length;
+            if (shape.end > shape.first) {
+                ProgramRun& run = program_runs_.back();
+                if (!strides_set && run.count == 1 && target > run.target && source > run.source) {
+                    shape.target_stride = target - run.target;
+                    shape.source_stride = source - run.source;
+                    strides_set = true;
+                }
+                if (strides_set && target == run.target + run.count * shape.target_stride
+                    && source == run.source + run.count * shape.source_stride) {
+                    ++run.count;
+                    return;
+                }
+            }
+            program_runs_.push_back({target, source, 1});
+            ++shape.end;
+        };
+        if (x > 0) {
+            if (n == 0)
+                continue;
+            for (int h2 = first; h2 <= last; ++h2)
+                if (lower_fits(0, h2))
+                    emit(std::uint32_t(h2 - low) * n, std::uint32_t(h2 + rule.lower_added[1] - successor_low) * successor_n);
+        } else {
+            // h1 - h0 = s fixes h0 in each row: the row's stored h0, from the
+            // last, so that the rows ascend (as lower_placements takes them).
+            const int pinned = lower_sum - orientation.surface[0];
+            for (std::uint32_t i = n; i-- > 0;) {
+                const int h0 = stored_h0_[i], h2 = pinned - h0;
+                if (h2 < first || h2 > last || !lower_fits(h0, h2))
+                    continue;
+                if (layout_.mirrored() && h0 + rule.column0_added > top + rule.top_added) {
+                    program_mirrors_.push_back({std::uint16_t(k), std::int16_t(h0), std::int16_t(h2)});
+                    continue;
+                }
+                emit(std::uint32_t(h2 - low) * n + std::uint32_t(row_index_[h0]),
+                     std::uint32_t(h2 + rule.lower_added[1] - successor_low) * successor_n
+                         + std::uint32_t(successor_index[h0 + rule.column0_added]));
+            }
+        }
+        if (shape.end > shape.first)
+            program_shapes_.push_back(shape);
+    }
+    program.end = std::uint32_t(program_shapes_.size());
+    program.mirrors_end = std::uint32_t(program_mirrors_.size());
+    programs_.push_back(program);
+    return program_index_[key] = std::int32_t(programs_.size() - 1);
+}
+
 template <class Value>
 void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     const RoundStore& round = (*band_)[sum_];
@@ -535,8 +723,45 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     // kernel, and any chunking but 3 lower columns), or each (orientation,
     // column) once for the slice (lower_placements).
     const bool by_slice = by_slice_ && lower_ == 3;
-    if (by_slice)
+    slice.program = -1;
+    if (programs_on_) {
+        slice.program = lower_program(lower_sum, heights[3], top, n);
+        const Program& program = programs_[std::size_t(slice.program)];
+        for (std::uint32_t s = program.first; s < program.end; ++s) {
+            const ProgramShape& shape = program_shapes_[s];
+            const LowerShape& lower = lower_shapes_[shape.shape];
+            if (!fits_upper(lower, heights)) {
+                slice.bases[shape.shape] = nullptr;
+                continue;
+            }
+            const PlacementRule& rule =
+                rule_table[std::size_t(lower.orientation_index) * MaxWidth + std::size_t(lower.column)];
+            const Value* base = successor(rule, lower.orientation_index, lower.column, chunk, 0, 0, top).values;
+            slice.bases[shape.shape] = base;
+            counts_[shape.piece] += shape.values;
+            for (std::uint32_t i = shape.span_begin; i < shape.span_end; i += 64 / sizeof(Value))
+                __builtin_prefetch(base + i, 0, 2);
+            __builtin_prefetch(base + shape.span_end - 1, 0, 2);
+        }
+        if (program.mirrors_first != program.mirrors_end) {
+            Heights row = heights;
+            const BoardId unit1 = powers_[1], unit2 = powers_[2];
+            const int low = lower_sum > height_ ? lower_sum - height_ : 0;
+            for (std::uint32_t m = program.mirrors_first; m < program.mirrors_end; ++m) {
+                const ProgramMirror& mirror = program_mirrors_[m];
+                const LowerShape& lower = lower_shapes_[mirror.shape];
+                if (!fits_upper(lower, heights))
+                    continue;
+                row[1] = lower_sum - mirror.h2;
+                row[2] = mirror.h2;
+                const BoardId row_id = chunk_first + BoardId(row[1]) * unit1 + BoardId(mirror.h2) * unit2;
+                add_row_placement(slice, chunk, lower_sum, top, n, row, row_id, std::uint32_t(mirror.h2 - low) * n,
+                                  lower.orientation_index, lower.column, mirror.h0);
+            }
+        }
+    } else if (by_slice) {
         lower_placements(slice, chunk, heights, lower_sum, top, n);
+    }
     const bool walk_rows = !by_slice || partition_.ranks() > 1 || mirrored;
     const BoardId lower_unit1 = geometry.place_value(std::min(1, width_ - 1)),
                   lower_unit2 = geometry.place_value(std::min(2, width_ - 1));
@@ -602,6 +827,31 @@ void TypedKernel<Value>::compute(const PreparedSlice& slice) {
         }
         for (std::uint32_t i = 0; i < update.length; ++i)
             target[i] = target[i] > update.source[i] ? target[i] : update.source[i];
+    }
+    if (slice.program >= 0) {
+        const Program& program = programs_[std::size_t(slice.program)];
+        for (std::uint32_t s = program.first; s < program.end; ++s) {
+            const ProgramShape& shape = program_shapes_[s];
+            const Value* const base = slice.bases[shape.shape];
+            if (base == nullptr)
+                continue;
+            double* const best = best_.data() + std::size_t(shape.piece) * stride_;
+            const std::uint32_t length = shape.length, target_stride = shape.target_stride,
+                                source_stride = shape.source_stride;
+            for (std::uint32_t r = shape.first; r < shape.end; ++r) {
+                const ProgramRun& run = program_runs_[r];
+                double* target = best + run.target;
+                const Value* source = base + run.source;
+                if (length == 1) {
+                    for (std::uint32_t k = 0; k < run.count; ++k, target += target_stride, source += source_stride)
+                        target[0] = target[0] > source[0] ? target[0] : source[0];
+                    continue;
+                }
+                for (std::uint32_t k = 0; k < run.count; ++k, target += target_stride, source += source_stride)
+                    for (std::uint32_t i = 0; i < length; ++i)
+                        target[i] = target[i] > source[i] ? target[i] : source[i];
+            }
+        }
     }
     if (tetris_) {
         double* target = best_.data() + std::size_t(tetris_piece_) * stride_;
