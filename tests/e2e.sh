@@ -18,7 +18,9 @@
 #   e2e.sh explain TABLE              --explain --board: values match --json
 #   e2e.sh threads TABLE              same seed, 1 and 3 threads: same games
 #   e2e.sh check_fails TABLE          a table with values 5% too high fails --check
-#   e2e.sh naive_v1 W H OUT           the naive baseline's values as a version-1 table
+#   e2e.sh naive_v1 W H OUT [TABLE]   the naive baseline's values as a version-1 table;
+#                                     with TABLE, that table bit-identical to them too
+#                                     (one solve for both)
 #   e2e.sh classes W H NP V1          stackgen at NP ranks, all classes in float64, each
 #                                     class alone, and float32: every value the table
 #                                     holds is V1's, bit for bit (float32: rounded)
@@ -231,7 +233,10 @@ assert any(f.startswith("z-test of the mean") for f in check["failures"]), "z-te
 PYTHON
     rm -f "$wrong.json"
     ;;
-naive_v1) "$BIN/tests/bench/naive_baseline" --width "$1" --height "$2" --write-v1 "$3" ;;
+naive_v1)
+    compare=(); [ -z "${4:-}" ] || compare=(--compare "$4")
+    "$BIN/tests/bench/naive_baseline" --width "$1" --height "$2" --write-v1 "$3" "${compare[@]}"
+    ;;
 classes)
     width=$1 height=$2 np=$3 reference=$4
     here=$(mktemp -d); trap 'rm -rf "$here"' EXIT

@@ -260,7 +260,7 @@ tetrominoes)
     # The SHA-256 of the 6x20 values as little-endian float64, as format 3
     # writes them (each mirror pair summed first, the canonical boards
     # only): the tetrominoes' values are unchanged since. They hold the naive
-    # baseline's bits at every board (e2e.naive.6x20); the code before issue
+    # baseline's bits at every board (e2e.naive_v1.6x20); the code before issue
     # 17 (62e3155) wrote the full table, summed in the set's order, whose
     # SHA-256 was 94219188a919aab24a5cf20afaace12111c08d8ccecceb15bd4ebf377805e18f.
     "$python" - "$1" <<'PYTHON' && pass || fail "the 6x20 values changed"

@@ -9,7 +9,8 @@
 #   trust.sh checkpoints NP            frequent progress records at np NP neither hang nor change
 #                                      the table
 #   trust.sh resume W H ROUNDS...      kill -9 one rank at each of ROUNDS, resume at np 1, 2, 3:
-#                                      the table is byte-identical to an uninterrupted run
+#                                      the table is byte-identical to an uninterrupted run;
+#                                      ROUND@NP resumes that round at np NP alone
 # Environment: BIN (build dir), MPIEXEC, MPIEXEC_NUMPROC_FLAG, MPIEXEC_PREFLAGS; THREADS (default 1):
 # the worker threads per rank of the runs that checkpoint, are killed and resume
 source "$(dirname "$0")/lib.sh"
@@ -182,8 +183,10 @@ checkpoints)
 resume)
     width=$1 height=$2; shift 2
     mpi 2 "$stackgen" --width "$width" --height "$height" --output "$work/whole.h5" --quiet || exit 1
-    for round in "$@"; do
-        for np in 1 2 3; do
+    for kill_at in "$@"; do
+        round=${kill_at%@*} rank_counts="1 2 3"
+        [ "$round" = "$kill_at" ] || rank_counts=${kill_at#*@}
+        for np in $rank_counts; do
             rm -f "$work/t.h5" "$work/t.h5.partial"
             # rank 1 of a 2-rank run dies (SIGKILL) at the start of a round
             victim=1
