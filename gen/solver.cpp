@@ -96,7 +96,7 @@ public:
                 if (x + orientation.width <= width_ && (x > 0 || orientation.width > 1))
                     lower_shapes_.push_back({orientation, o, x});
             }
-        programs_on_ = by_slice && lower_ == 3 && partition.ranks() == 1 && lower_shapes_.size() <= MostLowerShapes;
+        programs_on_ = by_slice && lower_ == 3 && lower_shapes_.size() <= MostLowerShapes;
         // One-column orientations at column 0 read their own row, further up.
         block_ = 0;
         for (const int o : set_.one_column()) {
@@ -371,7 +371,7 @@ private:
     void add_row_placement(PreparedSlice& slice, std::uint64_t chunk, int lower_sum, int top, std::uint32_t n,
                            const Heights& row_heights, BoardId row_id, std::uint32_t row_start, int o, int x, int h0);
     void lower_placements(PreparedSlice& slice, std::uint64_t chunk, const Heights& upper, int lower_sum, int top,
-                          std::uint32_t n);
+                          std::uint32_t n, bool remote_only);
     void compute(const PreparedSlice& slice);
     template <int Block, int Pieces>
     void finish_rows(const PreparedSlice& slice);
@@ -485,10 +485,12 @@ template <class Value>
 // the placement rule itself (Orientation::fits: the steps and the height
 // limit), so the placements found are the row walk's, in another order
 // (which the maxima do not see). Whole-row updates of consecutive rows
-// whose successors are consecutive too are merged into one (add).
+// whose successors are consecutive too are merged into one (add). With
+// `remote_only`, only the shapes whose successors lie on another rank (the
+// rest are in the slice's program): a ghost row is found by its id.
 template <class Value>
 void TypedKernel<Value>::lower_placements(PreparedSlice& slice, std::uint64_t chunk, const Heights& upper,
-                                          int lower_sum, int top, std::uint32_t n) {
+                                          int lower_sum, int top, std::uint32_t n, bool remote_only) {
     const int low = lower_sum > height_ ? lower_sum - height_ : 0;
     const int high = lower_sum < height_ ? lower_sum : height_;
     const BoardId chunk_first = partition_.chunk_first(chunk);
@@ -497,6 +499,9 @@ void TypedKernel<Value>::lower_placements(PreparedSlice& slice, std::uint64_t ch
     for (const LowerShape& shape : lower_shapes_) {
         const Orientation& orientation = shape.orientation;
         const int x = shape.column;
+        if (remote_only
+            && rules_.data()[std::size_t(shape.orientation_index) * MaxWidth + std::size_t(x)].successor_owner == rank_)
+            continue;  // in the slice's program
         int first = low, last = high;
         bool holds = true;
         for (int k = 0; holds && k + 1 < orientation.width; ++k) {
@@ -576,6 +581,8 @@ int TypedKernel<Value>::lower_program(int lower_sum, int h3, int top, std::uint3
         const Orientation& orientation = lower.orientation;
         const int x = lower.column;
         const PlacementRule& rule = rules_(lower.orientation_index, x);
+        if (rule.successor_owner != rank_)
+            continue;  // another rank's rows: lower_placements, row by row
         int first = low, last = high;
         bool holds = true;
         for (int j = 0; holds && j + 1 < orientation.width; ++j) {
@@ -720,8 +727,10 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
         });
 
     // Placements at the lower columns and column 0: row by row (the 0.6.0
-    // kernel, and any chunking but 3 lower columns), or each (orientation,
-    // column) once for the slice (lower_placements).
+    // kernel, and any chunking but 3 lower columns), or from the slice's
+    // program (lower_program) for the shapes whose successors are on this
+    // rank and each (orientation, column) once for the slice for the others
+    // (lower_placements).
     const bool by_slice = by_slice_ && lower_ == 3;
     slice.program = -1;
     if (programs_on_) {
@@ -759,9 +768,9 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                                   lower.orientation_index, lower.column, mirror.h0);
             }
         }
-    } else if (by_slice) {
-        lower_placements(slice, chunk, heights, lower_sum, top, n);
     }
+    if (by_slice && (!programs_on_ || partition_.ranks() > 1))
+        lower_placements(slice, chunk, heights, lower_sum, top, n, programs_on_);
     const bool walk_rows = !by_slice || partition_.ranks() > 1 || mirrored;
     const BoardId lower_unit1 = geometry.place_value(std::min(1, width_ - 1)),
                   lower_unit2 = geometry.place_value(std::min(2, width_ - 1));
