@@ -671,6 +671,18 @@ int TypedKernel<Value>::lower_program(int lower_sum, int h3, int top, std::uint3
         if (shape.end > shape.first)
             program_shapes_.push_back(shape);
     }
+    // A one-column orientation at column 0 whose board rises past the
+    // row's top leaves a canonical board for its mirror image: listed as
+    // shape lower_shapes_.size() + its index in in_row_.
+    if (layout_.mirrored())
+        for (int h2 = low; h2 <= high; ++h2)
+            for (std::size_t j = 0; j < in_row_.size(); ++j) {
+                const int cells = set_.orientation(in_row_[j].orientation).added[0];
+                for (int h0 = std::max(0, top - cells + 1); h0 <= top && h0 + cells <= height_; ++h0)
+                    if (row_index_[h0] >= 0)
+                        program_mirrors_.push_back(
+                            {std::uint16_t(lower_shapes_.size() + j), std::int16_t(h0), std::int16_t(h2)});
+            }
     program.end = std::uint32_t(program_shapes_.size());
     program.mirrors_end = std::uint32_t(program_mirrors_.size());
     programs_.push_back(program);
@@ -758,6 +770,15 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
             const int low = lower_sum > height_ ? lower_sum - height_ : 0;
             for (std::uint32_t m = program.mirrors_first; m < program.mirrors_end; ++m) {
                 const ProgramMirror& mirror = program_mirrors_[m];
+                if (mirror.shape >= lower_shapes_.size()) {  // a one-column orientation at column 0
+                    const InRow& in_row = in_row_[mirror.shape - lower_shapes_.size()];
+                    row[0] = mirror.h0 + set_.orientation(in_row.orientation).added[0];
+                    row[1] = lower_sum - mirror.h2;
+                    row[2] = mirror.h2;
+                    add_mirror(slice, row, std::uint32_t(mirror.h2 - low) * n + std::uint32_t(row_index[mirror.h0]),
+                               in_row.piece);
+                    continue;
+                }
                 const LowerShape& lower = lower_shapes_[mirror.shape];
                 if (!fits_upper(lower, heights))
                     continue;
@@ -771,7 +792,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     }
     if (by_slice && (!programs_on_ || partition_.ranks() > 1))
         lower_placements(slice, chunk, heights, lower_sum, top, n, programs_on_);
-    const bool walk_rows = !by_slice || partition_.ranks() > 1 || mirrored;
+    const bool walk_rows = !by_slice || partition_.ranks() > 1 || (mirrored && !programs_on_);
     const BoardId lower_unit1 = geometry.place_value(std::min(1, width_ - 1)),
                   lower_unit2 = geometry.place_value(std::min(2, width_ - 1));
     if (walk_rows)
@@ -794,8 +815,9 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                     [&](int h0) { return row_index[h0] >= 0 && (!mirrored || h0 <= top); });
         }
         // A one-column orientation at column 0 whose board rises past the
-        // row's top leaves a canonical board for its mirror image.
-        if (mirrored)
+        // row's top leaves a canonical board for its mirror image (in the
+        // slice's program, when it has one).
+        if (mirrored && !programs_on_)
             for (const InRow& in_row : in_row_) {
                 const int cells = set_.orientation(in_row.orientation).added[0];
                 for (int h0 = std::max(0, top - cells + 1); h0 <= top && h0 + cells <= height_; ++h0) {
