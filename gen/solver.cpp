@@ -241,9 +241,18 @@ private:
         std::uint32_t first, end;  // its shapes in program_shapes_
         std::uint32_t mirrors_first, mirrors_end;  // its (shape, h0, h2) mirror reads in program_mirrors_
     };
+    // A mirror read: its state (h0, row h2) and shape, and where the image
+    // lies when `fast`: its chunk is the slice's image_base (mirror_base)
+    // plus `delta`, its row the slice's image row, its value `index` in
+    // that row, in round sum_ + step, at top `image_top`.
     struct ProgramMirror {
-        std::uint16_t shape;
+        std::uint64_t delta;
+        std::uint32_t target;
+        std::int32_t index;
+        std::uint16_t shape, piece;
         std::int16_t h0, h2;
+        std::uint8_t step, image_top;
+        bool fast;
     };
     struct PreparedSlice {
         Value* out = nullptr;
@@ -400,6 +409,42 @@ private:
     std::vector<ProgramRun> program_runs_;
     std::vector<ProgramMirror> program_mirrors_;
     int lower_program(int lower_sum, int h3, int top, std::uint32_t n);
+    // A mirror read of a program: the placement of `orientation` at column
+    // 0 (shape `shape`) on state h0 of row h2. Where the placement leaves
+    // columns W-3 .. W-1 as they were (`untouched`) and the well has at
+    // least 7 columns, the image's columns 1, 2 and 0 (its row and h0) are
+    // the slice's columns W-2, W-3 and W-1, and its chunk is the slice's
+    // columns 3 .. W-4 (mirror_base) plus what columns 0 .. 2 and the
+    // placement add: all but the first are the program's, worked out once
+    // (`fast`); any other is found by mirror_image, read by read.
+    ProgramMirror program_mirror(std::size_t shape, const Orientation& orientation, int sum_step, int piece,
+                                 bool untouched, int lower_sum, int top, std::uint32_t n, int h0, int h2) const {
+        ProgramMirror mirror{};
+        mirror.shape = std::uint16_t(shape);
+        mirror.piece = std::uint16_t(piece);
+        mirror.h0 = std::int16_t(h0);
+        mirror.h2 = std::int16_t(h2);
+        const int low = lower_sum > height_ ? lower_sum - height_ : 0;
+        mirror.target = std::uint32_t(h2 - low) * n + std::uint32_t(row_index_[h0]);
+        if (!untouched || width_ < 7)
+            return mirror;
+        int board[MostPieceColumns + 3] = {h0, lower_sum - h2, h2};
+        for (int k = 0; k < orientation.width; ++k)
+            board[k] += orientation.added[std::size_t(k)];
+        std::uint64_t delta = 0;
+        for (int b = 0; b < std::max(3, orientation.width); ++b)
+            delta += std::uint64_t(b < 3 ? board[b] : orientation.added[std::size_t(b)]) * powers_[std::size_t(width_ - 4 - b)];
+        const int step = sum_step + board[0] - top;
+        if (step < 1 || step > set_.most_cells() || successor_rounds_[std::size_t(step)].store == nullptr
+            || successor_index_[std::size_t(step)][top] < 0)
+            return mirror;
+        mirror.delta = delta;
+        mirror.step = std::uint8_t(step);
+        mirror.image_top = std::uint8_t(board[0]);
+        mirror.index = successor_index_[std::size_t(step)][top];
+        mirror.fast = true;
+        return mirror;
+    }
     bool fits_upper(const LowerShape& shape, const Heights& heights) const {
         const Orientation& orientation = shape.orientation;
         for (int k = 0; k < orientation.width; ++k) {
@@ -660,7 +705,9 @@ int TypedKernel<Value>::lower_program(int lower_sum, int h3, int top, std::uint3
                 if (h2 < first || h2 > last || !lower_fits(h0, h2))
                     continue;
                 if (layout_.mirrored() && h0 + rule.column0_added > top + rule.top_added) {
-                    program_mirrors_.push_back({std::uint16_t(k), std::int16_t(h0), std::int16_t(h2)});
+                    program_mirrors_.push_back(program_mirror(k, orientation, rule.sum_step, rule.piece,
+                                                              rule.top_added == 0 && orientation.width <= width_ - 3,
+                                                              lower_sum, top, n, h0, h2));
                     continue;
                 }
                 emit(std::uint32_t(h2 - low) * n + std::uint32_t(row_index_[h0]),
@@ -680,8 +727,9 @@ int TypedKernel<Value>::lower_program(int lower_sum, int h3, int top, std::uint3
                 const int cells = set_.orientation(in_row_[j].orientation).added[0];
                 for (int h0 = std::max(0, top - cells + 1); h0 <= top && h0 + cells <= height_; ++h0)
                     if (row_index_[h0] >= 0)
-                        program_mirrors_.push_back(
-                            {std::uint16_t(lower_shapes_.size() + j), std::int16_t(h0), std::int16_t(h2)});
+                        program_mirrors_.push_back(program_mirror(lower_shapes_.size() + j,
+                                                                  set_.orientation(in_row_[j].orientation), 0,
+                                                                  in_row_[j].piece, true, lower_sum, top, n, h0, h2));
             }
     program.end = std::uint32_t(program_shapes_.size());
     program.mirrors_end = std::uint32_t(program_mirrors_.size());
@@ -768,9 +816,36 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
             Heights row = heights;
             const BoardId unit1 = powers_[1], unit2 = powers_[2];
             const int low = lower_sum > height_ ? lower_sum - height_ : 0;
+            // The image's chunk less what the program adds, and its row
+            // (program_mirror): the slice's columns 3 .. W-4, W-2 and W-3.
+            std::uint64_t image_base = 0;
+            std::uint32_t image_row = 0;
+            if (width_ >= 7) {
+                for (int b = 3; b <= width_ - 4; ++b)
+                    image_base += std::uint64_t(heights[std::size_t(b)]) * powers_[std::size_t(width_ - 4 - b)];
+                const int image_lower_sum = heights[std::size_t(width_ - 2)] + heights[std::size_t(width_ - 3)];
+                image_row = std::uint32_t(Partition::slice_row(3, height_, heights[std::size_t(width_ - 3)],
+                                                               image_lower_sum));
+            }
+            const int ranks = partition_.ranks();
             for (std::uint32_t m = program.mirrors_first; m < program.mirrors_end; ++m) {
                 const ProgramMirror& mirror = program_mirrors_[m];
-                if (mirror.shape >= lower_shapes_.size()) {  // a one-column orientation at column 0
+                const bool in_row = mirror.shape >= lower_shapes_.size();
+                if (!in_row && !fits_upper(lower_shapes_[mirror.shape], heights))
+                    continue;
+                if (mirror.fast) {
+                    const std::uint64_t image_chunk = image_base + mirror.delta;
+                    if (ranks == 1 || int(image_chunk % std::uint64_t(ranks)) == rank_) {
+                        const std::uint64_t local = ranks == 1 ? image_chunk : image_chunk / std::uint64_t(ranks);
+                        __builtin_prefetch(successor_rounds_[mirror.step].store->slice_start.data() + local, 0, 2);
+                        slice.mirrors.push_back({local, slice.count, image_row, mirror.index, mirror.step,
+                                                 mirror.image_top});
+                        slice.updates[slice.count++] = {nullptr, mirror.target, 1, mirror.piece, false};
+                        counts_[mirror.piece] += 1;
+                        continue;
+                    }
+                }
+                if (in_row) {  // a one-column orientation at column 0
                     const InRow& in_row = in_row_[mirror.shape - lower_shapes_.size()];
                     row[0] = mirror.h0 + set_.orientation(in_row.orientation).added[0];
                     row[1] = lower_sum - mirror.h2;
@@ -780,8 +855,6 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                     continue;
                 }
                 const LowerShape& lower = lower_shapes_[mirror.shape];
-                if (!fits_upper(lower, heights))
-                    continue;
                 row[1] = lower_sum - mirror.h2;
                 row[2] = mirror.h2;
                 const BoardId row_id = chunk_first + BoardId(row[1]) * unit1 + BoardId(mirror.h2) * unit2;
