@@ -131,7 +131,8 @@ stack::OptionTable declared_options() {
     table
         .choice("kernel",
                 {{"slice",
-                  "each placement at the lower columns tried once for a slice's rows, runs of rows read at once"},
+                  "the lower placements of each kind of slice (lower sum, column-3 height, top) worked out once a "
+                  "round as runs of rows, which each slice of that kind applies"},
                  {"rows", "0.6.0's: the lower placements found row by row, kept for timing one against the other"}},
                 "how the CPU kernel finds a row's placements; the same table either way")
         .defaults_to("slice");
