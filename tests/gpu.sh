@@ -115,10 +115,13 @@ PYTHON
 assert g["kernel_shape"] == "thread" and g["shared_bytes_per_block"] == 0, g' "$thread.json"
         cmp "$cpu" "$thread" || fail "the emulated GPU's thread-a-slice table differs from the CPU kernel's"
     done
-    # --no-output: the digest on one rank's "GPU" (several rounds of many
-    # digest pieces: 7x10 and 7x11 hold 0.6 million values a round, the
-    # pieces 131,072 or 262,144), only the empty board's round back.
-    for well in "7 10 --mirror off" "7 11 --band-precision float32 --precision float32" "6 10 --residue 0"; do
+    # --no-output: the digest on one rank's "GPU" (several rounds of
+    # several digest pieces: 7x8's full rounds hold up to 293,949 values,
+    # 3 pieces of 131,072 float64, and 8x6's up to 424,837, 2 pieces of
+    # 262,144 float32), only the empty board's round back. (7x10 full and
+    # 7x11 mirrored float32 did the same with 4 and 3 times the states:
+    # about 70 s of each run under the sanitizers.)
+    for well in "7 8 --mirror off" "8 6 --mirror off --band-precision float32 --precision float32" "6 10 --residue 0"; do
         read -r width height extra <<< "$well"
         # shellcheck disable=SC2086
         "$stackgen" --width "$width" --height "$height" $extra --no-output --json --quiet > "$dir/digest_cpu.json"
@@ -161,32 +164,32 @@ PYTHON
     [ ! -e "$dir/small.h5" ] && [ ! -e "$dir/small.h5.partial" ] && [ ! -e "$dir/small.h5.lock" ] || fail "files left"
     # The well game's sweeps on the "GPU" (one rank): the last sweep kept
     # and the change measured on the device, the tetrises read there.
-    sweeps=(--width 6 --height 8 --clears tetris --quiet)
+    well_game=(--width 6 --height 8 --clears tetris)
+    sweeps=("${well_game[@]}" --quiet)
     if [ "$np" = 1 ]; then
-        for well in "--residue 0" "--mirror off --residue 3"; do
+        # Class 0 last: its CPU table, left in $cpu, is the one the runs
+        # below are compared with.
+        for well in "--mirror off --residue 3" "--residue 0"; do
             read -r -a extra <<< "$well"
             cpu="$dir/clears_cpu.h5" gpu="$dir/clears_gpu.h5"
             rm -f "$cpu" "$gpu"*
             "$stackgen" "${sweeps[@]}" "${extra[@]}" --output "$cpu" --threads 2
-            "$emulated" "${sweeps[@]}" "${extra[@]}" --gpu --output "$gpu"
+            # Without --quiet: only the answer is written by default
+            # (stderr's ", written" once among its sweeps).
+            "$emulated" "${well_game[@]}" "${extra[@]}" --gpu --output "$gpu" 2> "$dir/sweeps.err"
             cmp "$cpu" "$gpu" || fail "the emulated GPU's sweeps ($well) differ from the CPU kernel's"
+            all=$(grep -c "^stackgen: sweep " "$dir/sweeps.err"); once=$(grep -c ", written" "$dir/sweeps.err")
+            [ "$all" -gt 1 ] && [ "$once" = 1 ] || fail "the default ($well) wrote $once of $all sweeps, not the last alone"
             rm -f "$gpu"
             STACK_EMULATED_GPU_SHARED=4096 "$emulated" "${sweeps[@]}" "${extra[@]}" --gpu --output "$gpu"
             cmp "$cpu" "$gpu" || fail "the emulated GPU's thread-a-slice sweeps ($well) differ from the CPU kernel's"
             echo "--clears tetris $well: the emulated GPU's sweeps (block and thread kernels) give the CPU's table"
         done
-        # Only the answer is written by default; every sweep with
-        # --sweep-seconds 0 (stderr's ", written"), the same table.
+        # Every sweep written with --sweep-seconds 0, the same table.
         rm -f "$gpu"
-        "$emulated" --width 6 --height 8 --clears tetris --residue 0 --gpu --output "$gpu" 2> "$dir/sweeps.err"
-        all=$(grep -c "^stackgen: sweep " "$dir/sweeps.err"); once=$(grep -c ", written" "$dir/sweeps.err")
-        [ "$once" = 1 ] || fail "the default wrote $once of $all sweeps, not the last alone"
-        rm -f "$gpu"
-        "$emulated" --width 6 --height 8 --clears tetris --residue 0 --gpu --sweep-seconds 0 --output "$gpu" \
-            2> "$dir/sweeps.err"
+        "$emulated" "${well_game[@]}" --residue 0 --gpu --sweep-seconds 0 --output "$gpu" 2> "$dir/sweeps.err"
         every=$(grep -c ", written" "$dir/sweeps.err")
         [ "$every" = "$all" ] || fail "--sweep-seconds 0 wrote $every of $all sweeps"
-        "$stackgen" --width 6 --height 8 --clears tetris --residue 0 --output "$cpu" --force --quiet
         cmp "$cpu" "$gpu" || fail "--sweep-seconds 0 gives another table"
         echo "sweeps written: $once of $all by default, $every with --sweep-seconds 0"
         # Stopped by --max-sweeps (its last sweep written), resumed on the
