@@ -409,6 +409,27 @@ private:
     std::vector<ProgramRun> program_runs_;
     std::vector<ProgramMirror> program_mirrors_;
     int lower_program(int lower_sum, int h3, int top, std::uint32_t n);
+    // Narrows the rows first..last of a slice (lower sum `lower_sum`, its
+    // column 3 `h3` high) to those an orientation at lower column x can
+    // take as far as its steps from column 1 to 2 and from 2 to 3 decide:
+    // h2 - h1 = s pins 2 h2 = lower_sum + s, h3 - h2 = s pins h2 = h3 - s.
+    // False when the first step's parity leaves none. (At column 0 the first
+    // step pins h0 in each row instead; past column 3 the slice decides.)
+    static bool pin_rows(const Orientation& orientation, int x, int lower_sum, int h3, int& first, int& last) {
+        for (int k = 0; k + 1 < orientation.width; ++k) {
+            const int left = x + k, step = orientation.surface[std::size_t(k)];
+            if (left == 1) {
+                if ((lower_sum + step) % 2 != 0)
+                    return false;
+                first = std::max(first, (lower_sum + step) / 2);
+                last = std::min(last, (lower_sum + step) / 2);
+            } else if (left == 2) {
+                first = std::max(first, h3 - step);
+                last = std::min(last, h3 - step);
+            }
+        }
+        return true;
+    }
     // A mirror read of a program: the placement of `orientation` at column
     // 0 (shape `shape`) on state h0 of row h2. Where the placement leaves
     // columns W-3 .. W-1 as they were (`untouched`) and the well has at
@@ -548,25 +569,10 @@ void TypedKernel<Value>::lower_placements(PreparedSlice& slice, std::uint64_t ch
             && rules_.data()[std::size_t(shape.orientation_index) * MaxWidth + std::size_t(x)].successor_owner == rank_)
             continue;  // in the slice's program
         int first = low, last = high;
-        bool holds = true;
-        for (int k = 0; holds && k + 1 < orientation.width; ++k) {
-            const int left = x + k, step = orientation.surface[std::size_t(k)];
-            if (left == 0)
-                continue;  // fixes h0, row by row
-            if (left == 1) {
-                if ((lower_sum + step) % 2 != 0) {
-                    holds = false;
-                } else {
-                    first = std::max(first, (lower_sum + step) / 2);
-                    last = std::min(last, (lower_sum + step) / 2);
-                }
-            } else if (left == 2) {
-                first = std::max(first, upper[3] - step);
-                last = std::min(last, upper[3] - step);
-            } else {
-                holds = upper[std::size_t(left) + 1] - upper[std::size_t(left)] == step;
-            }
-        }
+        bool holds = pin_rows(orientation, x, lower_sum, upper[3], first, last);
+        for (int k = 0; holds && k + 1 < orientation.width; ++k)
+            if (const int left = x + k; left >= 3)
+                holds = upper[std::size_t(left) + 1] - upper[std::size_t(left)] == orientation.surface[std::size_t(k)];
         if (!holds)
             continue;
         const auto place = [&](int h2, int h0) {
@@ -629,21 +635,7 @@ int TypedKernel<Value>::lower_program(int lower_sum, int h3, int top, std::uint3
         if (rule.successor_owner != rank_)
             continue;  // another rank's rows: lower_placements, row by row
         int first = low, last = high;
-        bool holds = true;
-        for (int j = 0; holds && j + 1 < orientation.width; ++j) {
-            const int left = x + j, step = orientation.surface[std::size_t(j)];
-            if (left == 1) {
-                if ((lower_sum + step) % 2 != 0) {
-                    holds = false;
-                } else {
-                    first = std::max(first, (lower_sum + step) / 2);
-                    last = std::min(last, (lower_sum + step) / 2);
-                }
-            } else if (left == 2) {
-                first = std::max(first, h3 - step);
-                last = std::min(last, h3 - step);
-            }
-        }
+        const bool holds = pin_rows(orientation, x, lower_sum, h3, first, last);
         if (!holds || first > last)
             continue;
         const int successor_lower_sum = lower_sum + rule.lower_added[0] + rule.lower_added[1];
