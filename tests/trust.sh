@@ -2,7 +2,8 @@
 # Trust: the verifier, integrity checks, resume after kill -9, failing ranks.
 #   trust.sh verifier                  stackverify passes on good tables (v1, v2, a class, float32)
 #                                      and fails on each planted fault
-#   trust.sh damaged                   stackplay, stackverify and the Python reader refuse each
+#   trust.sh damaged                   stackplay, stackverify and the Python reader (not in a
+#                                      sanitizer build) refuse each
 #                                      damaged file with one line and exit 2
 #   trust.sh faults NP                 a rank failing in each phase ends the job within seconds,
 #                                      one line naming the rank and the phase, no final file
