@@ -242,8 +242,8 @@ private:
         std::uint32_t mirrors_first, mirrors_end;  // its (shape, h0, h2) mirror reads in program_mirrors_
     };
     // A mirror read: its state (h0, row h2) and shape, and where the image
-    // lies when `fast`: its chunk is the slice's image_base (mirror_base)
-    // plus `delta`, its row the slice's image row, its value `index` in
+    // lies when `fast`: its chunk is the slice's image base (prepare) plus
+    // `delta`, its row the slice's image row, its value `index` in
     // that row, in round sum_ + step, at top `image_top`.
     struct ProgramMirror {
         std::uint64_t delta;
@@ -435,7 +435,7 @@ private:
     // columns W-3 .. W-1 as they were (`untouched`) and the well has at
     // least 7 columns, the image's columns 1, 2 and 0 (its row and h0) are
     // the slice's columns W-2, W-3 and W-1, and its chunk is the slice's
-    // columns 3 .. W-4 (mirror_base) plus what columns 0 .. 2 and the
+    // columns 3 .. W-4 (the image base) plus what columns 0 .. 2 and the
     // placement add: all but the first are the program's, worked out once
     // (`fast`); any other is found by mirror_image, read by read.
     ProgramMirror program_mirror(std::size_t shape, const Orientation& orientation, int sum_step, int piece,
@@ -453,8 +453,9 @@ private:
         for (int k = 0; k < orientation.width; ++k)
             board[k] += orientation.added[std::size_t(k)];
         std::uint64_t delta = 0;
-        for (int b = 0; b < std::max(3, orientation.width); ++b)
-            delta += std::uint64_t(b < 3 ? board[b] : orientation.added[std::size_t(b)]) * powers_[std::size_t(width_ - 4 - b)];
+        for (int b = 0; b < std::max(3, orientation.width); ++b)  // column b is the image's W-1-b
+            delta += std::uint64_t(b < 3 ? board[b] : orientation.added[std::size_t(b)])
+                     * powers_[std::size_t(width_ - 4 - b)];
         const int step = sum_step + board[0] - top;
         if (step < 1 || step > set_.most_cells() || successor_rounds_[std::size_t(step)].store == nullptr
             || successor_index_[std::size_t(step)][top] < 0)
@@ -466,6 +467,9 @@ private:
         mirror.fast = true;
         return mirror;
     }
+    // Whether a lower shape fits a slice as far as its columns 3 and up
+    // decide (their height limit and steps): the rest of the placement rule
+    // is its program's.
     bool fits_upper(const LowerShape& shape, const Heights& heights) const {
         const Orientation& orientation = shape.orientation;
         for (int k = 0; k < orientation.width; ++k) {
