@@ -178,6 +178,17 @@ STACK_HD inline const Value* successor_row(const RoundView& view, const Portable
     return row == nullptr ? nullptr : reinterpret_cast<const Value*>(row) + ghost_rows * std::uint64_t(next.row_length);
 }
 
+// A one-column orientation of `cells` cells at column 0 of a row whose top
+// (column W-1) is `top` leaves a board that is not canonical, whose mirror
+// image is read, exactly from the states h0 = first .. last: those it
+// raises past the top, with room for it below the well's `height`.
+struct InRowMirrors {
+    int first, last;
+};
+STACK_HD inline InRowMirrors in_row_mirrors(int top, int cells, int height) {
+    return {top - cells + 1 > 0 ? top - cells + 1 : 0, top < height - cells ? top : height - cells};
+}
+
 // Where a board's mirror image is stored, from the numbers alone: its
 // round (the row sum of columns 1..W-1), its index in the row (h0), its
 // top, its chunk (the id of the upper columns L..W-1, so no division by
@@ -482,7 +493,8 @@ STACK_HD bool row_placements(const RoundView& view, const SliceSpan& span, std::
     if (view.mirrored)
         for (int k = 0; k < view.in_row_count; ++k) {
             const int piece = view.in_row[3 * k], cells = view.in_row[3 * k + 2];
-            for (int h0 = top - cells + 1 > 0 ? top - cells + 1 : 0; h0 <= top && h0 + cells <= height; ++h0) {
+            const InRowMirrors states = in_row_mirrors(top, cells, height);
+            for (int h0 = states.first; h0 <= states.last; ++h0) {
                 if (view.row_index[h0] < 0)
                     continue;
                 heights[0] = h0 + cells;

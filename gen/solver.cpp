@@ -720,8 +720,9 @@ int TypedKernel<Value>::lower_program(int lower_sum, int h3, int top, std::uint3
     if (layout_.mirrored())
         for (int h2 = low; h2 <= high; ++h2)
             for (std::size_t j = 0; j < in_row_.size(); ++j) {
-                const int cells = set_.orientation(in_row_[j].orientation).added[0];
-                for (int h0 = std::max(0, top - cells + 1); h0 <= top && h0 + cells <= height_; ++h0)
+                const InRowMirrors states =
+                    in_row_mirrors(top, set_.orientation(in_row_[j].orientation).added[0], height_);
+                for (int h0 = states.first; h0 <= states.last; ++h0)
                     if (row_index_[h0] >= 0)
                         program_mirrors_.push_back(program_mirror(lower_shapes_.size() + j,
                                                                   set_.orientation(in_row_[j].orientation), 0,
@@ -889,7 +890,8 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
         if (mirrored && !programs_on_)
             for (const InRow& in_row : in_row_) {
                 const int cells = set_.orientation(in_row.orientation).added[0];
-                for (int h0 = std::max(0, top - cells + 1); h0 <= top && h0 + cells <= height_; ++h0) {
+                const InRowMirrors states = in_row_mirrors(top, cells, height_);
+                for (int h0 = states.first; h0 <= states.last; ++h0) {
                     if (row_index[h0] < 0)
                         continue;
                     Heights board = row_heights;
