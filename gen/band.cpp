@@ -8,8 +8,8 @@ namespace stack {
 
 // The slice starts are a prefix sum over the owned chunks (85.8 million a
 // round for 9x20 on one rank): each thread sums a contiguous range of
-// chunks, then adds the rows of the ranges before it. Small rounds stay on
-// one thread.
+// blocks of chunks, then adds the rows of the ranges before it
+// (slice_starts.h). Small rounds stay on one thread.
 RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, int round_sum, int bytes_a_value,
                        RoundStore reused, int threads)
     : sum(round_sum), row_length(layout.row_length(round_sum)), value_size(bytes_a_value),
@@ -17,26 +17,12 @@ RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, in
       top_rows(std::move(reused.top_rows)), top_values(std::move(reused.top_values)),
       top_length(std::move(reused.top_length)) {
     const std::uint64_t chunks = partition.owned_chunks();
-    slice_start.resize(chunks + 1);
     const int parts = chunks >= (std::uint64_t(1) << 20) ? std::max(threads, 1) : 1;
-    std::vector<std::uint64_t> part_rows(std::size_t(parts) + 1, 0);
-    parallel_ranges(parts, chunks, [&](int part, std::uint64_t first, std::uint64_t last) {
-        std::uint64_t rows = 0;
-        for (std::uint64_t chunk = first; chunk < last; ++chunk) {
-            slice_start[chunk] = rows;
-            rows += partition.slice_rows(chunk, round_sum);
-        }
-        part_rows[std::size_t(part) + 1] = rows;
-    });
-    for (std::size_t part = 1; part < part_rows.size(); ++part)
-        part_rows[part] += part_rows[part - 1];
-    if (parts > 1)
-        parallel_ranges(parts, chunks, [&](int part, std::uint64_t first, std::uint64_t last) {
-            for (std::uint64_t chunk = first; chunk < last; ++chunk)
-                slice_start[chunk] += part_rows[std::size_t(part)];
-        });
-    const std::uint64_t rows = part_rows.back();
-    slice_start[chunks] = rows;
+    slice_start.lay_out(
+        chunks, partition.geometry().height(), parts,
+        [&](std::uint64_t chunk) { return partition.slice_rows(chunk, round_sum); },
+        [](int count, std::uint64_t blocks, auto&& work) { parallel_ranges(count, blocks, work); });
+    const std::uint64_t rows = slice_start.rows();
     const int height = partition.geometry().height();
     top_rows.assign(std::size_t(height) + 2, 0);
     top_values.assign(std::size_t(height) + 2, 0);
@@ -114,8 +100,8 @@ std::uint64_t Band::largest_round_values(const Partition& partition, const Round
 // What RoundStore::bytes counts beside the values: the slice starts, one a
 // chunk and one more, and the top tables' first rows and values.
 std::uint64_t Band::slice_bytes(const Partition& partition) {
-    return (partition.owned_chunks() + 1 + 2 * (std::uint64_t(partition.geometry().height()) + 2))
-           * sizeof(std::uint64_t);
+    return SliceStarts::bytes(partition.owned_chunks(), partition.geometry().height())
+           + 2 * (std::uint64_t(partition.geometry().height()) + 2) * sizeof(std::uint64_t);
 }
 
 BandPeak Band::peak(const Partition& partition, const std::vector<std::uint64_t>& round_values, int most_rounds,
@@ -183,7 +169,7 @@ RoundStore& Band::open(int sum) {
             reused.values = HugeVector<double>();
         spare_.clear();
     } else {
-        reused.slice_start.reserve(partition_.owned_chunks() + 1);
+        reused.slice_start.reserve(partition_.owned_chunks(), partition_.geometry().height());
     }
     rounds_[sum] = RoundStore(partition_, layout_, sum, value_size_, std::move(reused), threads_);
     return rounds_[sum];

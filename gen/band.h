@@ -13,6 +13,7 @@
 
 #include "support/huge_pages.h"
 #include "partition.h"
+#include "slice_starts.h"
 #include "rules/rules.h"
 #include "table/table_format.h"
 
@@ -31,7 +32,7 @@ struct RoundStore {
     int sum = -1;
     int row_length = 0;                      // values in a full row (the longest)
     int value_size = sizeof(double);         // bytes a value: 8, or 4 in a float32 band
-    std::vector<std::uint64_t> slice_start;  // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
+    SliceStarts slice_start;                 // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
     HugeVector<double> values;               // storage: [slice_value + row * length(top) + index in row], of value_size
                                              // bytes
     std::vector<std::uint64_t> top_rows;     // [t], t = 0..H+1: the first row of the owned chunks of top t or more
@@ -45,7 +46,7 @@ struct RoundStore {
                int threads = 1);
     RoundStore() = default;
 
-    std::uint64_t rows() const { return slice_start.back(); }
+    std::uint64_t rows() const { return slice_start.rows(); }
     std::uint64_t value_count() const { return top_values.back(); }
     // Values in each row of a slice of top `top`, and the slice's first
     // value (`chunk` owned, `top` its chunk's top).
@@ -74,7 +75,7 @@ struct RoundStore {
         return value_size == sizeof(float) ? double(at_as<float>(value)[0]) : at_as<double>(value)[0];
     }
     std::uint64_t bytes() const {
-        return values.capacity() * sizeof(double) + slice_start.capacity() * sizeof(std::uint64_t)
+        return values.capacity() * sizeof(double) + slice_start.bytes()
                + (top_rows.capacity() + top_values.capacity()) * sizeof(std::uint64_t);
     }
 };

@@ -92,7 +92,10 @@ CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rule
                                : Partition::default_lower_columns(geometry, ranks_count);
     const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
     const Wide band = value_bytes(band_precision) * (stored / ranks / ((rounds + most_rounds - 1) / most_rounds));
-    const Wide slices = chunks * (sizeof(std::uint32_t) + most_rounds * sizeof(std::uint64_t));
+    const int shift = SliceStarts::block_shift(geometry.height());  // as SliceStarts::bytes counts, in wide numbers
+    const Wide starts = shift < 0 ? (chunks + 1) * sizeof(std::uint64_t)
+                                  : (chunks + 1) * sizeof(std::uint16_t) + ((chunks >> shift) + 1) * sizeof(std::uint64_t);
+    const Wide slices = chunks * sizeof(std::uint32_t) + most_rounds * starts;
     const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
     CapacityBounds bounds;
     bounds.rank_bytes = double(band + slices + tables);
@@ -141,7 +144,10 @@ RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, co
     memory.ghosts = partition.ranks() > 1 ? double(Band::most_rounds(rules)) * largest_round_bytes * share : 0.0;
     memory.writer = WriterBytes;
     memory.process = ProcessBytes;
-    memory.chunks = double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + sizeof(std::uint64_t));
+    // Each chunk's upper sum; a GPU's host also lists a round's non-empty
+    // slices, which the CPU kernels find as they go (RoundRunner).
+    memory.chunks =
+        double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + (gpu ? sizeof(std::uint64_t) : 0));
     if (clears != Clears::None) {  // a GPU holds the last sweep itself (GpuSweeps)
         memory.sweep_table =
             gpu ? 0.0 : double(table_file_bytes(layout, Precision::Float64)) / std::max(ranks_on_node, 1);

@@ -651,7 +651,7 @@ struct GpuRounds::Impl {
             return round;
         const DeviceRound& held = rounds[std::size_t(slot_of[std::size_t(sum)])];
         round.values = held.values.data();
-        round.slice_start = held.slice_start.data();
+        round.slice_start = SliceStartsView::plain(held.slice_start.data());
         round.row_index =
             row_indices.data()
             + std::size_t(sum % layout.residues().modulus()) * std::size_t(partition.geometry().height() + 1);
@@ -750,7 +750,11 @@ struct GpuRounds::Impl {
             rows += chunk_rows.data()[chunk];
         }
         if (host
-            && (!std::equal(host->slice_start.begin(), host->slice_start.end(), slice_start)
+            && (host->slice_start.size() != chunks + 1
+                || !std::all_of(slice_start, slice_start + chunks + 1,
+                                [&](const std::uint64_t& start) {
+                                    return host->slice_start[std::uint64_t(&start - slice_start)] == start;
+                                })
                 || (slices
                     && !(found == host_slices.size() && std::equal(host_slices.begin(), host_slices.end(), slices)))))
             throw std::logic_error("round " + std::to_string(sum) + ": the device's slice starts or slices "
@@ -856,7 +860,7 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
     view.row_index =
         gpu.row_indices.data()
         + std::size_t(store.sum % gpu.layout.residues().modulus()) * std::size_t(gpu.partition.geometry().height() + 1);
-    view.slice_start = round.slice_start.data();
+    view.slice_start = SliceStartsView::plain(round.slice_start.data());
     view.tops = round.tops();
     view.out = round.values.data();
     view.next = launch->next.data();
@@ -871,7 +875,7 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
         gpu.lay_out_starts(below, below_tops, sweeps.tetris_start.data(), nullptr, nullptr, {});
         view.tetris_piece = gpu.tetris_piece;
         view.tetris.values = reinterpret_cast<const char*>(sweeps.last_round(below));
-        view.tetris.slice_start = sweeps.tetris_start.data();
+        view.tetris.slice_start = SliceStartsView::plain(sweeps.tetris_start.data());
         view.tetris.row_index =
             gpu.row_indices.data()
             + std::size_t(below % gpu.layout.residues().modulus()) * std::size_t(gpu.partition.geometry().height() + 1);

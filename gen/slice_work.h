@@ -28,6 +28,7 @@
 #pragma once
 
 #include "partition.h"
+#include "slice_starts.h"
 #include "rules/board.h"
 #include "rules/orientation.h"
 #include "rules/piece_set.h"
@@ -89,7 +90,7 @@ struct RoundTops {
     const std::uint64_t* values = nullptr;  // [top] -> their first value
     const int* length = nullptr;            // [top] -> values a row
 };
-STACK_HD inline std::uint64_t slice_value(const RoundTops& tops, const std::uint64_t* slice_start, std::uint64_t chunk,
+STACK_HD inline std::uint64_t slice_value(const RoundTops& tops, const SliceStartsView& slice_start, std::uint64_t chunk,
                                           int top) {
     return tops.values[top] + (slice_start[chunk] - tops.rows[top]) * std::uint64_t(tops.length[top]);
 }
@@ -97,7 +98,7 @@ STACK_HD inline std::uint64_t slice_value(const RoundTops& tops, const std::uint
 // A round the computed one reads (S + step).
 struct SuccessorRound {
     const char* values = nullptr;                // this rank's rows, local order
-    const std::uint64_t* slice_start = nullptr;  // [owned chunk] -> first row
+    SliceStartsView slice_start;                 // [owned chunk] -> first row
     const int* row_index = nullptr;              // [h0] -> index in a row, -1 when not stored
     int row_length = 0;                          // a full row's values (a ghost row's)
     RoundTops tops;
@@ -123,7 +124,7 @@ struct RoundView {
     // The round computed.
     int sum = 0, row_length = 0;
     const int* row_index = nullptr;
-    const std::uint64_t* slice_start = nullptr;
+    SliceStartsView slice_start;
     RoundTops tops;
     char* out = nullptr;                   // this round's rows, written
     const SuccessorRound* next = nullptr;  // [step] for steps 1 .. the set's most cells

@@ -150,7 +150,7 @@ public:
                 if (rule.successor_owner != rank_) {
                     cursor(o, x) = exchange.cursor(sum + rule.sum_step, rule.successor_owner);
                 } else if (const SuccessorRound& target = successor_rounds_[rule.sum_step]; target.store) {
-                    const SuccessorStarts starts{target.store->slice_start.data(), rule.chunk_shift,
+                    const SuccessorStarts starts{&target.store->slice_start, rule.chunk_shift,
                                                  target.store->slice_start.size()};
                     if (std::find(successor_starts_.begin(), successor_starts_.end(), starts)
                         == successor_starts_.end())
@@ -166,11 +166,11 @@ public:
         if (!by_slice_)
             return;
         const RoundStore& round = (*band_)[sum_];
-        __builtin_prefetch(round.slice_start.data() + chunk, 0, 3);
+        round.slice_start.prefetch(chunk, 3);
         __builtin_prefetch(partition_.upper_sums() + chunk, 0, 3);
         for (const SuccessorStarts& starts : successor_starts_)
             if (chunk + starts.shift < starts.chunks)
-                __builtin_prefetch(starts.slice_start + chunk + starts.shift, 0, 3);
+                starts.slice_start->prefetch(chunk + starts.shift, 3);
     }
     // Slices in increasing chunk order; each is computed Lookahead later,
     // its mirror reads placed one slice after it was prepared.
@@ -321,7 +321,7 @@ private:
         const int owner = ranks == 1 ? 0 : int(image.chunk % std::uint64_t(ranks));
         if (owner == rank_) {
             const std::uint64_t local = ranks == 1 ? image.chunk : image.chunk / std::uint64_t(ranks);
-            __builtin_prefetch(round->slice_start.data() + local, 0, 2);
+            round->slice_start.prefetch(local, 2);
             slice.mirrors.push_back(
                 {local, slice.count, std::uint32_t(image.row), index, std::uint16_t(step), std::uint16_t(image.top)});
             slice.updates[slice.count++] = {nullptr, target, 1, std::uint16_t(piece), false};
@@ -487,7 +487,7 @@ private:
     bool by_slice_ = true;  // KernelKind::Cpu: lower_placements; CpuRows: the row walk
     std::vector<int> stored_h0_;  // the round's stored h0, ascending (a row of n values holds the first n)
     struct SuccessorStarts {
-        const std::uint64_t* slice_start;
+        const SliceStarts* slice_start;
         std::uint64_t shift, chunks;
         bool operator==(const SuccessorStarts&) const = default;
     };
@@ -834,7 +834,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
                     const std::uint64_t image_chunk = image_base + mirror.delta;
                     if (ranks == 1 || int(image_chunk % std::uint64_t(ranks)) == rank_) {
                         const std::uint64_t local = ranks == 1 ? image_chunk : image_chunk / std::uint64_t(ranks);
-                        __builtin_prefetch(successor_rounds_[mirror.step].store->slice_start.data() + local, 0, 2);
+                        successor_rounds_[mirror.step].store->slice_start.prefetch(local, 2);
                         slice.mirrors.push_back({local, slice.count, image_row, mirror.index, mirror.step,
                                                  mirror.image_top});
                         slice.updates[slice.count++] = {nullptr, mirror.target, 1, mirror.piece, false};
@@ -1012,29 +1012,39 @@ void TypedKernel<Value>::finish_rows(const PreparedSlice& slice) {
     }
 }
 
-// The owned chunks whose slice of `round` holds values, ascending: each
-// thread lists a contiguous range of chunks, the lists joined in order.
-// Small rounds stay on one thread. A mirrored layout's slices whose top is
+// Calls visit(chunk) for the owned chunks in [first, last) whose slice of
+// `round` holds values, ascending. A mirrored layout's slices whose top is
 // below every h0 of the round's class hold rows of no value (tops 0..2,
 // for some classes): they are skipped, and no one reads them (a successor
 // row keeps its reader's h0 and a top no lower).
+template <class Visit>
+void each_listed_slice(const Partition& partition, const RoundStore& round, std::uint64_t first, std::uint64_t last,
+                       Visit&& visit) {
+    const int tops = partition.chunks_fix_top() ? partition.geometry().height() + 1 : 1;
+    for (int top = tops > 1 ? partition.chunk_top(first) : 0; top < tops; ++top) {
+        const std::uint64_t begin = std::max(first, partition.first_chunk_of_top(top));
+        const std::uint64_t end = top + 1 < tops ? std::min(last, partition.first_chunk_of_top(top + 1)) : last;
+        if (begin >= last)
+            break;
+        if (round.length(top) == 0)
+            continue;
+        for (std::uint64_t chunk = begin; chunk < end; ++chunk)
+            if (round.slice_start[chunk + 1] != round.slice_start[chunk])
+                visit(chunk);
+    }
+}
+
+// The same chunks of the whole round, listed (the GPU path's): each thread
+// lists a contiguous range of chunks, the lists joined in order. Small
+// rounds stay on one thread.
 void list_slices(const Partition& partition, const RoundStore& round, std::vector<std::uint64_t>& slices, int threads) {
     slices.clear();
     const std::uint64_t chunks = round.slice_start.size() - 1;
     const int parts = chunks >= (std::uint64_t(1) << 20) ? std::max(threads, 1) : 1;
-    const int tops = partition.chunks_fix_top() ? partition.geometry().height() + 1 : 1;
     std::vector<std::vector<std::uint64_t>> lists(static_cast<std::size_t>(parts));
     parallel_ranges(parts, chunks, [&](int part, std::uint64_t first, std::uint64_t last) {
         std::vector<std::uint64_t>& list = parts == 1 ? slices : lists[std::size_t(part)];
-        for (int top = 0; top < tops; ++top) {
-            if (round.length(top) == 0)
-                continue;
-            const std::uint64_t begin = std::max(first, partition.first_chunk_of_top(top));
-            const std::uint64_t end = top + 1 < tops ? std::min(last, partition.first_chunk_of_top(top + 1)) : last;
-            for (std::uint64_t chunk = begin; chunk < end; ++chunk)
-                if (round.slice_start[chunk + 1] != round.slice_start[chunk])
-                    list.push_back(chunk);
-        }
+        each_listed_slice(partition, round, first, last, [&](std::uint64_t chunk) { list.push_back(chunk); });
     });
     if (parts > 1)
         for (const std::vector<std::uint64_t>& list : lists)
@@ -1076,7 +1086,7 @@ RoundView host_round_view(const SliceTables& tables, const RoundLayout& layout, 
     view.sum = sum;
     view.row_length = round.row_length;
     view.row_index = layout.row_indices(sum);
-    view.slice_start = round.slice_start.data();
+    view.slice_start = round.slice_start.view();
     view.tops = {round.top_rows.data(), round.top_values.data(), round.top_length.data()};
     view.out = reinterpret_cast<char*>(round.values.data());
     next.assign(std::size_t(tables.most_cells()) + 1, SuccessorRound{});
@@ -1086,7 +1096,7 @@ RoundView host_round_view(const SliceTables& tables, const RoundLayout& layout, 
             continue;
         const RoundStore& above = band[sum + step];
         successor.values = reinterpret_cast<const char*>(above.values.data());
-        successor.slice_start = above.slice_start.data();
+        successor.slice_start = above.slice_start.view();
         successor.row_index = layout.row_indices(sum + step);
         successor.row_length = above.row_length;
         successor.tops = {above.top_rows.data(), above.top_values.data(), above.top_length.data()};
@@ -1248,29 +1258,39 @@ RoundRecord RoundRunner::compute_again(std::size_t round) {
     exchange_.begin_sends(layout_.row_indices(record.sum), workers);
     for (int worker = 0; worker < int(kernels_.size()); ++worker)
         kernels_[std::size_t(worker)]->begin_round(record.sum, band_, exchange_, worker);
-    slices_.clear();
-    if (gpu_ && below_listed_ == record.sum)  // laid out while the round above computed
-        slices_.swap(below_slices_);
-    else if (!(gpu_ && gpu_->in_flight(record.sum)))
-        list_slices(partition_, store, slices_, threads_);
-    below_listed_ = -1;
-    if (gpu_)
+    if (gpu_) {
+        slices_.clear();
+        if (below_listed_ == record.sum)  // laid out while the round above computed
+            slices_.swap(below_slices_);
+        else if (!gpu_->in_flight(record.sum))
+            list_slices(partition_, store, slices_, threads_);
+        below_listed_ = -1;
         return compute_on_gpu(record, store, start);
-    const std::uint64_t grain = std::max<std::uint64_t>(1, slices_.size() / (std::uint64_t(workers) * DealtBlocks));
-    const std::uint64_t blocks = (slices_.size() + grain - 1) / grain;
+    }
+    // The workers take blocks of chunks and skip the empty slices as they
+    // go (each_listed_slice), where a list of the round's slices would take
+    // 8 bytes a chunk: 0.38 GB for 9x18 on one rank.
+    const std::uint64_t chunks = partition_.owned_chunks();
+    const std::uint64_t grain = std::max<std::uint64_t>(1, chunks / (std::uint64_t(workers) * DealtBlocks));
+    const std::uint64_t blocks = (chunks + grain - 1) / grain;
     std::atomic<std::uint64_t> next_block{0};
     std::vector<double> busy(std::size_t(workers), 0.0);
     const bool moving = exchange_.pending();  // the round above's rows, posted by begin_exchange
     run_workers(workers, [&](int worker) {
         const auto begin = std::chrono::steady_clock::now();
         SliceKernel& kernel = *kernels_[std::size_t(worker)];
+        std::array<std::uint64_t, SoonSlices> ahead{};  // slices asked for soon(), not yet added
+        std::uint64_t asked = 0, added = 0;
         for (std::uint64_t block; (block = next_block.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
-            const std::uint64_t end = std::min<std::uint64_t>(slices_.size(), (block + 1) * grain);
-            for (std::uint64_t i = block * grain; i < end; ++i) {
-                if (i + SoonSlices < end)
-                    kernel.soon(slices_[i + SoonSlices]);
-                kernel.add_slice(slices_[i]);
-            }
+            each_listed_slice(partition_, store, block * grain, std::min(chunks, (block + 1) * grain),
+                              [&](std::uint64_t chunk) {
+                                  kernel.soon(chunk);
+                                  if (asked - added == SoonSlices)
+                                      kernel.add_slice(ahead[added++ % SoonSlices]);
+                                  ahead[asked++ % SoonSlices] = chunk;
+                              });
+            while (added < asked)
+                kernel.add_slice(ahead[added++ % SoonSlices]);
             if (moving && worker == 0)  // the calling thread, MPI's
                 exchange_.progress();
         }
@@ -1372,7 +1392,7 @@ void RoundRunner::set_tetris_round(const RoundStore* below) {
     if (below) {
         tetris_round_ = SuccessorRound{};
         tetris_round_.values = reinterpret_cast<const char*>(below->values.data());
-        tetris_round_.slice_start = below->slice_start.data();
+        tetris_round_.slice_start = below->slice_start.view();
         tetris_round_.row_index = layout_.row_indices(below->sum);
         tetris_round_.row_length = below->row_length;
         tetris_round_.tops = {below->top_rows.data(), below->top_values.data(), below->top_length.data()};
