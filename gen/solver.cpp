@@ -85,8 +85,10 @@ public:
         const std::size_t most = std::size_t(width_ * most_rows + (width_ + steps) * most_rows)
                                      * std::size_t(placements.most_placements_at_one_column())
                                  + most_rows * std::size_t(height_ + 1) * set_.one_column().size();
-        for (PreparedSlice& slice : ring_)
+        for (PreparedSlice& slice : ring_) {
             slice.updates.resize(most);
+            slice.mirrors.resize(most);
+        }
         for (int column = 0; column <= width_; ++column)
             powers_[std::size_t(column)] = partition.geometry().place_value(column);
         by_slice_ = by_slice;
@@ -97,6 +99,8 @@ public:
                     lower_shapes_.push_back({orientation, o, x});
             }
         programs_on_ = by_slice && lower_ == 3 && lower_shapes_.size() <= MostLowerShapes;
+        if (programs_on_)
+            build_upper_fit();
         // One-column orientations at column 0 read their own row, further up.
         block_ = 0;
         for (const int o : set_.one_column()) {
@@ -262,7 +266,8 @@ private:
         std::uint32_t count = 0;
         std::uint64_t covered = 0;  // pieces with a whole-slice update: no -1 fill needed
         std::vector<Update> updates;
-        std::vector<MirrorRead> mirrors;  // updates whose source is not yet known
+        std::vector<MirrorRead> mirrors;  // [0, mirror_count): updates whose source is not yet known
+        std::uint32_t mirror_count = 0;
         // The slice's program (lower_program) and, for each of its shapes
         // that the slice's upper columns let fit, its successor slice's
         // first value (nullptr: the shape does not fit this slice).
@@ -322,8 +327,8 @@ private:
         if (owner == rank_) {
             const std::uint64_t local = ranks == 1 ? image.chunk : image.chunk / std::uint64_t(ranks);
             round->slice_start.prefetch(local, 2);
-            slice.mirrors.push_back(
-                {local, slice.count, std::uint32_t(image.row), index, std::uint16_t(step), std::uint16_t(image.top)});
+            slice.mirrors[slice.mirror_count++] = {local,        slice.count,          std::uint32_t(image.row),
+                                                   index,        std::uint16_t(step), std::uint16_t(image.top)};
             slice.updates[slice.count++] = {nullptr, target, 1, std::uint16_t(piece), false};
             counts_[std::size_t(piece)] += 1;
             return;
@@ -337,13 +342,14 @@ private:
     // The sources of a prepared slice's mirror reads on this rank, now that
     // their slice starts are cached; their values are prefetched.
     void place_mirrors(PreparedSlice& slice) {
-        for (const MirrorRead& read : slice.mirrors) {
+        for (std::uint32_t m = 0; m < slice.mirror_count; ++m) {
+            const MirrorRead& read = slice.mirrors[m];
             const RoundStore& round = *successor_rounds_[read.step].store;
             const Value* source = round.at_as<Value>(round.row_value(read.local, read.top, read.row)) + read.index;
             __builtin_prefetch(source, 0, 2);
             slice.updates[read.update].source = source;
         }
-        slice.mirrors.clear();
+        slice.mirror_count = 0;
     }
     // Into the second-level cache: a slice's sources would crowd the first.
     static void prefetch(const Value* source, std::uint32_t length) {
@@ -484,6 +490,51 @@ private:
         }
         return true;
     }
+    // Which lower shapes fit a slice as far as its upper columns decide,
+    // as a mask over lower_shapes_: where every shape reaches no further
+    // than column 5, that depends on columns 3..5 alone, so fits_upper is
+    // asked once for each of their heights, here, and a slice looks its
+    // mask up (upper_fit_of). Otherwise (a wider set, or too many heights
+    // for a small table) each slice asks fits_upper.
+    void build_upper_fit() {
+        int reach = 0;
+        for (const LowerShape& shape : lower_shapes_)
+            reach = std::max(reach, shape.column + shape.orientation.width - 1);
+        fit_columns_ = std::max(0, std::min(reach, width_ - 1) - 2);  // columns 3 .. 2 + fit_columns_
+        std::uint64_t entries = 1;
+        for (int c = 0; c < fit_columns_; ++c)
+            entries *= std::uint64_t(height_) + 1;
+        upper_fit_.clear();
+        if (reach > 5 || entries > (std::uint64_t(1) << 16)) {
+            fit_columns_ = -1;
+            return;
+        }
+        upper_fit_.assign(entries, 0);
+        Heights heights{};
+        for (std::uint64_t entry = 0; entry < entries; ++entry) {
+            std::uint64_t rest = entry;
+            for (int c = 0; c < fit_columns_; ++c, rest /= std::uint64_t(height_) + 1)
+                heights[std::size_t(3 + c)] = int(rest % (std::uint64_t(height_) + 1));
+            for (std::size_t k = 0; k < lower_shapes_.size(); ++k)
+                if (fits_upper(lower_shapes_[k], heights))
+                    upper_fit_[entry] |= std::uint64_t(1) << k;
+        }
+    }
+    std::uint64_t upper_fit_of(const Heights& heights) const {
+        if (fit_columns_ < 0) {
+            std::uint64_t mask = 0;
+            for (std::size_t k = 0; k < lower_shapes_.size(); ++k)
+                if (fits_upper(lower_shapes_[k], heights))
+                    mask |= std::uint64_t(1) << k;
+            return mask;
+        }
+        std::uint64_t entry = 0;
+        for (int c = fit_columns_; c-- > 0;)
+            entry = entry * (std::uint64_t(height_) + 1) + std::uint64_t(heights[std::size_t(3 + c)]);
+        return upper_fit_[entry];
+    }
+    int fit_columns_ = -1;                 // build_upper_fit: the upper columns a mask depends on, -1: none
+    std::vector<std::uint64_t> upper_fit_;  // [h3 + (H+1) h4 + (H+1)^2 h5] -> mask over lower_shapes_
     bool by_slice_ = true;  // KernelKind::Cpu: lower_placements; CpuRows: the row walk
     std::vector<int> stored_h0_;  // the round's stored h0, ascending (a row of n values holds the first n)
     struct SuccessorStarts {
@@ -752,7 +803,7 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     slice.rows = rows;
     slice.n = n;
     slice.count = 0;
-    slice.mirrors.clear();
+    slice.mirror_count = 0;
     slice.covered = 0;
 
     // Placements in the upper columns: the whole slice at once (a row at a
@@ -793,10 +844,11 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
     if (programs_on_) {
         slice.program = lower_program(lower_sum, heights[3], top, n);
         const Program& program = programs_[std::size_t(slice.program)];
+        const std::uint64_t upper_fit = upper_fit_of(heights);
         for (std::uint32_t s = program.first; s < program.end; ++s) {
             const ProgramShape& shape = program_shapes_[s];
             const LowerShape& lower = lower_shapes_[shape.shape];
-            if (!fits_upper(lower, heights)) {
+            if (!(upper_fit >> shape.shape & 1)) {
                 slice.bases[shape.shape] = nullptr;
                 continue;
             }
@@ -828,15 +880,15 @@ void TypedKernel<Value>::prepare(PreparedSlice& slice, std::uint64_t chunk) {
             for (std::uint32_t m = program.mirrors_first; m < program.mirrors_end; ++m) {
                 const ProgramMirror& mirror = program_mirrors_[m];
                 const bool in_row = mirror.shape >= lower_shapes_.size();
-                if (!in_row && !fits_upper(lower_shapes_[mirror.shape], heights))
+                if (!in_row && !(upper_fit >> mirror.shape & 1))
                     continue;
                 if (mirror.fast) {
                     const std::uint64_t image_chunk = image_base + mirror.delta;
                     if (ranks == 1 || int(image_chunk % std::uint64_t(ranks)) == rank_) {
                         const std::uint64_t local = ranks == 1 ? image_chunk : image_chunk / std::uint64_t(ranks);
                         successor_rounds_[mirror.step].store->slice_start.prefetch(local, 2);
-                        slice.mirrors.push_back({local, slice.count, image_row, mirror.index, mirror.step,
-                                                 mirror.image_top});
+                        slice.mirrors[slice.mirror_count++] = {local,        slice.count, image_row,
+                                                               mirror.index, mirror.step, mirror.image_top};
                         slice.updates[slice.count++] = {nullptr, mirror.target, 1, mirror.piece, false};
                         counts_[mirror.piece] += 1;
                         continue;
