@@ -2,9 +2,74 @@
 
 #include "support/parallel.h"
 
+#include "support/errors.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
 
 namespace stack {
+
+void RoundArray::release() {
+    if (mapped_)
+        ::munmap(mapped_, mapped_capacity_ * sizeof(double));
+    mapped_ = nullptr;
+    mapped_size_ = mapped_capacity_ = 0;
+    memory_ = HugeVector<double>();
+}
+
+void RoundArray::resize(std::size_t words) {
+    reserve(words);
+    if (spilled())
+        mapped_size_ = words;
+    else
+        memory_.resize(words);
+}
+
+// A spilled array's file: made unnamed in the directory where the file
+// system can (O_TMPFILE), else named and unlinked at once; its blocks
+// reserved, then mapped shared. The descriptor is closed: the mapping
+// keeps the file.
+void RoundArray::reserve(std::size_t words) {
+    if (capacity() >= words)
+        return;
+    if (!spilled()) {
+        memory_ = HugeVector<double>();
+        memory_.reserve(words);
+        return;
+    }
+    release();
+    if (words == 0)
+        return;
+    const std::size_t bytes = words * sizeof(double);
+    const auto fail = [&](const char* what, int error) {
+        throw InputError("cannot spill the band to " + spill_ + ": " + what + " (" + std::strerror(error) + ")");
+    };
+    int fd = ::open(spill_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        std::string name = spill_ + "/stackgen-band-XXXXXX";
+        fd = ::mkstemp(name.data());
+        if (fd < 0)
+            fail("making a file there", errno);
+        ::unlink(name.c_str());
+    }
+    if (const int error = ::posix_fallocate(fd, 0, off_t(bytes)); error != 0) {
+        ::close(fd);
+        fail(("reserving " + std::to_string(bytes) + " bytes of disk").c_str(), error);
+    }
+    void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const int error = errno;
+    ::close(fd);
+    if (memory == MAP_FAILED)
+        fail("mapping its file", error);
+    mapped_ = static_cast<double*>(memory);
+    mapped_capacity_ = words;
+}
 
 // The slice starts are a prefix sum over the owned chunks (85.8 million a
 // round for 9x20 on one rank): each thread sums a contiguous range of
@@ -45,16 +110,13 @@ RoundStore::RoundStore(const Partition& partition, const RoundLayout& layout, in
     // freed before the new one is allocated, of exactly the round's size:
     // growing it would copy dead values and hold both at once.
     const std::uint64_t words = (value_count() * std::uint64_t(value_size) + sizeof(double) - 1) / sizeof(double);
-    if (values.capacity() < words) {
-        values = HugeVector<double>();
-        values.reserve(words);
-    }
     values.resize(words);
 }
 
-Band::Band(const Partition& partition, const RoundLayout& layout, int most_rounds, int value_size, int threads)
+Band::Band(const Partition& partition, const RoundLayout& layout, int most_rounds, int value_size, int threads,
+           std::string spill)
     : partition_(partition), layout_(layout), rounds_(partition.rounds()), most_rounds_(std::max(most_rounds, 1)),
-      value_size_(value_size), threads_(threads) {
+      value_size_(value_size), threads_(threads), spill_(std::move(spill)) {
     const std::vector<std::uint64_t> values = round_values(partition, layout);
     round_bytes_.reserve(values.size());
     for (const std::uint64_t count : values)
@@ -166,9 +228,10 @@ RoundStore& Band::open(int sum) {
     if (!spare_.empty()) {
         reused = std::move(spare_[chosen < spare_.size() ? chosen : 0]);
         if (chosen == spare_.size())
-            reused.values = HugeVector<double>();
+            reused.values = RoundArray(spill_);
         spare_.clear();
     } else {
+        reused.values = RoundArray(spill_);
         reused.slice_start.reserve(partition_.owned_chunks(), partition_.geometry().height());
     }
     rounds_[sum] = RoundStore(partition_, layout_, sum, value_size_, std::move(reused), threads_);

@@ -18,9 +18,61 @@
 #include "table/table_format.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace stack {
+
+// A round's values: anonymous memory on 2 MB pages (HugeVector), or, spilled
+// (stackgen --spill DIR), a shared mapping of a file made in DIR and
+// unlinked at once, so nothing is left behind even by a crash. The kernel's
+// page cache then holds what memory allows of the spilled rounds, writes
+// their pages back and drops them under pressure, and reads them back when
+// touched. The file's blocks are reserved when it is made (posix_fallocate):
+// a full disk is one error then, not a SIGBUS in the middle of a round.
+// Sized once, exactly (reserve), like the anonymous array it replaces;
+// resize only moves the end within it.
+class RoundArray {
+public:
+    RoundArray() = default;
+    // An empty array that will map its memory from a file in `spill`
+    // (empty: anonymous memory).
+    explicit RoundArray(std::string spill) : spill_(std::move(spill)) {}
+    RoundArray(RoundArray&& other) noexcept { swap(other); }
+    RoundArray& operator=(RoundArray&& other) noexcept {
+        RoundArray moved(std::move(other));
+        swap(moved);
+        return *this;
+    }
+    RoundArray(const RoundArray&) = delete;
+    RoundArray& operator=(const RoundArray&) = delete;
+    ~RoundArray() { release(); }
+
+    double* data() { return spilled() ? mapped_ : memory_.data(); }
+    const double* data() const { return spilled() ? mapped_ : memory_.data(); }
+    std::size_t size() const { return spilled() ? mapped_size_ : memory_.size(); }
+    std::size_t capacity() const { return spilled() ? mapped_capacity_ : memory_.capacity(); }
+    // Room for `words` values of 8 bytes: the array is freed first when it
+    // is smaller (its contents are dead), then made of exactly that size.
+    void reserve(std::size_t words);
+    void resize(std::size_t words);
+    bool spilled() const { return !spill_.empty(); }
+    const std::string& spill() const { return spill_; }
+
+private:
+    void release();
+    void swap(RoundArray& other) noexcept {
+        spill_.swap(other.spill_);
+        memory_.swap(other.memory_);
+        std::swap(mapped_, other.mapped_);
+        std::swap(mapped_size_, other.mapped_size_);
+        std::swap(mapped_capacity_, other.mapped_capacity_);
+    }
+    std::string spill_;
+    HugeVector<double> memory_;
+    double* mapped_ = nullptr;
+    std::size_t mapped_size_ = 0, mapped_capacity_ = 0;
+};
 
 // In a mirrored layout (table_format.h) a row of top t (its column W-1)
 // holds row_length(S, t) values; a slice's rows share their chunk's top,
@@ -33,7 +85,7 @@ struct RoundStore {
     int row_length = 0;                      // values in a full row (the longest)
     int value_size = sizeof(double);         // bytes a value: 8, or 4 in a float32 band
     SliceStarts slice_start;                 // [owned chunk] -> its slice's first row; [owned_chunks] -> rows
-    HugeVector<double> values;               // storage: [slice_value + row * length(top) + index in row], of value_size
+    RoundArray values;                       // storage: [slice_value + row * length(top) + index in row], of value_size
                                              // bytes
     std::vector<std::uint64_t> top_rows;     // [t], t = 0..H+1: the first row of the owned chunks of top t or more
     std::vector<std::uint64_t> top_values;   // [t]: their first value
@@ -112,8 +164,10 @@ public:
     // `value_size`: 8 (float64, the default) or 4 (a float32 band: each
     // value rounded to float32 as it is stored, and read back widened).
     // `threads` lay out each round opened.
+    // `spill`: a directory for the rounds' values (RoundArray), empty to
+    // hold them in memory.
     Band(const Partition& partition, const RoundLayout& layout, int most_rounds, int value_size = sizeof(double),
-         int threads = 1);
+         int threads = 1, std::string spill = {});
     int value_size() const { return value_size_; }
     // The most rounds held at once: S..S+K while S computes.
     static int most_rounds(const Rules& rules) { return rules.most_cells() + 1; }
@@ -163,6 +217,7 @@ private:
     int most_rounds_ = 1;
     int value_size_ = sizeof(double);
     int threads_ = 1;
+    std::string spill_;
 };
 
 }  // namespace stack

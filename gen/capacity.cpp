@@ -39,10 +39,20 @@ std::string directory_of(const std::string& output) { return std::filesystem::ab
 struct Needs {
     double rank_bytes = 0;  // memory per rank
     double file_bytes = 0;
+    double spill_bytes = 0;  // --spill: the band's values a rank, on the spill directory's disk
 };
 
 void refuse_if_too_large(const Communicator& comm, const Geometry& geometry, const Needs& needs,
-                         const std::string& output, bool resuming, const char* qualifier) {
+                         const std::string& output, bool resuming, const char* qualifier,
+                         const std::string& spill = {}) {
+    if (!spill.empty()) {  // each node's ranks spill into their node's directory
+        const double node = comm.all_reduce(needs.spill_bytes * comm.ranks_on_node(), Reduction::Max);
+        const double free = comm.all_reduce(free_disk_bytes(spill + "/band"), Reduction::Min);
+        if (free >= 0 && node > free)
+            throw InputError("the band spilled to " + spill + " needs " + qualifier + human_bytes(node)
+                             + " of disk on the most loaded node, but " + human_bytes(free)
+                             + " is free there: free some disk, or spill elsewhere");
+    }
     const double node = comm.all_reduce(needs.rank_bytes * comm.ranks_on_node(), Reduction::Max);
     const double available = comm.all_reduce(double(available_memory_bytes()), Reduction::Min);
     double disk = comm.is_root() && !resuming && !output.empty() ? free_disk_bytes(output) : -1.0;
@@ -83,7 +93,7 @@ std::uint64_t table_file_bytes(const RoundLayout& layout, Precision precision) {
 // starts; the rounds' counting tables.
 CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
                                      bool mirrored, int ranks_count, Precision precision, Precision band_precision,
-                                     bool gpu) {
+                                     bool gpu, bool spill) {
     const Wide most_rounds = Wide(host_rounds(rules, gpu));
     const Wide ranks = Wide(ranks_count);
     const Wide stored = RoundLayout::fewest_stored_states(geometry, residues, mirrored);
@@ -98,26 +108,28 @@ CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rule
     const Wide slices = chunks * sizeof(std::uint32_t) + most_rounds * starts;
     const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
     CapacityBounds bounds;
-    bounds.rank_bytes = double(band + slices + tables);
+    bounds.rank_bytes = double((spill ? 0 : band) + slices + tables);
     bounds.file_bytes = double(stored * value_bytes(precision));
+    bounds.spill_bytes = spill ? double(band) : 0.0;
     return bounds;
 }
 
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
                              const ResidueSet& residues, bool mirrored, Precision precision, Precision band_precision,
-                             const std::string& output, bool resuming, bool gpu) {
-    const CapacityBounds bounds =
-        capacity_lower_bounds(geometry, rules, residues, mirrored, comm.size(), precision, band_precision, gpu);
+                             const std::string& output, bool resuming, bool gpu, const std::string& spill) {
+    const CapacityBounds bounds = capacity_lower_bounds(geometry, rules, residues, mirrored, comm.size(), precision,
+                                                        band_precision, gpu, !spill.empty());
     Needs needs;
     needs.rank_bytes = bounds.rank_bytes;
     needs.file_bytes = bounds.file_bytes;
-    refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ");
+    needs.spill_bytes = bounds.spill_bytes;
+    refuse_if_too_large(comm, geometry, needs, output, resuming, "at least ", spill);
 }
 
 int host_rounds(const Rules& rules, bool gpu) { return gpu ? 2 : Band::most_rounds(rules); }
 
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                       Precision band_precision, bool gpu, Clears clears, int ranks_on_node) {
+                       Precision band_precision, bool gpu, Clears clears, int ranks_on_node, bool spill) {
     RankMemory memory;
     const int value_size = int(value_bytes(band_precision));
     const std::vector<std::uint64_t> values = Band::round_values(partition, layout);
@@ -137,6 +149,10 @@ RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, co
         memory.band_peak = Band::peak(partition, values, Band::most_rounds(rules), value_size);
     }
     memory.band = double(memory.band_peak.bytes());
+    if (spill && !gpu) {
+        memory.spilled = double(memory.band_peak.values_bytes);
+        memory.band -= memory.spilled;
+    }
     // The ghosts of K rounds: a share of K+1 of the largest round, GPU or
     // not (the shares were measured against a band whose every round was
     // sized for the largest, and are kept at those bytes).
@@ -163,11 +179,14 @@ double run_disk_bytes(const RoundLayout& layout, Precision precision, Clears cle
 // The exact band, ghosts and buffers (rank_memory).
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                     Precision precision, Precision band_precision, const std::string& output, bool resuming, bool gpu,
-                    Clears clears) {
+                    Clears clears, const std::string& spill) {
+    const RankMemory memory =
+        rank_memory(partition, layout, rules, band_precision, gpu, clears, comm.ranks_on_node(), !spill.empty());
     Needs needs;
-    needs.rank_bytes = rank_memory(partition, layout, rules, band_precision, gpu, clears, comm.ranks_on_node()).total();
+    needs.rank_bytes = memory.total();
     needs.file_bytes = run_disk_bytes(layout, precision, clears);
-    refuse_if_too_large(comm, partition.geometry(), needs, output, resuming, "about ");
+    needs.spill_bytes = memory.spilled;
+    refuse_if_too_large(comm, partition.geometry(), needs, output, resuming, "about ", spill);
 }
 
 }  // namespace stack

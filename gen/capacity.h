@@ -26,26 +26,33 @@ namespace stack {
 // The lower bounds, from the shape alone in 128-bit arithmetic, for a run
 // on `ranks` ranks: the memory each rank must hold at least, and the
 // table file's size at least (doubles: they may pass 2^64).
+// With `spill` (stackgen --spill) the band's values are not in memory but
+// in files: spill_bytes, at least, a rank.
 struct CapacityBounds {
     double rank_bytes = 0;
     double file_bytes = 0;
+    double spill_bytes = 0;
 };
 CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rules, const ResidueSet& residues,
-                                     bool mirrored, int ranks, Precision precision, Precision band_precision, bool gpu);
+                                     bool mirrored, int ranks, Precision precision, Precision band_precision, bool gpu,
+                                     bool spill = false);
 
 // Throws InputError on every rank when the lower bounds exceed the memory
 // available on a node or the free disk beside `output` (not checked when
 // resuming, the file existing, nor for an empty `output`: no file).
 // `gpu`: the band lives on a GPU and the host holds two rounds of it
 // (gpu_rounds.h).
+// `spill`: the directory the band's values are spilled to (--spill; empty:
+// none), whose free disk must hold the node's ranks' band values.
 void check_capacity_up_front(const Communicator& comm, const Geometry& geometry, const Rules& rules,
                              const ResidueSet& residues, bool mirrored, Precision precision, Precision band_precision,
-                             const std::string& output, bool resuming, bool gpu = false);
+                             const std::string& output, bool resuming, bool gpu = false,
+                             const std::string& spill = {});
 
 // The same with the exact band, once the partition and layout exist.
 void check_capacity(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                     Precision precision, Precision band_precision, const std::string& output, bool resuming,
-                    bool gpu = false, Clears clears = Clears::None);
+                    bool gpu = false, Clears clears = Clears::None, const std::string& spill = {});
 
 // What one rank holds at its peak, by part: the band (its K+1 consecutive
 // rounds that take the most, each sized for itself, with their slice
@@ -62,11 +69,12 @@ struct RankMemory {
     double chunks = 0;       // the partition's upper sums and a round's list of slices, a chunk each
     double sweep_table = 0;  // --clears: this rank's share of the last sweep's table on its node
     double floor = 0;        // --clears: the round of tetris successors
+    double spilled = 0;      // --spill: the band's values at its largest, in files (band then counts the rest)
     double total() const { return band + ghosts + writer + process + chunks + sweep_table + floor; }
 };
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
                        Precision band_precision = Precision::Float64, bool gpu = false, Clears clears = Clears::None,
-                       int ranks_on_node = 1);
+                       int ranks_on_node = 1, bool spill = false);
 // The disk a run needs: the table, and for --clears the last sweep's beside
 // the one being written.
 double run_disk_bytes(const RoundLayout& layout, Precision precision, Clears clears);

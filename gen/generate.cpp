@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <optional>
 
@@ -57,6 +58,15 @@ void check_options(const GenerateOptions& options) {
         throw InputError("--no-output writes no table: give it without --output, --resume and --force");
     if (options.gpu && options.portable_kernel)
         throw InputError("give --gpu or --portable-kernel, not both");
+    if (!options.spill.empty()) {
+        if (options.gpu)
+            throw InputError("--spill holds a CPU band in files: give it without --gpu (a GPU holds its own band)");
+        std::error_code error;
+        if (!std::filesystem::is_directory(options.spill, error))
+            throw InputError("--spill " + options.spill + ": not a directory");
+        if (::access(options.spill.c_str(), W_OK | X_OK) != 0)
+            throw InputError("--spill " + options.spill + ": cannot write there");
+    }
     if (options.clears != Clears::None) {
         if (options.precision != Precision::Float64 || options.band_precision != Precision::Float64)
             throw InputError(
@@ -791,11 +801,11 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const std::string disk_for = options.no_output ? std::string() : output;  // none: no disk needed
     const bool mirrored = mirrored_table(options, rules);
     check_capacity_up_front(comm, geometry, rules, residues, mirrored, options.precision, options.band_precision,
-                            disk_for, options.resume, options.gpu);
+                            disk_for, options.resume, options.gpu, options.spill);
     const Partition partition(geometry, comm.size(), comm.rank(), run_lower_columns(geometry, comm.size(), mirrored));
     const RoundLayout layout(geometry, residues, mirrored);
     check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume,
-                   options.gpu, options.clears);
+                   options.gpu, options.clears, options.spill);
     if (options.clears != Clears::None) {
         if (rules.tetris_piece() < 0)
             throw InputError("--clears tetris needs the 1 x 4 I piece, which " + rules.set().name() + " does not hold");
@@ -811,7 +821,7 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     std::optional<RoundRunner> runner;
     comm.on_every_rank([&] {
         runner.emplace(comm, partition, layout, rules, threads, int(value_bytes(options.band_precision)), kind,
-                       kind == KernelKind::Gpu ? comm.rank_on_node() : 0);
+                       kind == KernelKind::Gpu ? comm.rank_on_node() : 0, options.spill);
         if (options.blocking_exchange)
             runner->block_exchange();
     });

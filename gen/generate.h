@@ -44,6 +44,7 @@ struct GenerateOptions {
     bool row_kernel = false;          // --kernel rows: the CPU kernel's row walk (0.6.0's), for timing
     bool portable_kernel = false;     // the GPU's slice work on the CPU threads (slice_work.h): checks the GPU path
     bool mirror = true;               // canonical boards only when the set is mirror-closed (--mirror auto)
+    std::string spill;                // --spill DIR: the band's values in files there, mapped (band.h's RoundArray)
     Clears clears = Clears::None;     // --clears tetris: the well game, by sweeps (clears.h)
     double clears_tolerance = 1e-10;  // the bound on every value's distance from the fixed point
     int max_sweeps = 1000;

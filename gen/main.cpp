@@ -139,6 +139,10 @@ stack::OptionTable declared_options() {
     table.flag("portable-kernel",
                "compute the rounds with the GPU path's slice work on the CPU threads (slower than the default; "
                "checks the GPU path's logic where there is no GPU)");
+    table.text("spill",
+               "hold the band's rounds in files in this directory, mapped, instead of in memory: the page cache "
+               "keeps what memory allows and reads the rest back from disk (for a well whose band does not fit; "
+               "as slow as the disk wherever it must read back; the files are unlinked at once)");
     table.flag("force", "discard an existing <output>.partial instead of refusing to start");
     table
         .real("checkpoint-seconds", 0, 1e9,
@@ -201,6 +205,11 @@ stack::GenerateOptions parse_options(const stack::OptionTable& table) {
     if (table.given("kernel") && (options.gpu || options.portable_kernel))
         throw stack::InputError("--kernel chooses the CPU kernel's way: give it without --gpu and --portable-kernel");
     options.mirror = table.choice("mirror") == "auto";
+    if (table.has("spill")) {
+        options.spill = table.text("spill");
+        if (options.spill.empty())
+            throw stack::InputError("--spill needs a directory");
+    }
     options.clears = stack::parse_clears(table.choice("clears"));
     options.clears_tolerance = table.real("clears-tolerance");
     options.max_sweeps = table.integer("max-sweeps");

@@ -139,8 +139,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
 
     // The run's first check, from the shape alone.
     const bool mirrored = mirrored_table(options, rules);
-    const CapacityBounds bounds = capacity_lower_bounds(geometry, rules, residues, mirrored, plan.ranks,
-                                                        options.precision, options.band_precision, options.gpu);
+    const CapacityBounds bounds =
+        capacity_lower_bounds(geometry, rules, residues, mirrored, plan.ranks, options.precision,
+                              options.band_precision, options.gpu, !options.spill.empty());
     const double least_node = bounds.rank_bytes * ranks_per_node;
     const bool memory_short = available > 0 && least_node > available;
     const bool disk_short = disk >= 0 && bounds.file_bytes > disk;
@@ -164,7 +165,8 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const Partition partition =
         Partition::counting(geometry, plan.ranks, 0, run_lower_columns(geometry, plan.ranks, mirrored));
     const RankMemory memory =
-        rank_memory(partition, layout, rules, options.band_precision, options.gpu, options.clears, ranks_per_node);
+        rank_memory(partition, layout, rules, options.band_precision, options.gpu, options.clears, ranks_per_node,
+                    !options.spill.empty());
     const double rank_bytes = memory.total() + thread_bytes;
     const double node_bytes = rank_bytes * ranks_per_node;
     const double file_bytes = options.no_output ? 0.0 : run_disk_bytes(layout, options.precision, options.clears);
@@ -284,6 +286,11 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     else if (disk >= 0 && file_bytes > disk)
         reason = "the table needs " + disk_text(file_bytes) + " of disk but " + disk_text(disk) + " is free for "
                  + output + ": use --no-output, or free some disk";
+    else if (const double spill_free = options.spill.empty() ? -1.0 : free_disk_bytes(options.spill + "/band");
+             spill_free >= 0 && memory.spilled * ranks_per_node > spill_free)
+        reason = "the band spilled to " + options.spill + " needs " + human_bytes(memory.spilled * ranks_per_node)
+                 + " of disk a node but " + human_bytes(spill_free)
+                 + " is free there: free some disk, or spill elsewhere";
     const double estimate = std::max(compute_seconds + network_seconds, write_seconds);
     Json body = {{"workers", workers},
                  {"stored_states", layout.stored_states()},
@@ -295,7 +302,9 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                    {"round_bytes", memory.band_peak.round_bytes},
                    {"values", memory.band_peak.values_bytes},
                    {"slice_starts", memory.band_peak.slice_bytes},
-                   {"total", memory.band}}},
+                   {"total", memory.band},
+                   {"spill", options.spill.empty() ? Json(nullptr) : Json(options.spill)},
+                   {"spilled", memory.spilled}}},
                  {"rank_counts_exact", partition.rows_counted_exactly()},
                  {"rank_bytes",
                   {{"band", memory.band},
@@ -403,6 +412,14 @@ std::string plan_text(const Json& p) {
                       band["first_sum"].get<int>() + held - 1, memory(band["values"]).c_str(), rounds.c_str(),
                       memory(band["slice_starts"]).c_str());
     text += line;
+    if (!band["spill"].is_null()) {
+        std::snprintf(line, sizeof line,
+                      "  spilled           the band's values, %s a rank at their largest, in files in %s "
+                      "(--spill): the page cache holds what memory allows, the rest is read back from disk, "
+                      "which the time below leaves out (results/spill.md)\n",
+                      memory(band["spilled"]).c_str(), band["spill"].get<std::string>().c_str());
+        text += line;
+    }
     if (rank["floor"].get<double>() > 0 && !p["gpu"].is_null()) {
         std::snprintf(line, sizeof line,
                       "  the whole table   live (--clears --gpu): the last sweep's table and this one's on the GPU "

@@ -1229,9 +1229,10 @@ private:
 }  // namespace
 
 RoundRunner::RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout,
-                         const Rules& rules, int threads, int band_value_size, KernelKind kind, int device)
+                         const Rules& rules, int threads, int band_value_size, KernelKind kind, int device,
+                         const std::string& spill)
     : partition_(partition), layout_(layout), set_(rules), placements_(partition.geometry(), rules),
-      rules_(partition, rules), band_(partition, layout, Band::most_rounds(rules), band_value_size, threads),
+      rules_(partition, rules), band_(partition, layout, Band::most_rounds(rules), band_value_size, threads, spill),
       exchange_(comm, partition, placements_, rules_, layout.mirrored()), kind_(kind), threads_(threads) {
     if (layout.mirrored() && !partition.chunks_fix_top())
         throw std::invalid_argument(

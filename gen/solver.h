@@ -74,7 +74,7 @@ class RoundRunner {
 public:
     RoundRunner(const Communicator& comm, const Partition& partition, const RoundLayout& layout, const Rules& rules,
                 int threads = 1, int band_value_size = sizeof(double), KernelKind kind = KernelKind::Cpu,
-                int device = 0);
+                int device = 0, const std::string& spill = {});
     ~RoundRunner();
 
     std::size_t round_count() const { return std::size_t(partition_.rounds()); }

@@ -35,6 +35,8 @@ expect_error 2 "--clears tetris .* needs float64 values and band" gen --width 4 
 expect_error 2 "--clears tetris needs the 1 x 4 I piece, which pentominoes does not hold" gen --width 5 --height 6 --clears tetris --pieces pentominoes --output "$work/a.h5"
 expect_error 2 "--kernel chooses the CPU kernel's way: give it without --gpu and --portable-kernel" gen --width 4 --height 4 --kernel rows --portable-kernel --output "$work/a.h5"
 expect_error 2 "--kernel must be slice or rows \(got 'fast'\)" gen --width 4 --height 4 --kernel fast --output "$work/a.h5"
+expect_error 2 "--spill FILE: not a directory" gen --width 4 --height 4 --spill "$work/none" --output "$work/a.h5"
+expect_error 2 "--spill needs a directory" gen --width 4 --height 4 --spill "" --output "$work/a.h5"
 expect_error 2 "--clears tetris with --portable-kernel runs on one rank" gen --width 4 --height 4 --clears tetris --portable-kernel --output "$work/a.h5"
 expect_error 2 "--clears tetris writes its sweeps .* give it without --no-output" gen --width 4 --height 4 --clears tetris --no-output
 "$stackgen" --plan --gpu --width 9 --height 12 --residue 0 --clears tetris --plan-ranks 1 > /dev/null && pass || fail "--plan --gpu --clears at one rank refused"

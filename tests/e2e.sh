@@ -263,6 +263,11 @@ classes)
         "$table_diff" "$here/all.h5" "$here/rows.h5"
         generate_table rows_full --kernel rows --mirror off --residue 2
         "$table_diff" "$here/all.h5" "$here/rows_full.h5"
+        # The band in files (--spill): the same bits, and no file left.
+        mkdir "$here/spill"
+        generate_table spilled --spill "$here/spill" --residue 0
+        "$table_diff" "$here/all.h5" "$here/spilled.h5"
+        [ -z "$(ls -A "$here/spill")" ] || { echo "FAIL: --spill left files behind: $(ls -A "$here/spill")"; exit 1; }
     fi
     ;;
 design_card)

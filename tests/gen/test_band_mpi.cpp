@@ -6,9 +6,13 @@
 // Every rank runs the same checks; none talks to another.
 #include "band.h"
 
+#include "support/errors.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -188,6 +192,47 @@ TEST(Band, ReusesClosedArraysOnceTheRoundsShrink) {
     }
     EXPECT_GT(below, 10);
     EXPECT_GE(reused, below * 3 / 4) << reused << " of " << below;
+}
+
+// A spilled band (--spill) keeps its values in files it unlinks at once:
+// driven as the solver drives it, every value written reads back, the
+// peak is the same, the arrays are mapped (not the anonymous ones) and
+// the directory is empty while they live and after.
+TEST(Band, SpillsIntoFilesItLeavesNothingOf) {
+    const Case c{6, 8, 5, 4, {0}, true, 1};
+    const Partition partition = partition_of(c, 0);
+    const RoundLayout layout = layout_of(c);
+    char pattern[] = "/tmp/band-spill-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    const std::string directory = pattern;
+    const auto empty = [&] { return std::filesystem::is_empty(directory); };
+    {
+        Band memory(partition, layout, c.most_rounds, sizeof(double));
+        Band band(partition, layout, c.most_rounds, sizeof(double), 1, directory);
+        EXPECT_EQ(band.peak().bytes(), memory.peak().bytes());
+        std::uint64_t most = 0;
+        for (int sum = partition.rounds() - 1; sum >= 0; --sum) {
+            RoundStore& round = band.open(sum);
+            if (round.value_count() > 0) {
+                EXPECT_TRUE(round.values.spilled());
+            }
+            for (std::uint64_t v = 0; v < round.value_count(); ++v)
+                round.at_as<double>(v)[0] = double(sum) * 1e6 + double(v);
+            if (band.holds(sum + 4)) {
+                const RoundStore& above = band[sum + 4];
+                for (std::uint64_t v = 0; v < above.value_count(); ++v)
+                    ASSERT_EQ(above.at_as<double>(v)[0], double(sum + 4) * 1e6 + double(v)) << sum + 4 << " " << v;
+            }
+            most = std::max(most, band.bytes());
+            EXPECT_TRUE(empty()) << "a spilled round's file is visible in " << directory;
+            band.close(sum + 4);
+        }
+        EXPECT_EQ(most, band.peak().bytes());
+    }
+    EXPECT_TRUE(empty());
+    std::filesystem::remove(directory);
+    RoundArray nowhere("/nonexistent/band-spill");
+    EXPECT_THROW(nowhere.resize(1000), InputError);
 }
 
 }  // namespace stack
