@@ -515,19 +515,20 @@ private:
             std::uint64_t rest = entry;
             for (int c = 0; c < fit_columns_; ++c, rest /= std::uint64_t(height_) + 1)
                 heights[std::size_t(3 + c)] = int(rest % (std::uint64_t(height_) + 1));
-            for (std::size_t k = 0; k < lower_shapes_.size(); ++k)
-                if (fits_upper(lower_shapes_[k], heights))
-                    upper_fit_[entry] |= std::uint64_t(1) << k;
+            upper_fit_[entry] = fit_mask(heights);
         }
     }
+    // The mask itself, from fits_upper.
+    std::uint64_t fit_mask(const Heights& heights) const {
+        std::uint64_t mask = 0;
+        for (std::size_t k = 0; k < lower_shapes_.size(); ++k)
+            if (fits_upper(lower_shapes_[k], heights))
+                mask |= std::uint64_t(1) << k;
+        return mask;
+    }
     std::uint64_t upper_fit_of(const Heights& heights) const {
-        if (fit_columns_ < 0) {
-            std::uint64_t mask = 0;
-            for (std::size_t k = 0; k < lower_shapes_.size(); ++k)
-                if (fits_upper(lower_shapes_[k], heights))
-                    mask |= std::uint64_t(1) << k;
-            return mask;
-        }
+        if (fit_columns_ < 0)
+            return fit_mask(heights);
         std::uint64_t entry = 0;
         for (int c = fit_columns_; c-- > 0;)
             entry = entry * (std::uint64_t(height_) + 1) + std::uint64_t(heights[std::size_t(3 + c)]);
