@@ -102,10 +102,7 @@ CapacityBounds capacity_lower_bounds(const Geometry& geometry, const Rules& rule
                                : Partition::default_lower_columns(geometry, ranks_count);
     const Wide chunks = geometry.states() / geometry.place_value(lower) / ranks;
     const Wide band = value_bytes(band_precision) * (stored / ranks / ((rounds + most_rounds - 1) / most_rounds));
-    const int shift = SliceStarts::block_shift(geometry.height());  // as SliceStarts::bytes counts, in wide numbers
-    const Wide starts = shift < 0 ? (chunks + 1) * sizeof(std::uint64_t)
-                                  : (chunks + 1) * sizeof(std::uint16_t) + ((chunks >> shift) + 1) * sizeof(std::uint64_t);
-    const Wide slices = chunks * sizeof(std::uint32_t) + most_rounds * starts;
+    const Wide slices = chunks * sizeof(std::uint32_t) + most_rounds * SliceStarts::bytes(chunks, geometry.height());
     const Wide tables = CompositionCodec::table_bytes(geometry.width() - 1, geometry.height());
     CapacityBounds bounds;
     bounds.rank_bytes = double((spill ? 0 : band) + slices + tables);

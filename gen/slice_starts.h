@@ -47,12 +47,14 @@ public:
             ++shift;
         return shift;
     }
-    // Bytes the starts of `chunks` chunks take in a well of `height` rows.
-    static std::uint64_t bytes(std::uint64_t chunks, int height) {
+    // Bytes the starts of `chunks` chunks take in a well of `height` rows,
+    // in the caller's integer type (the capacity checks' is 128 bits wide).
+    template <class Count>
+    static Count bytes(Count chunks, int height) {
         const int shift = block_shift(height);
         if (shift < 0)
-            return (chunks + 1) * sizeof(std::uint64_t);
-        return (chunks + 1) * sizeof(std::uint16_t) + ((chunks >> shift) + 1) * sizeof(std::uint64_t);
+            return (chunks + 1) * Count(sizeof(std::uint64_t));
+        return (chunks + 1) * Count(sizeof(std::uint16_t)) + ((chunks >> shift) + 1) * Count(sizeof(std::uint64_t));
     }
 
     // Lays out the starts of `chunks` chunks, the slice of chunk c holding
