@@ -94,7 +94,7 @@ namespace {
 // The code that computes the rounds: --gpu, --portable-kernel, or the CPU
 // kernel.
 KernelKind kernel_kind(const GenerateOptions& options) {
-    return options.gpu                ? KernelKind::Gpu
+    return options.gpu               ? KernelKind::Gpu
            : options.portable_kernel ? KernelKind::Portable
            : options.row_kernel      ? KernelKind::CpuRows
                                      : KernelKind::Cpu;
@@ -234,7 +234,7 @@ void warn_if_oversubscribed(const Communicator& comm, const GenerateOptions& opt
 struct SweepHooks {
     std::function<void(RoundRunner&, std::size_t round)> before_compute;
     std::function<void(RoundRunner&, std::size_t round)> after_compute;
-    std::function<void(TableInfo&)> before_finish;
+    std::function<void(TableInfo&, double empty_board_value)> before_finish;
 };
 
 // What the round loop hands to the summary.
@@ -448,7 +448,7 @@ RoundsRun run_rounds(const Communicator& comm, RoundRunner& runner, const Partit
         run.digest = writer.digest().digest();
     comm.broadcast(run.digest);
     if (sweep)
-        sweep->before_finish(info);
+        sweep->before_finish(info, run.empty_board_value);
     finish_table(comm, layout, rules, checkpoint, writer, run.connections, run.digest, info);
     return run;
 }
@@ -537,16 +537,20 @@ void write_device_sweep(const Communicator& comm, const Partition& partition, co
 // last one as <output>. --resume goes on after the sweep on disk; a sweep
 // cut off midway is computed again.
 //
-// Where the last sweep lives, by kernel:
-//   - the CPU kernel: in <output>.sweep, mapped on every node; each round's
-//     tetris successors are gathered into a floor (tetris_floor) and its
-//     change measured against the file (round_change);
-//   - the portable kernels (one rank): the same file, each round's tetris
-//     round read into a store the slice work reads (read_round);
-//   - a GPU (one rank): on the device (GpuSweeps), which also measures the
-//     change; a sweep is written only every --sweep-seconds, when it is the
+// What a sweep reads of the last one, by kernel:
+//   - the CPU kernel: the targets' values (TetrisTargets, on every rank),
+//     each round's tetris successors gathered into a floor (tetris_floor);
+//     the targets measure the change and may jump (--extrapolate);
+//   - the portable kernels (one rank): the same, each round's tetris round
+//     laid out from the targets into a store the slice work reads;
+//   - a GPU (one rank): the last sweep's whole table on the device
+//     (GpuSweeps), which also measures the change at the targets; plain
+//     sweeps; a sweep is written only every --sweep-seconds, when it is the
 //     last, or when the run stops, so the sweeps between cost no disk and
 //     no bus.
+// <output>.sweep is read only to resume. Each sweep's table carries its
+// proven bracket (clears.h, rules/bracket.h), and the run stops when the
+// bracket's bound is within --clears-tolerance.
 void run_sweeps(const Communicator& comm, const GenerateOptions& options, const Partition& partition,
                 const RoundLayout& layout, const Rules& rules, const std::string& output, const std::string& partial,
                 double start) {
@@ -559,7 +563,11 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
     std::optional<GpuSweeps> device;  // the last sweep and this one, on the GPU
     if (kind == KernelKind::Gpu)
         comm.on_every_rank([&] { device.emplace(partition, layout, comm.rank_on_node()); });
-    std::optional<StackTable> previous;  // the last sweep on disk (the CPU and portable kernels)
+    std::optional<TetrisTargets> targets;  // the CPU and portable kernels': what the next sweep's tetrises read
+    if (!device)
+        comm.on_every_rank([&] { targets.emplace(layout); });
+    bool targets_held = false;  // whether they hold a sweep (its values, or jumped from them)
+    const bool jumps = options.extrapolate && !device;
     SweepState state;
     std::int64_t first = 0;
     std::int64_t written = -1;  // the sweep in sweep_file, -1: none
@@ -569,9 +577,9 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
         comm.on_root([&] { swept = ::access(sweep_file.c_str(), F_OK) == 0; });
         comm.broadcast(swept);
         if (swept != 0) {
+            std::optional<StackTable> previous;
             comm.on_every_rank([&] {
-                previous.emplace(
-                    StackTable::open(sweep_file, {device ? Residency::Lazy : Residency::Resident, 0, false, threads}));
+                previous.emplace(StackTable::open(sweep_file, {Residency::Lazy, 0, false, threads}));
                 check_sweep_table(*previous, table_info(geometry, layout, rules, options));
             });
             state = previous->info().sweeps;
@@ -584,7 +592,9 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                     read_round(partition, layout, store, *previous, threads);
                     device->upload_last(store);
                 }
-                previous.reset();
+            } else {
+                targets->read_table(layout, *previous, threads);
+                targets_held = true;
             }
             if (progress)
                 std::fprintf(stderr, "stackgen: resuming after sweep %lld (largest change %.3g) from %s\n",
@@ -602,7 +612,8 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
     const InterruptScope interrupt_scope;
     for (std::int64_t sweep = first;; ++sweep) {
         const double sweep_start = MPI_Wtime();
-        const bool has_last = device ? device->has_last() : previous.has_value();
+        const bool has_last = device ? device->has_last() : targets_held;
+        const double jump = jumps ? next_jump(records) : 0;
         std::optional<RoundRunner> runner;
         comm.on_every_rank([&] {
             runner.emplace(comm, partition, layout, rules, threads, int(sizeof(double)), kind,
@@ -618,15 +629,16 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
         std::optional<Checkpoint> checkpoint;  // a GPU's sweep is written after it, when it is
         if (!device)
             checkpoint.emplace(Checkpoint::create(comm, partial, info, layout, rules));
-        double local_change = 0;
+        TargetChange local_change;
+        double local_largest = 0;
         SweepHooks hooks;
         hooks.before_compute = [&](RoundRunner& run, std::size_t round) {
-            if (!previous)
+            if (device || !has_last)
                 return;
             const int sum = run.round_sum(round);
             if (cpu_kernel(kind)) {
                 floor = RoundStore(partition, layout, sum, int(sizeof(double)), std::move(floor), threads);
-                const bool any = tetris_floor(partition, layout, floor, *previous, threads);
+                const bool any = tetris_floor(partition, layout, floor, *targets, threads);
                 run.set_tetris_floor(any ? floor.at_as<double>(0) : nullptr);
                 return;
             }
@@ -636,22 +648,36 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                 return;
             }
             floor = RoundStore(partition, layout, below, int(sizeof(double)), std::move(floor), threads);
-            read_round(partition, layout, floor, *previous, threads);
+            targets->fill_round(partition, layout, floor, threads);
             run.set_tetris_round(&floor);
         };
         hooks.after_compute = [&](RoundRunner& run, std::size_t round) {
-            if (previous)
-                local_change = std::max(
-                    local_change, round_change(partition, layout, run.store(run.round_sum(round)), *previous, threads));
+            if (device)
+                return;
+            const RoundStore& store = run.store(run.round_sum(round));
+            const TargetChange change = targets->take_round(comm, partition, layout, store, threads, has_last, jump);
+            local_change.up = std::max(local_change.up, change.up);
+            local_change.down = std::max(local_change.down, change.down);
+            local_largest = std::max(local_largest, round_largest(partition, layout, store, threads));
         };
-        hooks.before_finish = [&](TableInfo& finished) {
-            const double change = comm.all_reduce(device ? device->change() : local_change, Reduction::Max);
+        hooks.before_finish = [&](TableInfo& finished, double empty_board_value) {
+            TargetChange change = device ? device->change() : local_change;
+            change.up = comm.all_reduce(change.up, Reduction::Max);
+            change.down = comm.all_reduce(change.down, Reduction::Max);
+            const double largest = comm.all_reduce(device ? device->largest() : local_largest, Reduction::Max);
+            const Bracket bracket = sweep_bracket(rules, change, largest);
             SweepState next;
             next.sweep = sweep;
-            next.change = has_last ? change : 0;
+            next.change = has_last ? std::max(change.up, change.down) : 0;
             next.previous_change = sweep >= 2 ? state.change : 0;
-            next.bound = sweep == 0 ? HUGE_VAL : sweep_bound(next.change, next.previous_change);
+            next.bound = has_last ? bracket.bound() : HUGE_VAL;
             next.tolerance = options.clears_tolerance;
+            next.proven = has_last;
+            next.largest = largest;
+            // Sweep 0 is the no-clear table, below the fixed point everywhere.
+            const bool empty_held = layout.residues().has(0);
+            next.empty_low = !empty_held ? std::nan("") : has_last ? bracket.low(empty_board_value) : empty_board_value;
+            next.empty_high = !empty_held ? std::nan("") : has_last ? bracket.high(empty_board_value) : HUGE_VAL;
             finished.sweeps = next;
             state = next;
         };
@@ -717,7 +743,11 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
         record.change = state.change;
         record.ratio = state.previous_change > 0 ? state.change / state.previous_change : 0;
         record.bound = state.bound;
+        record.jump = jump;
+        record.largest = state.largest;
         record.empty_board_value = run.empty_board_value;
+        record.empty_low = state.empty_low;
+        record.empty_high = state.empty_high;
         record.seconds = MPI_Wtime() - sweep_start;
         records.push_back(record);
         if (progress) {
@@ -728,11 +758,12 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
                 eta = ", about " + std::to_string(std::max(1, int(more))) + " sweeps ("
                       + fixed(std::max(1.0, more) * record.seconds, 0) + " s) to go";
             }
+            const std::string jumped = jump != 0 ? ", jumped " + fixed(jump, 2) + " changes on" : "";
             std::fprintf(stderr,
-                         "stackgen: sweep %lld: largest change %.3g, ratio %.3g, bound %.3g (tolerance %.3g), "
-                         "V(empty) %.12f, %.1f s%s%s\n",
+                         "stackgen: sweep %lld: largest change %.3g, ratio %.3g, proven bound %.3g (tolerance %.3g), "
+                         "V(empty) %.12f, %.1f s%s%s%s\n",
                          static_cast<long long>(sweep), record.change, record.ratio, record.bound,
-                         options.clears_tolerance, record.empty_board_value, record.seconds,
+                         options.clears_tolerance, record.empty_board_value, record.seconds, jumped.c_str(),
                          device && checkpoint ? ", written" : "", eta.c_str());
         }
         if (done) {
@@ -759,12 +790,7 @@ void run_sweeps(const Communicator& comm, const GenerateOptions& options, const 
             device->next_sweep();
             continue;
         }
-        previous.reset();
-        comm.on_every_rank([&] {
-            // This run wrote and published the file a moment ago: its
-            // checksums would be read back for nothing (TableOpenOptions).
-            previous.emplace(StackTable::open_unchecked(sweep_file, {Residency::Resident, 0, false, threads, false}));
-        });
+        targets_held = true;
     }
 }
 

@@ -46,7 +46,8 @@ struct GenerateOptions {
     bool mirror = true;               // canonical boards only when the set is mirror-closed (--mirror auto)
     std::string spill;                // --spill DIR: the band's values in files there, mapped (band.h's RoundArray)
     Clears clears = Clears::None;     // --clears tetris: the well game, by sweeps (clears.h)
-    double clears_tolerance = 1e-10;  // the bound on every value's distance from the fixed point
+    double clears_tolerance = 1e-10;  // the proven bound on every value's distance from the fixed point
+    bool extrapolate = true;          // the targets jump along the last change (clears.h; not on a GPU)
     int max_sweeps = 1000;
     double sweep_seconds = 600;  // --clears --gpu: a sweep kept on the device is written at most this often
 };

@@ -35,7 +35,8 @@ void GpuSweeps::next_sweep() {}
 bool GpuSweeps::has_last() const { return false; }
 void GpuSweeps::upload_last(const RoundStore&) {}
 void GpuSweeps::download(RoundStore&, bool) const {}
-double GpuSweeps::change() const { return 0; }
+TargetChange GpuSweeps::change() const { return {}; }
+double GpuSweeps::largest() const { return 0; }
 std::uint64_t GpuSweeps::allocated() const { return 0; }
 PieceCounts GpuRounds::counts() const { return {}; }
 const GpuReport& GpuRounds::report() const {

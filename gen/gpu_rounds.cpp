@@ -2,6 +2,8 @@
 // CUDA (gpu_rounds.cu is the GPU path, gpu_none.cpp a build without it).
 #include "gpu_rounds.h"
 
+#include "clears.h"
+
 #include <algorithm>
 
 namespace stack {
@@ -22,8 +24,10 @@ GpuMemory gpu_memory(const Partition& partition, const RoundLayout& layout, cons
 }
 
 double gpu_sweeps_bytes(const Partition& partition, const RoundLayout& layout) {
+    // Both tables, the tetris round's slice starts, and the target runs
+    // (16 bytes a target row, at most twice the targets' values).
     return 2.0 * double(layout.stored_states()) * sizeof(double)
-           + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t);
+           + double(partition.owned_chunks() + 1) * sizeof(std::uint64_t) + 2 * tetris_targets_bytes(layout);
 }
 
 }  // namespace stack

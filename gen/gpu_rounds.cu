@@ -3,6 +3,7 @@
 #include "gpu_rounds.h"
 
 #include "capacity.h"
+#include "clears.h"
 #include "support/cli.h"
 #include "support/errors.h"
 #include "table/digest.h"
@@ -245,29 +246,53 @@ __global__ void digest_kernel(const Stored* values, std::uint64_t count, int fil
 // Bytes of a round's values a digest thread takes.
 constexpr std::uint64_t DigestPieceBytes = std::uint64_t(1) << 20;
 
-// The well game's change (clears.h): the largest |now[i] - last[i]| of a
-// round into *most, as its float64 bits (non-negative doubles order as
-// their bits do, so an integer maximum is the maximum). Each thread takes
-// a grid-strided share; on the device a warp's largest goes out once.
-__global__ void change_kernel(const double* now, const double* last, std::uint64_t count, unsigned long long* most) {
-    const std::uint64_t threads = std::uint64_t(gridDim.x) * blockDim.x;
-    double largest = 0;
-    for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += threads) {
-        const double change = now[i] > last[i] ? now[i] - last[i] : last[i] - now[i];
-        largest = change > largest ? change : largest;
-    }
+// The largest of a non-negative `value` over a warp into *most, as its
+// float64 bits (non-negative doubles order as their bits do, so an
+// integer maximum is the maximum): on the device a warp's largest goes
+// out once.
+__device__ void warp_max_out(double value, unsigned long long* most) {
 #ifdef __CUDA_ARCH__
     for (int offset = 16; offset > 0; offset /= 2) {
-        const double other = __shfl_down_sync(0xffffffffu, largest, offset);
-        largest = other > largest ? other : largest;
+        const double other = __shfl_down_sync(0xffffffffu, value, offset);
+        value = other > value ? other : value;
     }
     if ((threadIdx.x & 31u) != 0)
         return;
 #endif
     unsigned long long bits = 0;
-    memcpy(&bits, &largest, sizeof bits);
+    memcpy(&bits, &value, sizeof bits);
     if (bits != 0)
         atomicMax(most, bits);
+}
+
+// The well game's largest value of a round (its values are >= 0) into
+// *most; each thread a grid-strided share.
+__global__ void largest_kernel(const double* now, std::uint64_t count, unsigned long long* most) {
+    const std::uint64_t threads = std::uint64_t(gridDim.x) * blockDim.x;
+    double largest = 0;
+    for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += threads)
+        largest = now[i] > largest ? now[i] : largest;
+    warp_max_out(largest, most);
+}
+
+// The well game's change at the targets (clears.h): over a round's runs
+// of target values (target_runs: (first value, count) pairs), the largest
+// now - last into most[0] and last - now into most[1]; each thread a
+// grid-strided share of the runs.
+__global__ void target_change_kernel(const double* now, const double* last, const std::uint64_t* runs,
+                                     std::uint64_t run_count, unsigned long long* most) {
+    const std::uint64_t threads = std::uint64_t(gridDim.x) * blockDim.x;
+    double up = 0, down = 0;
+    for (std::uint64_t run = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; run < run_count; run += threads) {
+        const std::uint64_t first = runs[2 * run], count = runs[2 * run + 1];
+        for (std::uint64_t i = first; i < first + count; ++i) {
+            const double difference = now[i] - last[i];
+            up = difference > up ? difference : up;
+            down = -difference > down ? -difference : down;
+        }
+    }
+    warp_max_out(up, most);
+    warp_max_out(down, most + 1);
 }
 
 // What one launched round owns until it is waited for: its list of
@@ -322,13 +347,16 @@ struct GpuSweeps::Impl {
     bool has_last = false;
     std::vector<DeviceRound> tops;  // [sum]: only the tops are allocated
     std::vector<bool> has_tops;
-    DeviceArray<unsigned long long> change;  // the largest change's bits
+    DeviceArray<unsigned long long> change;        // the bits of the largest change up, down, and the largest value
+    std::vector<DeviceArray<std::uint64_t>> runs;  // [sum]: target_runs of the round, laid out once
+    std::vector<std::uint64_t> run_count;          // [sum]: pairs; ~0: not yet laid out
     DeviceArray<std::uint64_t> tetris_start;
     cudaStream_t stream = nullptr;  // uploads and downloads
 
     Impl(const Partition& partition_, const RoundLayout& layout_, int device_)
         : partition(partition_), layout(layout_), tops(std::size_t(partition_.rounds())),
-          has_tops(std::size_t(partition_.rounds()), false) {
+          has_tops(std::size_t(partition_.rounds()), false), runs(std::size_t(partition_.rounds())),
+          run_count(std::size_t(partition_.rounds()), ~std::uint64_t(0)) {
         int devices = 0;
         const cudaError_t found = cudaGetDeviceCount(&devices);
         if (found != cudaSuccess || devices == 0)
@@ -346,9 +374,9 @@ struct GpuSweeps::Impl {
         for (DeviceArray<double>& table : tables)
             table.allocate(layout.stored_states(), allocated);
         tetris_start.allocate(partition.owned_chunks() + 1, allocated);
-        change.allocate(1, allocated);
+        change.allocate(3, allocated);
         check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-        check(cudaMemsetAsync(change.data(), 0, sizeof(unsigned long long), stream), "cudaMemsetAsync");
+        check(cudaMemsetAsync(change.data(), 0, 3 * sizeof(unsigned long long), stream), "cudaMemsetAsync");
         check(cudaStreamSynchronize(stream), "clearing the change");
     }
     ~Impl() {
@@ -388,7 +416,7 @@ void GpuSweeps::next_sweep() {
     check(cudaDeviceSynchronize(), "finishing a sweep");
     sweeps.computed = 1 - sweeps.computed;
     sweeps.has_last = true;
-    check(cudaMemsetAsync(sweeps.change.data(), 0, sizeof(unsigned long long), sweeps.stream), "cudaMemsetAsync");
+    check(cudaMemsetAsync(sweeps.change.data(), 0, 3 * sizeof(unsigned long long), sweeps.stream), "cudaMemsetAsync");
     check(cudaStreamSynchronize(sweeps.stream), "clearing the change");
 }
 
@@ -416,16 +444,27 @@ void GpuSweeps::download(RoundStore& store, bool last) const {
           "copying a sweep's round to the host");
 }
 
-double GpuSweeps::change() const {
-    Impl& sweeps = *impl_;
+namespace {
+
+// change[0..2] from the device, as doubles.
+std::array<double, 3> read_change(GpuSweeps::Impl& sweeps) {
     check(cudaSetDevice(sweeps.device), "cudaSetDevice");
     check(cudaDeviceSynchronize(), "finishing a sweep");
-    unsigned long long bits = 0;
-    check(cudaMemcpy(&bits, sweeps.change.data(), sizeof bits, cudaMemcpyDeviceToHost), "reading the change back");
-    double change = 0;
-    std::memcpy(&change, &bits, sizeof change);
-    return change;
+    unsigned long long bits[3] = {};
+    check(cudaMemcpy(bits, sweeps.change.data(), sizeof bits, cudaMemcpyDeviceToHost), "reading the change back");
+    std::array<double, 3> values{};
+    std::memcpy(values.data(), bits, sizeof bits);
+    return values;
 }
+
+}  // namespace
+
+TargetChange GpuSweeps::change() const {
+    const std::array<double, 3> values = read_change(*impl_);
+    return {values[0], values[1]};
+}
+
+double GpuSweeps::largest() const { return read_change(*impl_)[2]; }
 
 std::uint64_t GpuSweeps::allocated() const { return impl_->allocated; }
 
@@ -898,11 +937,26 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
         check(cudaMemcpyAsync(sweeps.computed_round(store.sum), round.values.data(), count * sizeof(double),
                               cudaMemcpyDeviceToDevice, gpu.compute),
               "keeping a round of the sweep");
-        if (sweeps.has_last) {
-            const unsigned threads = 256,
-                           blocks = unsigned(std::min<std::uint64_t>((count + threads - 1) / threads, 1024));
-            STACK_LAUNCH(change_kernel, blocks, threads, gpu.compute, sweeps.computed_round(store.sum),
-                         sweeps.last_round(store.sum), count, sweeps.change.data());
+        const unsigned threads = 256;
+        const unsigned blocks = unsigned(std::min<std::uint64_t>((count + threads - 1) / threads, 1024));
+        STACK_LAUNCH(largest_kernel, blocks, threads, gpu.compute, sweeps.computed_round(store.sum), count,
+                     sweeps.change.data() + 2);
+        check(cudaGetLastError(), "launching the largest value's kernel");
+        const std::size_t sum = std::size_t(store.sum);
+        if (sweeps.run_count[sum] == ~std::uint64_t(0)) {  // the round's target runs, once
+            const std::vector<std::uint64_t> runs = target_runs(gpu.partition, gpu.layout, store, 1);
+            sweeps.run_count[sum] = runs.size() / 2;
+            if (!runs.empty()) {
+                sweeps.runs[sum].allocate(runs.size(), sweeps.allocated);
+                sweeps.runs[sum].upload(runs.data(), runs.size(), gpu.compute);
+                check(cudaStreamSynchronize(gpu.compute), "uploading a round's target runs");
+            }
+        }
+        if (sweeps.has_last && sweeps.run_count[sum] > 0) {
+            const std::uint64_t pairs = sweeps.run_count[sum];
+            const unsigned run_blocks = unsigned(std::min<std::uint64_t>((pairs + threads - 1) / threads, 1024));
+            STACK_LAUNCH(target_change_kernel, run_blocks, threads, gpu.compute, sweeps.computed_round(store.sum),
+                         sweeps.last_round(store.sum), sweeps.runs[sum].data(), pairs, sweeps.change.data());
             check(cudaGetLastError(), "launching the change kernel");
         }
     }

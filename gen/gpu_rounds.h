@@ -32,6 +32,7 @@
 
 #include "band.h"
 #include "partition.h"
+#include "rules/bracket.h"
 #include "rules/rules.h"
 #include "slice_work.h"
 #include "table/table_format.h"
@@ -138,9 +139,11 @@ public:
     // Writing a sweep: round `store.sum` of the one computed (`last`: of
     // the last sweep, kept until next_sweep()), to the host.
     void download(RoundStore& store, bool last = false) const;
-    // The largest |value - last sweep's value| of the rounds computed in
-    // this sweep (0 without a last sweep).
-    double change() const;
+    // The change of the rounds computed in this sweep from the last
+    // sweep, each way, at the boards a tetris lands on (clears.h; 0
+    // without a last sweep), and their largest value.
+    TargetChange change() const;
+    double largest() const;
     std::uint64_t allocated() const;
 
     struct Impl;

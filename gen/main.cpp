@@ -67,10 +67,19 @@ stack::OptionTable declared_options() {
         .defaults_to("none");
     table
         .real("clears-tolerance", 1e-15, 1,
-              "with --clears tetris: sweep until every value is within this of the fixed point (the bound "
-              "change * r / (1 - r), r the ratio of the last two sweeps' largest changes)",
+              "with --clears tetris: sweep until every value is proven within this of the fixed point (the "
+              "bracket of one Bellman step, docs/clears.md)",
               false)
         .defaults_to("1e-10");
+    table
+        .choice("extrapolate",
+                {{"on",
+                  "once the sweeps' change shrinks at a steady ratio r, jump the values the next tetrises read "
+                  "r / (1 - r) changes further (the same fixed point, fewer sweeps; the CPU and portable "
+                  "kernels)"},
+                 {"off", "plain sweeps (a GPU's way: its tables are then the CPU's bits)"}},
+                "with --clears tetris: extrapolate the sweeps")
+        .defaults_to("on");
     table.integer("max-sweeps", 1, 1000000, "with --clears tetris: stop with an error after this many sweeps")
         .defaults_to("1000");
     table
@@ -213,9 +222,12 @@ stack::GenerateOptions parse_options(const stack::OptionTable& table) {
     options.clears = stack::parse_clears(table.choice("clears"));
     options.clears_tolerance = table.real("clears-tolerance");
     options.max_sweeps = table.integer("max-sweeps");
+    options.extrapolate = table.choice("extrapolate") == "on" && !options.gpu;
+    if (table.given("extrapolate") && table.choice("extrapolate") == "on" && options.gpu)
+        throw stack::InputError("--extrapolate on: a GPU's sweeps are plain; give --extrapolate off, or nothing");
     options.sweep_seconds = table.real("sweep-seconds");
     if (options.clears == stack::Clears::None)
-        for (const char* name : {"clears-tolerance", "max-sweeps", "sweep-seconds"})
+        for (const char* name : {"clears-tolerance", "max-sweeps", "sweep-seconds", "extrapolate"})
             if (table.given(name))
                 throw stack::InputError(std::string("--") + name + " goes with --clears tetris");
     if (table.given("sweep-seconds") && !options.gpu)

@@ -203,9 +203,11 @@ Json gpu_json(const Communicator& comm, const GpuReport* report) {
 
 namespace {
 
-// A line-clear table's sweeps: each one's largest change, ratio and bound
-// (null where it is infinite: sweep 0 and 1 have no ratio), V(empty) and
-// seconds. Null for a no-clear table.
+// A line-clear table's sweeps: each one's largest change at the targets,
+// ratio, proven bound (null where it is infinite: sweep 0, and a first
+// change too large to bound), the extrapolation it jumped by, its largest
+// value, V(empty) with its proven bracket, and seconds. Null for a
+// no-clear table.
 Json sweeps_json(const SummaryInputs& in) {
     if (!in.sweeps)
         return nullptr;
@@ -216,7 +218,11 @@ Json sweeps_json(const SummaryInputs& in) {
                         {"change", sweep.change},
                         {"ratio", sweep.ratio},
                         {"bound", finite(sweep.bound)},
+                        {"jump", sweep.jump},
+                        {"largest_value", sweep.largest},
                         {"empty_board_value", sweep.empty_board_value},
+                        {"empty_low", finite(sweep.empty_low)},
+                        {"empty_high", finite(sweep.empty_high)},
                         {"seconds", sweep.seconds}});
     return {{"tolerance", in.clears_tolerance}, {"runs", runs}};
 }
@@ -349,11 +355,14 @@ std::string summary_text(const Json& s) {
             number("empty_board_value"), number("empty_board_value_computed"));
     if (s["clears"].get<std::string>() != "none") {
         const Json& last = s["sweeps"]["runs"].back();
-        add("  clears              %s: sweeps 0..%lld (0: no clears), last change %.3g, ratio %.3g, bound %.3g "
-            "(tolerance %.3g)\n",
+        add("  clears              %s: sweeps 0..%lld (0: no clears), last change %.3g, ratio %.3g, proven bound "
+            "%.3g (tolerance %.3g)\n",
             s["clears"].get<std::string>().c_str(), last["sweep"].get<long long>(), last["change"].get<double>(),
             last["ratio"].get<double>(), last["bound"].is_null() ? HUGE_VAL : last["bound"].get<double>(),
             s["sweeps"]["tolerance"].get<double>());
+        if (!last["empty_low"].is_null() && !last["empty_high"].is_null())
+            add("  V(empty) bracket    [%.15f, %.15f] (proven: docs/clears.md)\n", last["empty_low"].get<double>(),
+                last["empty_high"].get<double>());
     }
     add("  digest              %s  (CRC-64/XZ of the values in the table's order; the same for any ranks x threads)\n",
         s["digest"].get<std::string>().c_str());

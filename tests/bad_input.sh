@@ -31,6 +31,8 @@ expect_error 2 "--clears must be none or tetris \(got 'all'\)" gen --width 4 --h
 expect_error 2 "--clears-tolerance goes with --clears tetris" gen --width 4 --height 4 --clears-tolerance 1e-9 --output "$work/a.h5"
 expect_error 2 "--clears-tolerance must be a number .*, not '0'" gen --width 4 --height 4 --clears tetris --clears-tolerance 0 --output "$work/a.h5"
 expect_error 2 "--max-sweeps must be a whole number in \[1, 1000000\], not '0'" gen --width 4 --height 4 --clears tetris --max-sweeps 0 --output "$work/a.h5"
+expect_error 2 "--extrapolate goes with --clears tetris" gen --width 4 --height 4 --extrapolate off --output "$work/a.h5"
+expect_error 2 "--extrapolate on: a GPU's sweeps are plain" gen --width 4 --height 4 --clears tetris --gpu --extrapolate on --output "$work/a.h5"
 expect_error 2 "--clears tetris .* needs float64 values and band" gen --width 4 --height 4 --clears tetris --precision float32 --band-precision float32 --output "$work/a.h5"
 expect_error 2 "--clears tetris needs the 1 x 4 I piece, which pentominoes does not hold" gen --width 5 --height 6 --clears tetris --pieces pentominoes --output "$work/a.h5"
 expect_error 2 "--kernel chooses the CPU kernel's way: give it without --gpu and --portable-kernel" gen --width 4 --height 4 --kernel rows --portable-kernel --output "$work/a.h5"

@@ -168,12 +168,13 @@ PYTHON
     sweeps=("${well_game[@]}" --quiet)
     if [ "$np" = 1 ]; then
         # Class 0 last: its CPU table, left in $cpu, is the one the runs
-        # below are compared with.
+        # below are compared with. The CPU's sweeps are plain, as a GPU's
+        # are (--extrapolate off).
         for well in "--mirror off --residue 3" "--residue 0"; do
             read -r -a extra <<< "$well"
             cpu="$dir/clears_cpu.h5" gpu="$dir/clears_gpu.h5"
             rm -f "$cpu" "$gpu"*
-            "$stackgen" "${sweeps[@]}" "${extra[@]}" --output "$cpu" --threads 2
+            "$stackgen" "${sweeps[@]}" "${extra[@]}" --extrapolate off --output "$cpu" --threads 2
             # Without --quiet: only the answer is written by default
             # (stderr's ", written" once among its sweeps).
             "$emulated" "${well_game[@]}" "${extra[@]}" --gpu --output "$gpu" 2> "$dir/sweeps.err"

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "brute_force.h"
+#include "rules/bracket.h"
 #include "rules/rules.h"
 #include "rules/pieces.h"
 #include "rules/value.h"
@@ -95,10 +96,11 @@ inline NaiveSolution naive_solve(int width, int height) {
 // place, so a placement (a larger id) reads this sweep's value and a
 // tetris (every height 4 lower, a smaller id) the last sweep's; the I's
 // best takes the tetris when every column is 4 or more high. The sweeps
-// stop when change * r / (1 - r) <= tolerance, change the largest change
-// over the boards of `classes` (the tetrominoes' height sum mod 4) and r
-// its ratio to the sweep before's (the first sweep has no ratio). Same
-// successors, same equation, same order: stackgen's bits.
+// stop when the proven bound (rules/bracket.h) is within the tolerance:
+// from the sweep's largest change up and down at the boards a tetris lands
+// on and its largest value, over the boards of `classes` (the tetrominoes'
+// height sum mod 4). Same successors, same equation, same order, plain
+// sweeps: stackgen's bits with --extrapolate off.
 struct NaiveSweeps {
     std::vector<double> values;  // [board id] -> V
     int sweeps = 0;              // the last sweep's number
@@ -110,9 +112,10 @@ inline NaiveSweeps naive_sweeps(int width, int height, double tolerance, const s
     NaiveSweeps result;
     result.values = naive_solve(width, height).values;
     std::vector<int> heights(width);
-    double previous_change = 0;
     for (int sweep = 1;; ++sweep) {
-        double change = 0;
+        // The change at the boards a tetris lands on (every column at most
+        // H - 4), each way, and the largest value, over the classes held.
+        double up = 0, down = 0, largest = 0;
         for (std::uint64_t id = power[width]; id-- > 0;) {
             int sum = 0, lowest = height;
             for (int column = 0; column < width; ++column) {
@@ -127,17 +130,23 @@ inline NaiveSweeps naive_sweeps(int width, int height, double tolerance, const s
             bool held = false;
             for (const int r : classes)
                 held = held || sum % 4 == r;
+            int highest = 0;
+            for (int column = 0; column < width; ++column)
+                highest = heights[column] > highest ? heights[column] : highest;
+            if (held && highest <= height - 4) {
+                up = value - result.values[id] > up ? value - result.values[id] : up;
+                down = result.values[id] - value > down ? result.values[id] - value : down;
+            }
             if (held)
-                change = std::fabs(value - result.values[id]) > change ? std::fabs(value - result.values[id]) : change;
+                largest = value > largest ? value : largest;
             result.values[id] = value;
         }
-        double bound = change == 0 ? 0.0 : HUGE_VAL;
-        if (change > 0 && sweep >= 2 && change < previous_change) {
-            const double ratio = change / previous_change;
-            bound = change * ratio / (1 - ratio);
-        }
-        previous_change = change;
-        if (bound <= tolerance) {
+        // The bracket (rules/bracket.h): the I's share, 1/7, of the change,
+        // four roundings a side.
+        const double rounding = 4 * step_rounding(largest, PieceCount);
+        const double share = 1.0 / double(int(PieceCount));
+        const Bracket bracket{share * up + rounding, share * down + rounding, largest};
+        if (bracket.bound() <= tolerance) {
             result.sweeps = sweep;
             return result;
         }

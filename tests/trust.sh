@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trust: the verifier, integrity checks, resume after kill -9, failing ranks.
-#   trust.sh verifier                  stackverify passes on good tables (v1, v2, a class, float32)
-#                                      and fails on each planted fault
+#   trust.sh verifier                  stackverify passes on good tables (v1, v2, a class, float32,
+#                                      a line-clear table's proven bound) and fails on each planted fault
 #   trust.sh damaged                   stackplay, stackverify and the Python reader (not in a
 #                                      sanitizer build) refuse each
 #                                      damaged file with one line and exit 2
@@ -57,6 +57,31 @@ verifier)
     rewrite "$work/swapped.h5" "a, b = (int(p) for p in t.positions(t.board_id([[3,6,8,7],[3,8,6,7]]))); v = f['values']; x, y = v[a], v[b]; assert x != y, 'the swap must change something'; v[a], v[b] = y, x" \
         || fail "the swap was not made"
     expect_error 1 "fails verification: [0-9]+ states disagree" mpi 2 "$stackverify" "$work/swapped.h5"
+    # A line-clear table (the well game): the proven bound checked from the
+    # file at np 1 and 3; one value raised by 1e-6 is named as the farthest
+    # board; a stated bound smaller than the proven one, and a stated
+    # largest value not the table's, are refused.
+    mpi 2 "$stackgen" --width 5 --height 10 --clears tetris --output "$work/clears.h5" --quiet || exit 1
+    for np in 1 3; do
+        mpi "$np" "$stackverify" "$work/clears.h5" --json > "$work/report.json" && pass || fail "stackverify clears at np $np"
+    done
+    "$python" - "$work/report.json" <<'PYTHON' && pass || fail "the verifier's bracket"
+import json, sys
+b = json.load(open(sys.argv[1]))["bracket"]
+print("5x10 well game: one step moves a value by +%.3g / -%.3g; proven %.3g, stated %.3g; V(empty) in [%.15f, %.15f]"
+      % (b["residual_above"], b["residual_below"], b["bound"], b["stated_bound"], b["empty_low"], b["empty_high"]))
+assert b["stated_proven"] and b["bound"] <= b["stated_bound"] <= 1e-10, b
+assert b["empty_low"] <= b["empty_high"] and b["empty_high"] - b["empty_low"] <= 2e-10, b
+PYTHON
+    cp "$work/clears.h5" "$work/raised.h5"
+    rewrite "$work/raised.h5" "p = int(t.positions(t.board_id([[2,5,7,3,6]]))[0]); f['values'][p] = f['values'][p] + 1e-6"
+    expect_error 1 "fails verification: [0-9,]+ states? (is|are) farther from one Bellman step than the stated bound .* allows; .*the farthest, board 2,5,7,3,6 " mpi 2 "$stackverify" "$work/raised.h5"
+    cp "$work/clears.h5" "$work/claims.h5"
+    "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs['clears_bound'] = f.attrs['clears_bound'] / 10" "$work/claims.h5"
+    expect_error 1 "fails verification: [0-9,]+ states? (is|are) farther from one Bellman step than the stated bound" mpi 2 "$stackverify" "$work/claims.h5"
+    cp "$work/clears.h5" "$work/largest.h5"
+    "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs['clears_largest_value'] = f.attrs['clears_largest_value'] / 2" "$work/largest.h5"
+    expect_error 1 "fails verification: its largest value is .*, not the .* its bound was stated with" mpi 2 "$stackverify" "$work/largest.h5"
     # Every value right, the recorded digest one bit off: the digest check alone fails it
     cp "$work/v2.h5" "$work/digest.h5"
     "$python" -c "import h5py, numpy as np, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs.modify('values_crc64', np.uint64(int(f.attrs['values_crc64']) ^ 1)); f.close()" "$work/digest.h5"

@@ -117,6 +117,13 @@ void rewrite_attribute(hid_t location, const char* name, std::int64_t value) {
     check_hdf5(H5Awrite(attribute, H5T_NATIVE_INT64, &value), std::string("write attribute ") + name);
 }
 
+void rewrite_attribute(hid_t location, const char* name, const std::string& value) {
+    Handle attribute = attribute_handle(H5Aopen(location, name, H5P_DEFAULT), std::string("open attribute ") + name);
+    Handle type = string_type();
+    const char* text = value.c_str();
+    check_hdf5(H5Awrite(attribute, type, &text), std::string("write attribute ") + name);
+}
+
 void write_attribute(hid_t location, const char* name, const std::string& value) {
     Handle type = string_type();
     const char* text = value.c_str();

@@ -85,6 +85,7 @@ void write_attribute(hid_t location, const char* name, double value);  // IEEE-7
 // Rewrites an existing scalar attribute of the same type.
 void rewrite_attribute(hid_t location, const char* name, double value);
 void rewrite_attribute(hid_t location, const char* name, std::int64_t value);
+void rewrite_attribute(hid_t location, const char* name, const std::string& value);
 inline void write_attribute(hid_t location, const char* name, const char* value) {
     write_attribute(location, name, std::string(value));
 }

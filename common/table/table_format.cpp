@@ -235,6 +235,10 @@ void write_sweep_attributes(hid_t file, const TableInfo& info, bool create) {
         write_attribute(file, "clears_previous_change", info.sweeps.previous_change);
         write_attribute(file, "clears_bound", info.sweeps.bound);
         write_attribute(file, "clears_tolerance", info.sweeps.tolerance);
+        write_attribute(file, "clears_bound_kind", std::string(info.sweeps.proven ? "proven" : "none"));
+        write_attribute(file, "clears_largest_value", info.sweeps.largest);
+        write_attribute(file, "clears_empty_low", info.sweeps.empty_low);
+        write_attribute(file, "clears_empty_high", info.sweeps.empty_high);
         return;
     }
     rewrite_attribute(file, "clears_sweep", info.sweeps.sweep);
@@ -242,6 +246,10 @@ void write_sweep_attributes(hid_t file, const TableInfo& info, bool create) {
     rewrite_attribute(file, "clears_previous_change", info.sweeps.previous_change);
     rewrite_attribute(file, "clears_bound", info.sweeps.bound);
     rewrite_attribute(file, "clears_tolerance", info.sweeps.tolerance);
+    rewrite_attribute(file, "clears_bound_kind", std::string(info.sweeps.proven ? "proven" : "none"));
+    rewrite_attribute(file, "clears_largest_value", info.sweeps.largest);
+    rewrite_attribute(file, "clears_empty_low", info.sweeps.empty_low);
+    rewrite_attribute(file, "clears_empty_high", info.sweeps.empty_high);
 }
 
 namespace {
@@ -314,6 +322,19 @@ void read_round_attributes(hid_t file, const std::string& path, TableInfo& info,
         info.sweeps.previous_change = read_real_attribute(file, "clears_previous_change");
         info.sweeps.bound = read_real_attribute(file, "clears_bound");
         info.sweeps.tolerance = read_real_attribute(file, "clears_tolerance");
+        // The bracket's attributes, from stackgen 0.7 on (older tables' bound
+        // is the ratio's estimate).
+        if (has_attribute(file, "clears_bound_kind")) {
+            const std::string kind = read_string_attribute(file, "clears_bound_kind");
+            if (kind != "proven" && kind != "none")
+                throw InputError("'" + path + "': attribute 'clears_bound_kind' is '" + kind + "', not proven or none");
+            info.sweeps.proven = kind == "proven";
+            info.sweeps.largest = read_real_attribute(file, "clears_largest_value");
+            info.sweeps.empty_low = read_real_attribute(file, "clears_empty_low");
+            info.sweeps.empty_high = read_real_attribute(file, "clears_empty_high");
+            if (!(info.sweeps.largest >= 0))
+                throw InputError("'" + path + "': attribute 'clears_largest_value' is not a value >= 0");
+        }
         if (info.sweeps.sweep < 0 || !(info.sweeps.change >= 0) || !(info.sweeps.previous_change >= 0)
             || !(info.sweeps.bound >= 0) || !(info.sweeps.tolerance >= 0))
             throw InputError("'" + path + "': its clears_* attributes are not a count of sweeps and distances >= 0");

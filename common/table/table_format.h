@@ -126,10 +126,17 @@ Clears parse_clears(const std::string& text, const std::string& option = "clears
 // How far a line-clear table's sweeps went (the version-4 attributes).
 struct SweepState {
     std::int64_t sweep = 0;
-    double change = 0;           // the largest change of a value in the last sweep
+    double change = 0;           // the largest change, at the boards a tetris lands on, in the last sweep
     double previous_change = 0;  // in the sweep before it (0: none)
     double bound = 0;            // on any value's distance from the fixed point
     double tolerance = 0;        // the bound asked for
+    // Since the bracket (rules/bracket.h): the bound is proven, not the
+    // older estimate from the ratio of the last two changes; with it, the
+    // largest value and V(empty)'s bracket (NaN where the table does not
+    // hold the empty board's class).
+    bool proven = false;  // attribute clears_bound_kind = "proven"
+    double largest = 0;
+    double empty_low = 0, empty_high = 0;
 };
 
 std::string precision_name(Precision precision);  // "float64", "float32"

@@ -6,6 +6,7 @@
 #include "support/json.h"
 #include "table/digest.h"
 #include "table/stack_table.h"
+#include "rules/bracket.h"
 #include "rules/value.h"
 
 #include <algorithm>
@@ -73,6 +74,22 @@ struct Tally {
     BoardId first_wrong = std::numeric_limits<BoardId>::max();
     double stored_at_first = 0, derived_at_first = 0;
     double largest_deviation = 0;
+    // A line-clear table: one Bellman step's residuals, T(L) - L (above)
+    // and L - T(L) (below), at their largest; and the board farthest past
+    // what the stated bound allows (a value changed on purpose is that one).
+    double above = 0, below = 0;
+    double worst_excess = 0;
+    BoardId worst = std::numeric_limits<BoardId>::max();
+    double stored_at_worst = 0, derived_at_worst = 0;
+};
+
+// What a line-clear table is checked against (rules/bracket.h): each
+// board's residual may be at most what the file's stated bound allows, one
+// rounding of the step kept back, at the table's largest value.
+struct ClearsCheck {
+    bool on = false;
+    double largest = 0;
+    double allowed_above = 0, allowed_below = 0;
 };
 
 // One placement of a row that fits every stored state of the row (columns
@@ -170,7 +187,8 @@ void list_row_placements(const Rules& rules, const RowPlaces& places, const Heig
 // Derives every stored state of a row that lies in [first, last) from its
 // successors' stored values, and tallies what disagrees.
 void check_row(const StackTable& table, const Heights& heights, std::uint64_t start, const int* index,
-               const std::vector<RowPlacement>& placements, std::uint64_t first, std::uint64_t last, Tally& tally) {
+               const std::vector<RowPlacement>& placements, std::uint64_t first, std::uint64_t last,
+               const ClearsCheck& clears, Tally& tally) {
     const Geometry& geometry = table.geometry();
     const int height = geometry.height();
     const double largest = largest_possible_value(table.info());
@@ -203,6 +221,18 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
             best[std::size_t(placement.piece)] = std::max(best[std::size_t(placement.piece)], value);
             ++tally.connections;
         }
+        // The well game: the I may go into the well instead, when every
+        // column is 4 or more high, to the board 4 rows lower (rules.h).
+        if (clears.on) {
+            Heights board = heights;
+            board[0] = h0;
+            if (tetris_fits(board, geometry.width())) {
+                const Heights lower = after_tetris(board, geometry.width());
+                const double value = table.value_at(layout->position(layout->canonical(lower)));
+                const auto piece = std::size_t(table.rules().tetris_piece());
+                best[piece] = std::max(best[piece], value);
+            }
+        }
         // Format 3 sums each mirror pair first (value.h). Older tables were
         // summed in the set's order by stackgen, but a version-1 file may
         // come from a tool of either order (the naive baseline's --write-v1
@@ -214,8 +244,23 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
         const double set_order = older ? value_from_best(best.data(), 1, table.rules(), false) : derived;
         const double deviation = std::min(std::abs(derived - stored), std::abs(set_order - stored));
         tally.largest_deviation = std::max(tally.largest_deviation, deviation);
-        const bool right =
+        bool right =
             float32 ? deviation <= Float32Tolerance * std::max(stored, 1.0) : derived == stored || set_order == stored;
+        if (clears.on) {
+            tally.above = std::max(tally.above, derived - stored);
+            tally.below = std::max(tally.below, stored - derived);
+            const double excess =
+                std::max(derived - stored - clears.allowed_above, stored - derived - clears.allowed_below);
+            right = !(excess > 0);
+            if (excess > tally.worst_excess) {
+                Heights board = heights;
+                board[0] = h0;
+                tally.worst_excess = excess;
+                tally.worst = geometry.encode(board);
+                tally.stored_at_worst = stored;
+                tally.derived_at_worst = derived;
+            }
+        }
         ++tally.states;
         if (!right || !(stored >= 0 && stored <= largest)) {
             Heights board = heights;
@@ -233,7 +278,7 @@ void check_row(const StackTable& table, const Heights& heights, std::uint64_t st
 
 // Walks the rows holding positions [first, last) of the table, in file
 // order, and checks every state there.
-Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t last) {
+Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t last, const ClearsCheck& clears) {
     const Geometry& geometry = table.geometry();
     RowPlaces places(table);
     places.prepare_identity();
@@ -245,7 +290,7 @@ Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t la
         const Heights heights = rows.next(sum);
         const std::uint64_t start = places.row_start(heights, sum);
         list_row_placements(table.rules(), places, heights, sum, geometry.width(), geometry.height(), placements);
-        check_row(table, heights, start, places.index(sum), placements, first, last, tally);
+        check_row(table, heights, start, places.index(sum), placements, first, last, clears, tally);
         position = start + places.row_values(heights, sum);
     }
     return tally;
@@ -255,9 +300,20 @@ Tally check_range(const StackTable& table, std::uint64_t first, std::uint64_t la
 // disagree with their successors and the first of them, else the count
 // that does not match the file.
 std::string failure_summary(const Geometry& geometry, const Tally& all, const double found[2],
-                            std::uint64_t connections_attribute, std::uint64_t stored) {
+                            std::uint64_t connections_attribute, std::uint64_t stored, const ClearsCheck& clears,
+                            double stated_bound) {
     char line[512];
-    if (all.wrong > 0) {
+    if (all.wrong > 0 && clears.on) {
+        std::snprintf(line, sizeof line,
+                      "%s %s farther from one Bellman step than the stated bound %.3g allows; the first, board %s "
+                      "(id %llu), stores %.17g where one step gives %.17g; the farthest, board %s (id %llu), stores "
+                      "%.17g where one step gives %.17g",
+                      with_commas(all.wrong).c_str(), all.wrong == 1 ? "state is" : "states are", stated_bound,
+                      geometry.format_heights(geometry.decode(all.first_wrong)).c_str(),
+                      static_cast<unsigned long long>(all.first_wrong), found[0], found[1],
+                      geometry.format_heights(geometry.decode(all.worst)).c_str(),
+                      static_cast<unsigned long long>(all.worst), all.stored_at_worst, all.derived_at_worst);
+    } else if (all.wrong > 0) {
         std::snprintf(line, sizeof line,
                       "%s %s with %s successors; the first, board %s (id %llu), "
                       "stores %.17g where its successors give %.17g",
@@ -288,6 +344,16 @@ Tally reduce_tally(const Communicator& comm, const Tally& local) {
     all.wrong = comm.all_reduce(local.wrong, Reduction::Sum);
     all.first_wrong = comm.all_reduce(local.first_wrong, Reduction::Min);
     all.largest_deviation = comm.all_reduce(local.largest_deviation, Reduction::Max);
+    all.above = comm.all_reduce(local.above, Reduction::Max);
+    all.below = comm.all_reduce(local.below, Reduction::Max);
+    all.worst_excess = comm.all_reduce(local.worst_excess, Reduction::Max);
+    const bool mine = all.worst_excess > 0 && local.worst_excess == all.worst_excess;
+    all.worst = comm.all_reduce(mine ? local.worst : std::numeric_limits<BoardId>::max(), Reduction::Min);
+    double at_worst[2] = {mine && local.worst == all.worst ? local.stored_at_worst : -1.0,
+                          mine && local.worst == all.worst ? local.derived_at_worst : -1.0};
+    comm.all_reduce(at_worst, 2, Reduction::Max);
+    all.stored_at_worst = at_worst[0];
+    all.derived_at_worst = at_worst[1];
     double found[2] = {local.first_wrong == all.first_wrong ? local.stored_at_first : -1.0,
                        local.first_wrong == all.first_wrong ? local.derived_at_first : -1.0};
     comm.all_reduce(found, 2, Reduction::Max);
@@ -338,8 +404,20 @@ DigestCheck check_digest(const Communicator& comm, const StackTable& table, std:
     return check;
 }
 
+// A line-clear table's bracket, as measured here (rules/bracket.h).
+struct BracketReport {
+    bool on = false;
+    Bracket proven;           // from the residuals measured, with one rounding each
+    double stated_bound = 0;  // the file's
+    bool stated_proven = false;
+    double stated_largest = 0;  // the file's largest value (none: NaN)
+    bool largest_matches = true;
+    bool empty_held = false;
+    double empty_value = 0;
+};
+
 Json report_json(const StackTable& table, const std::string& path, int ranks, const Tally& all, double seconds,
-                 bool passed, const DigestCheck& digest) {
+                 bool passed, const DigestCheck& digest, const BracketReport& bracket) {
     const Geometry& geometry = table.geometry();
     Json report = {{"table", path},
                    {"width", geometry.width()},
@@ -357,18 +435,38 @@ Json report_json(const StackTable& table, const std::string& path, int ranks, co
                    {"digest_attribute", digest.checked ? Json(digest_text(digest.stored)) : Json(nullptr)},
                    {"digest_of_values", digest.checked ? Json(digest_text(digest.derived)) : Json(nullptr)},
                    {"passed", passed}};
+    if (bracket.on) {
+        const Bracket& b = bracket.proven;
+        report["bracket"] = {
+            {"residual_above", all.above},
+            {"residual_below", all.below},
+            {"bound", b.bound()},
+            {"largest_value", b.largest},
+            {"stated_bound", bracket.stated_bound},
+            {"stated_proven", bracket.stated_proven},
+            {"stated_largest_value", std::isnan(bracket.stated_largest) ? Json(nullptr) : Json(bracket.stated_largest)},
+            {"empty_low", bracket.empty_held ? Json(b.low(bracket.empty_value)) : Json(nullptr)},
+            {"empty_high", bracket.empty_held ? Json(b.high(bracket.empty_value)) : Json(nullptr)}};
+    }
     if (all.wrong > 0) {
         const Heights heights = geometry.decode(all.first_wrong);
         report["first_wrong"] = {{"id", all.first_wrong},
                                  {"heights", std::vector<int>(heights.begin(), heights.begin() + geometry.width())},
                                  {"stored", all.stored_at_first},
                                  {"derived", all.derived_at_first}};
+        if (bracket.on) {
+            const Heights worst = geometry.decode(all.worst);
+            report["farthest"] = {{"id", all.worst},
+                                  {"heights", std::vector<int>(worst.begin(), worst.begin() + geometry.width())},
+                                  {"stored", all.stored_at_worst},
+                                  {"derived", all.derived_at_worst}};
+        }
     }
     return report;
 }
 
 void print_report(const StackTable& table, const std::string& path, int ranks, const Tally& all, double seconds,
-                  bool passed, const DigestCheck& digest) {
+                  bool passed, const DigestCheck& digest, const BracketReport& bracket) {
     const Geometry& geometry = table.geometry();
     const TableInfo& info = table.info();
     std::printf("stackverify %s: %s, %dx%d, %s, format %lld, classes {%s} mod %d, %s, %d rank%s\n", project_version(),
@@ -379,7 +477,23 @@ void print_report(const StackTable& table, const std::string& path, int ranks, c
                 with_commas(info.stored_states).c_str());
     std::printf("  connections         %s counted, %s in the file%s\n", with_commas(all.connections).c_str(),
                 with_commas(info.connections).c_str(), all.connections == info.connections ? "" : ": DIFFERENT");
-    std::printf("  largest deviation   %.3g\n", all.largest_deviation);
+    if (bracket.on) {
+        const Bracket& b = bracket.proven;
+        std::printf("  one Bellman step    moves a value by at most +%.3g / -%.3g (rounding %.2g each way added)\n",
+                    all.above, all.below, b.above - all.above);
+        std::printf("  proven bound        every value within %.3g of the fixed point; the file states %.3g (%s)\n",
+                    b.bound(), bracket.stated_bound,
+                    bracket.stated_proven ? "proven" : "an older estimate from the sweeps' ratio");
+        std::printf("  largest value       %.17g%s\n", b.largest,
+                    std::isnan(bracket.stated_largest) ? ""
+                    : bracket.largest_matches          ? ", as the file states"
+                                                       : ": NOT the file's");
+        if (bracket.empty_held)
+            std::printf("  V(empty)            %.17g, proven in [%.15f, %.15f]\n", bracket.empty_value,
+                        b.low(bracket.empty_value), b.high(bracket.empty_value));
+    } else {
+        std::printf("  largest deviation   %.3g\n", all.largest_deviation);
+    }
     if (digest.checked)
         std::printf("  digest              %s of the values, %s in the file%s\n", digest_text(digest.derived).c_str(),
                     digest_text(digest.stored).c_str(), digest.passed() ? "" : ": DIFFERENT");
@@ -392,6 +506,10 @@ void print_report(const StackTable& table, const std::string& path, int ranks, c
             "successors give %.17g\n",
             with_commas(all.wrong).c_str(), geometry.format_heights(geometry.decode(all.first_wrong)).c_str(),
             static_cast<unsigned long long>(all.first_wrong), all.stored_at_first, all.derived_at_first);
+    if (all.wrong > 0 && bracket.on)
+        std::printf("  farthest            board %s (id %llu), stores %.17g where one step gives %.17g\n",
+                    geometry.format_heights(geometry.decode(all.worst)).c_str(),
+                    static_cast<unsigned long long>(all.worst), all.stored_at_worst, all.derived_at_worst);
     std::printf("verify: %s\n", passed ? "PASS" : "FAIL");
 }
 
@@ -403,33 +521,70 @@ int verify_table(const Communicator& comm, const VerifyOptions& options) {
     // that cannot be read stops every rank with the same message.
     std::optional<StackTable> table;
     comm.on_every_rank([&] { table.emplace(StackTable::open(options.table, {Residency::Resident, 0})); });
-    if (table->info().clears != Clears::None)
-        throw InputError("'" + options.table + "' is a line-clear table (clears " + clears_name(table->info().clears)
-                         + "): stackverify checks the no-clear equation; stackgen's sweeps give its bound");
     const std::uint64_t stored = table->info().stored_states;
     const std::uint64_t first = stored * std::uint64_t(comm.rank()) / comm.size();
     const std::uint64_t last = stored * std::uint64_t(comm.rank() + 1) / comm.size();
-    const Tally all = reduce_tally(comm, check_range(*table, first, last));
+    // A line-clear table (the well game) holds no exact equation, only a
+    // fixed point approached: each board is checked against the residual
+    // the file's stated bound allows (rules/bracket.h), at the largest
+    // value, found first.
+    ClearsCheck clears;
+    BracketReport bracket;
+    const SweepState& sweeps = table->info().sweeps;
+    if (table->info().clears != Clears::None) {
+        double largest = 0;
+        for (std::uint64_t position = first; position < last; ++position)
+            largest = std::max(largest, table->value_at(position));
+        largest = comm.all_reduce(largest, Reduction::Max);
+        const double rounding = step_rounding(largest, table->rules().piece_count());
+        clears.on = true;
+        clears.largest = largest;
+        const bool finite = std::isfinite(sweeps.bound);
+        clears.allowed_above = finite ? allowed_above(sweeps.bound, largest) - rounding : HUGE_VAL;
+        clears.allowed_below = finite ? allowed_below(sweeps.bound, largest) - rounding : HUGE_VAL;
+        bracket.on = true;
+        bracket.stated_bound = sweeps.bound;
+        bracket.stated_proven = sweeps.proven;
+        bracket.stated_largest = sweeps.proven ? sweeps.largest : std::nan("");
+        bracket.largest_matches = !sweeps.proven || sweeps.largest == largest;
+        const RoundLayout* layout = table->layout();
+        bracket.empty_held = layout && layout->residues().has(0);
+        if (bracket.empty_held)
+            bracket.empty_value = table->value_at(layout->position(Heights{}));
+    }
+    const Tally all = reduce_tally(comm, check_range(*table, first, last, clears));
+    if (bracket.on) {
+        const double rounding = step_rounding(clears.largest, table->rules().piece_count());
+        bracket.proven = {all.above + rounding, all.below + rounding, clears.largest};
+    }
     const DigestCheck digest = check_digest(comm, *table, first, last);
     const double seconds = MPI_Wtime() - start_time;
-    const bool passed =
-        all.wrong == 0 && all.states == stored && all.connections == table->info().connections && digest.passed();
+    const bool passed = all.wrong == 0 && all.states == stored && all.connections == table->info().connections
+                        && digest.passed() && bracket.largest_matches;
     if (!comm.is_root())
         return passed ? ExitSuccess : ExitCheckFailed;
     if (options.json)
-        std::fputs(json_text(report_json(*table, options.table, comm.size(), all, seconds, passed, digest)).c_str(),
-                   stdout);
+        std::fputs(
+            json_text(report_json(*table, options.table, comm.size(), all, seconds, passed, digest, bracket)).c_str(),
+            stdout);
     else
-        print_report(*table, options.table, comm.size(), all, seconds, passed, digest);
+        print_report(*table, options.table, comm.size(), all, seconds, passed, digest, bracket);
     std::fflush(stdout);
     if (!passed) {
         const double found[2] = {all.stored_at_first, all.derived_at_first};
-        std::fprintf(stderr, "stackverify: %s fails verification: %s\n", options.table.c_str(),
-                     digest.passed() || all.wrong > 0
-                         ? failure_summary(table->geometry(), all, found, table->info().connections, stored).c_str()
-                         : ("its values' digest " + digest_text(digest.derived) + " is not the "
-                            + digest_text(digest.stored) + " it records")
-                               .c_str());
+        std::string why;
+        if (!bracket.largest_matches) {
+            char line[256];
+            std::snprintf(line, sizeof line, "its largest value is %.17g, not the %.17g its bound was stated with",
+                          clears.largest, sweeps.largest);
+            why = line;
+        } else if (digest.passed() || all.wrong > 0)
+            why =
+                failure_summary(table->geometry(), all, found, table->info().connections, stored, clears, sweeps.bound);
+        else
+            why = "its values' digest " + digest_text(digest.derived) + " is not the " + digest_text(digest.stored)
+                  + " it records";
+        std::fprintf(stderr, "stackverify: %s fails verification: %s\n", options.table.c_str(), why.c_str());
     }
     return passed ? ExitSuccess : ExitCheckFailed;
 }

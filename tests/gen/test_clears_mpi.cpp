@@ -1,11 +1,12 @@
 // The well game's tables (gen/clears.h) through stackgen's whole path, at
-// whatever rank count ctest starts this with: every board holds the naive
-// sweeps' bits (tests/naive_solver.h: the same scheme written the plain
-// way), mirrored or full, on 1 or 2 threads, by the CPU kernel and (one
-// rank) by the GPU's slice work on the CPU, which reads its tetrises itself; the values lie within the
-// tolerance of the fixed point found by a different iteration; a run cut
-// short by --max-sweeps resumes to the same bits; sets without the I and
-// runs that cannot sweep are refused.
+// whatever rank count ctest starts this with: with plain sweeps every
+// board holds the naive sweeps' bits (tests/naive_solver.h: the same
+// scheme written the plain way), mirrored or full, on 1 or 2 threads, by
+// the CPU kernel and (one rank) by the GPU's slice work on the CPU, which
+// reads its tetrises itself; with the extrapolation, fewer sweeps and every
+// value inside its proven bracket around the fixed point found by a
+// different iteration; a run cut short by --max-sweeps resumes to the same
+// bits; sets without the I and runs that cannot sweep are refused.
 #include "clears.h"
 #include "generate.h"
 #include "mpi_support.h"
@@ -69,6 +70,7 @@ TEST(Clears, SweepsGiveTheNaiveSweepsBitsAtEveryBoard) {
         options.mirror = run.mirror;
         options.threads = run.threads;
         options.portable_kernel = run.portable;
+        options.extrapolate = false;
         options.residues = ResidueSet::of(4, std::vector<std::int64_t>(run.classes.begin(), run.classes.end()));
         const std::string output = testing::shared_temporary_path(world, "stack_clears_test");
         options.output = output;
@@ -84,6 +86,7 @@ TEST(Clears, SweepsGiveTheNaiveSweepsBitsAtEveryBoard) {
         EXPECT_EQ(table.info().mirrored, run.mirror) << what;
         EXPECT_EQ(table.info().sweeps.sweep, naive.sweeps) << what;
         EXPECT_LE(table.info().sweeps.bound, 1e-10) << what;
+        EXPECT_TRUE(table.info().sweeps.proven) << what;
         EXPECT_EQ(table.info().sweeps.tolerance, 1e-10) << what;
         EXPECT_EQ(differing_boards(table, geometry, naive.values), 0u) << what;
         EXPECT_FALSE(std::filesystem::exists(sweep_name(output))) << what;
@@ -93,55 +96,69 @@ TEST(Clears, SweepsGiveTheNaiveSweepsBitsAtEveryBoard) {
 
 // The fixed point by another road: Jacobi iteration (every board from the
 // last iterate alone, from all zeros) run to a change of 1e-14, against
-// which every value of the table is within 1e-9; the tetris makes the
-// game no shorter than the no-clear one anywhere, and longer from the
-// empty board.
+// which every value of the table is within the bound the table states, and
+// V(empty) inside its stated bracket, with the extrapolation and without
+// (which takes more sweeps); the tetris makes the game no shorter than the
+// no-clear one anywhere, and longer from the empty board.
 TEST(Clears, ValuesAreTheFixedPoint) {
     Communicator world(MPI_COMM_WORLD);
     const int width = 4, height = 8;
     const Geometry geometry(width, height);
-    GenerateOptions options = clears_options(width, height);
-    const std::string output = testing::shared_temporary_path(world, "stack_clears_fixed");
-    options.output = output;
-    generate(world, options);
-    if (!world.is_root())
-        return;
-    const std::vector<std::uint64_t> power = testing::naive_powers(width, height);
-    const std::uint64_t tetris = testing::naive_tetris_id(power, width);
-    std::vector<double> last(geometry.states(), 0.0), next(geometry.states(), 0.0);
-    std::vector<int> heights(width);
-    for (double change = 1; change > 1e-14;) {
-        change = 0;
-        for (BoardId id = 0; id < geometry.states(); ++id) {
-            int lowest = height;
-            for (int column = 0; column < width; ++column) {
-                heights[column] = static_cast<int>(id / power[column] % (height + 1));
-                lowest = std::min(lowest, heights[column]);
+    std::int64_t sweeps[2] = {0, 0};
+    for (const bool extrapolate : {false, true}) {
+        GenerateOptions options = clears_options(width, height);
+        const std::string output = testing::shared_temporary_path(world, "stack_clears_fixed");
+        options.output = output;
+        options.extrapolate = extrapolate;
+        generate(world, options);
+        if (!world.is_root())
+            continue;
+        const std::vector<std::uint64_t> power = testing::naive_powers(width, height);
+        const std::uint64_t tetris = testing::naive_tetris_id(power, width);
+        std::vector<double> last(geometry.states(), 0.0), next(geometry.states(), 0.0);
+        std::vector<int> heights(width);
+        for (double change = 1; change > 1e-14;) {
+            change = 0;
+            for (BoardId id = 0; id < geometry.states(); ++id) {
+                int lowest = height;
+                for (int column = 0; column < width; ++column) {
+                    heights[column] = static_cast<int>(id / power[column] % (height + 1));
+                    lowest = std::min(lowest, heights[column]);
+                }
+                std::array<double, PieceCount> best = testing::naive_best(width, height, power, heights, id, last);
+                if (lowest >= 4)
+                    best[PieceI] = std::max(best[PieceI], last[id - tetris]);
+                double sum = 0;
+                for (const double b : best)
+                    sum += 1 + b;
+                next[id] = sum / double(PieceCount);
+                change = std::max(change, std::fabs(next[id] - last[id]));
             }
-            std::array<double, PieceCount> best = testing::naive_best(width, height, power, heights, id, last);
-            if (lowest >= 4)
-                best[PieceI] = std::max(best[PieceI], last[id - tetris]);
-            double sum = 0;
-            for (const double b : best)
-                sum += 1 + b;
-            next[id] = sum / double(PieceCount);
-            change = std::max(change, std::fabs(next[id] - last[id]));
+            last.swap(next);
         }
-        last.swap(next);
+        const StackTable table = StackTable::open(output, {Residency::Resident, 0});
+        const std::vector<double> no_clears = testing::naive_solve(width, height).values;
+        double farthest = 0;
+        std::uint64_t below = 0;
+        for (BoardId id = 0; id < geometry.states(); ++id)
+            if (table.holds(id)) {
+                farthest = std::max(farthest, std::fabs(table.value(id) - last[id]));
+                below += table.value(id) < no_clears[id];
+            }
+        const SweepState& state = table.info().sweeps;
+        EXPECT_TRUE(state.proven);
+        EXPECT_LE(state.bound, 1e-10);
+        EXPECT_LE(farthest, state.bound + 1e-14) << "extrapolate " << extrapolate;
+        EXPECT_LE(state.empty_low, last[0] + 1e-14);
+        EXPECT_GE(state.empty_high, last[0] - 1e-14);
+        EXPECT_EQ(below, 0u);                            // a tetris is one more move: never worse
+        EXPECT_GT(table.value(0), no_clears[0] + 0.05);  // 2.369 against 2.309
+        sweeps[extrapolate ? 1 : 0] = state.sweep;
+        std::filesystem::remove(output);
     }
-    const StackTable table = StackTable::open(output, {Residency::Resident, 0});
-    const std::vector<double> no_clears = testing::naive_solve(width, height).values;
-    double farthest = 0;
-    std::uint64_t below = 0;
-    for (BoardId id = 0; id < geometry.states(); ++id)
-        if (table.holds(id)) {
-            farthest = std::max(farthest, std::fabs(table.value(id) - last[id]));
-            below += table.value(id) < no_clears[id];
-        }
-    EXPECT_LE(farthest, 1e-9);
-    EXPECT_EQ(below, 0u);                            // a tetris is one more move: never worse
-    EXPECT_GT(table.value(0), no_clears[0] + 0.05);  // 2.369 against 2.309
-    std::filesystem::remove(output);
+    if (world.is_root()) {
+        EXPECT_LT(sweeps[1], sweeps[0]);
+    }
 }
 
 // --max-sweeps stops a run with the last sweep on disk; --resume goes on
@@ -154,6 +171,7 @@ TEST(Clears, AStoppedRunResumesToTheSameBits) {
     const std::string output = testing::shared_temporary_path(world, "stack_clears_resume");
     options.output = output;
     options.max_sweeps = 3;
+    options.extrapolate = false;  // a resumed run's targets are the sweep on disk, not a jump from it
     EXPECT_THROW(generate(world, options), CollectiveError);
     if (world.is_root()) {
         EXPECT_FALSE(std::filesystem::exists(output));
@@ -173,6 +191,43 @@ TEST(Clears, AStoppedRunResumesToTheSameBits) {
     EXPECT_EQ(differing_boards(table, geometry, naive.values), 0u);
     EXPECT_FALSE(std::filesystem::exists(sweep_name(output)));
     std::filesystem::remove(output);
+}
+
+// The extrapolated sweeps are one computation whatever does them: the CPU
+// kernel at 1 and 2 threads (and at every rank count ctest starts this
+// with) and, on one rank, the GPU's slice work on the CPU give the same
+// bits, in fewer sweeps than plain sweeps.
+TEST(Clears, ExtrapolatedSweepsAreTheSameEverywhere) {
+    Communicator world(MPI_COMM_WORLD);
+    const int width = 5, height = 8;
+    const Geometry geometry(width, height);
+    const testing::NaiveSweeps naive = testing::naive_sweeps(width, height, 1e-10, {0, 1, 2, 3});
+    std::vector<double> first;
+    for (const int threads : {1, 2, 0}) {  // 0: the portable slice work, one thread
+        const bool portable = threads == 0;
+        if (portable && world.size() > 1)
+            continue;
+        GenerateOptions options = clears_options(width, height);
+        options.threads = portable ? 1 : threads;
+        options.portable_kernel = portable;
+        const std::string output = testing::shared_temporary_path(world, "stack_clears_jumps");
+        options.output = output;
+        generate(world, options);
+        if (!world.is_root())
+            continue;
+        const StackTable table = StackTable::open(output, {Residency::Resident, 0});
+        EXPECT_LT(table.info().sweeps.sweep, naive.sweeps) << "threads " << threads;
+        EXPECT_LE(table.info().sweeps.bound, 1e-10);
+        std::vector<double> values(geometry.states(), 0.0);
+        for (BoardId id = 0; id < geometry.states(); ++id)
+            values[id] = table.value(id);
+        if (first.empty()) {
+            first = values;
+        } else {
+            EXPECT_EQ(differing_boards(table, geometry, first), 0u) << "threads " << threads;
+        }
+        std::filesystem::remove(output);
+    }
 }
 
 TEST(Clears, RefusesWhatCannotSweep) {
