@@ -1,5 +1,7 @@
 #include "capacity.h"
 
+#include "clears.h"
+
 #include "band.h"
 #include "round_writer.h"
 #include "support/cli.h"
@@ -126,7 +128,7 @@ void check_capacity_up_front(const Communicator& comm, const Geometry& geometry,
 int host_rounds(const Rules& rules, bool gpu) { return gpu ? 2 : Band::most_rounds(rules); }
 
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
-                       Precision band_precision, bool gpu, Clears clears, int ranks_on_node, bool spill) {
+                       Precision band_precision, bool gpu, Clears clears, bool spill) {
     RankMemory memory;
     const int value_size = int(value_bytes(band_precision));
     const std::vector<std::uint64_t> values = Band::round_values(partition, layout);
@@ -162,8 +164,10 @@ RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, co
     memory.chunks =
         double(partition.owned_chunks()) * double(sizeof(std::uint32_t) + (gpu ? sizeof(std::uint64_t) : 0));
     if (clears != Clears::None) {  // a GPU holds the last sweep itself (GpuSweeps)
-        memory.sweep_table =
-            gpu ? 0.0 : double(table_file_bytes(layout, Precision::Float64)) / std::max(ranks_on_node, 1);
+        // Every rank holds the values the tetrises read (TetrisTargets),
+        // and several ranks gather each target round in a copy of it.
+        const double targets = tetris_targets_bytes(layout);
+        memory.targets = gpu ? 0.0 : targets * (partition.ranks() > 1 ? 2 : 1);
         memory.floor = double(largest) * sizeof(double);
     }
     return memory;
@@ -178,7 +182,7 @@ void check_capacity(const Communicator& comm, const Partition& partition, const 
                     Precision precision, Precision band_precision, const std::string& output, bool resuming, bool gpu,
                     Clears clears, const std::string& spill) {
     const RankMemory memory =
-        rank_memory(partition, layout, rules, band_precision, gpu, clears, comm.ranks_on_node(), !spill.empty());
+        rank_memory(partition, layout, rules, band_precision, gpu, clears, !spill.empty());
     Needs needs;
     needs.rank_bytes = memory.total();
     needs.file_bytes = run_disk_bytes(layout, precision, clears);

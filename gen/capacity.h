@@ -67,14 +67,14 @@ struct RankMemory {
     double band = 0, ghosts = 0, writer = 0, process = 0;
     BandPeak band_peak;      // the band's rounds at its largest (first_sum -1: a GPU host's, each the largest round)
     double chunks = 0;       // the partition's upper sums and a round's list of slices, a chunk each
-    double sweep_table = 0;  // --clears: this rank's share of the last sweep's table on its node
+    double targets = 0;  // --clears: the values the tetrises read, on every rank (clears.h's TetrisTargets)
     double floor = 0;        // --clears: the round of tetris successors
     double spilled = 0;      // --spill: the band's values at its largest, in files (band then counts the rest)
-    double total() const { return band + ghosts + writer + process + chunks + sweep_table + floor; }
+    double total() const { return band + ghosts + writer + process + chunks + targets + floor; }
 };
 RankMemory rank_memory(const Partition& partition, const RoundLayout& layout, const Rules& rules,
                        Precision band_precision = Precision::Float64, bool gpu = false, Clears clears = Clears::None,
-                       int ranks_on_node = 1, bool spill = false);
+                       bool spill = false);
 // The disk a run needs: the table, and for --clears the last sweep's beside
 // the one being written.
 double run_disk_bytes(const RoundLayout& layout, Precision precision, Clears clears);

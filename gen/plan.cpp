@@ -165,7 +165,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
     const Partition partition =
         Partition::counting(geometry, plan.ranks, 0, run_lower_columns(geometry, plan.ranks, mirrored));
     const RankMemory memory =
-        rank_memory(partition, layout, rules, options.band_precision, options.gpu, options.clears, ranks_per_node,
+        rank_memory(partition, layout, rules, options.band_precision, options.gpu, options.clears,
                     !options.spill.empty());
     const double rank_bytes = memory.total() + thread_bytes;
     const double node_bytes = rank_bytes * ranks_per_node;
@@ -312,7 +312,7 @@ Json make_plan(const GenerateOptions& options, const PlanOptions& plan, std::str
                    {"writer", memory.writer},
                    {"process", memory.process},
                    {"chunks", memory.chunks},
-                   {"sweep_table", memory.sweep_table},
+                   {"targets", memory.targets},
                    {"floor", memory.floor},
                    {"threads", thread_bytes},
                    {"total", rank_bytes}}},
@@ -427,12 +427,12 @@ std::string plan_text(const Json& p) {
                       "one sweep's, the disk the last sweep's table beside the one being written\n",
                       memory(rank["floor"]).c_str());
         text += line;
-    } else if (rank["sweep_table"].get<double>() > 0) {
+    } else if (rank["targets"].get<double>() > 0) {
         std::snprintf(line, sizeof line,
-                      "  the whole table   live (--clears): the last sweep's table %s a rank (mapped once a node), "
-                      "tetris successors %s; the times below are one sweep's, the disk the last sweep's table "
-                      "beside the one being written\n",
-                      memory(rank["sweep_table"]).c_str(), memory(rank["floor"]).c_str());
+                      "  the whole table   live (--clears): the values the tetrises read %s a rank (the boards "
+                      "at most H - 4 high), tetris successors %s; the times below are one sweep's, the disk the "
+                      "last sweep's table beside the one being written\n",
+                      memory(rank["targets"]).c_str(), memory(rank["floor"]).c_str());
         text += line;
     }
     std::snprintf(line, sizeof line, "  memory per node   %s of %s available%s\n", memory(p["node_bytes"]).c_str(),

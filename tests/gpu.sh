@@ -334,7 +334,7 @@ assert plan["fits"], plan["reason"]
 assert parts["sweeps"] >= 2 * 8 * plan["stored_states"], parts
 assert abs(sum(parts[k] for k in ("band", "ghosts", "chunks", "scratch", "sweeps")) - parts["total"]) < 1
 assert gpu["sweep_bytes"] == 4 * 8 * plan["stored_states"] and gpu["copy_bytes"] <= 8 * 13, gpu
-assert plan["rank_bytes"]["sweep_table"] == 0, plan["rank_bytes"]  # the last sweep is on the GPU, not mapped
+assert plan["rank_bytes"]["targets"] == 0, plan["rank_bytes"]  # the last sweep is on the GPU
 PYTHON
     rm -f /tmp/gpu-plan-*.$$.json /tmp/gpu-plan-err.$$
     ;;
