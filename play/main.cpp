@@ -107,6 +107,15 @@ stack::OptionTable declared_options() {
     table.flag("banked", "--policy well: judge the contour above the rows a tetris waits for, not from the floor")
         .in(Tetris | Bot);
     table
+        .choice("past-ceiling",
+                {{"banked",
+                  "when every clean placement rises past the table's height, judge the contour above the rows a "
+                  "tetris waits for, up to 4 rows past it, before the fallback plays"},
+                 {"fallback", "the fallback plays there"}},
+                "--policy well: who plays past the table's ceiling")
+        .defaults_to("banked")
+        .in(Tetris | Bot);
+    table
         .choice("moves",
                 {{"harddrop", "every rotation and column, dropped"}, {"bfs", "every SRS placement, tetrominoes"}})
         .defaults_to("harddrop")
@@ -245,7 +254,8 @@ stack::tetris::TetrisOptions parse_tetris_options(const stack::OptionTable& tabl
     options.well = table.choice("well") == "right" ? stack::tetris::WellSide::Right : stack::tetris::WellSide::Left;
     options.fallback = stack::tetris::parse_fallback(table.choice("fallback"));
     options.banked = table.given("banked");
-    for (const char* name : {"fallback", "banked"})
+    options.past_ceiling_banked = table.choice("past-ceiling") == "banked";
+    for (const char* name : {"fallback", "banked", "past-ceiling"})
         if (table.given(name) && options.policy != "well")
             throw stack::InputError(std::string("--") + name + " is for --policy well");
     if (table.given("well") && options.policy != "well" && options.policy != "well-builder")

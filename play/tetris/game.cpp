@@ -138,6 +138,7 @@ PolicyConfig policy_config(const TetrisOptions& options) {
     config.well_side = options.well;
     config.fallback = options.fallback;
     config.banked = options.banked;
+    config.past_ceiling_banked = options.past_ceiling_banked;
     set_policy_weights(config, options.weights);
     if (options.buffer_rows > 0)
         config.visible_rows = options.height;
@@ -235,6 +236,7 @@ GameRecord play_tetris_game(const TetrisOptions& options, const Rules& rules, co
             }
             record.fallback_stretches += chosen->fallback && !in_fallback;
             record.fallback_turns += chosen->fallback;
+            record.banked_turns += chosen->banked;
             record.clean_turns += !chosen->fallback;
             record.judged_turns += !chosen->fallback && judged;
             in_clean_stretch = !chosen->fallback;

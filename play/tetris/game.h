@@ -59,7 +59,8 @@ struct TetrisOptions {
     WellSide well = WellSide::Left;
     Evaluation fallback = Evaluation::ElTetris;
     bool banked = false;
-    bool yes = false;  // run a --preview projected past a minute per move
+    bool past_ceiling_banked = true;  // PolicyConfig's
+    bool yes = false;                 // run a --preview projected past a minute per move
     bool hold = false;
     // Seed 000's buffer rows: the board has this many rows above the well,
     // and a placement needs a cell in the well.
@@ -102,6 +103,9 @@ struct GameRecord {
     // whose first board the table judges, the count, the table's values of
     // those boards summed and their turns summed.
     std::uint64_t fallback_turns = 0, fallback_stretches = 0;
+    // Of the turns the well policy played itself, those past the table's
+    // ceiling, judged by the contour above the banked rows (search.h).
+    std::uint64_t banked_turns = 0;
     std::uint64_t clean_stretches = 0, clean_turns = 0, clean_stretches_cut = 0;
     std::uint64_t judged_stretches = 0, judged_turns = 0;
     double judged_predicted = 0;

@@ -327,6 +327,12 @@ TetrisPolicy::TetrisPolicy(const ShapeSet& shapes, PolicyConfig config, std::vec
         fallback.weight_count = 0;
         fallback.repair = true;
         fallback_ = std::make_shared<const TetrisPolicy>(shapes, fallback, draw_weights_, table);
+        if (config.past_ceiling_banked && !config.banked) {
+            PolicyConfig past = config;
+            past.banked = true;
+            past.banked_ceiling = judge_->height() + PastCeilingRows;
+            past_ceiling_ = std::make_shared<const TetrisPolicy>(shapes, past, draw_weights_, table);
+        }
     }
     if (config.hold
         && (config.evaluation == Evaluation::Dellacherie || config.evaluation == Evaluation::ElTetris
@@ -389,7 +395,7 @@ double TetrisPolicy::own_leaf(const TetrisBoard& board, const TetrisPlacement& p
         TetrisBoard next = board;
         const Landing landing = next.place(shape, placement.x, placement.row);
         const std::optional<double> value = judge_->value(next, well_column(next));
-        if (!value || short_clear(landing))
+        if (!value || short_clear(landing) || above_ceiling(next))
             return NotClean;
         return *value + (landing.lines >= 4 ? TetrisBonus : 0.0);
     }
@@ -425,7 +431,8 @@ double TetrisPolicy::after(const TetrisBoard& board, const TetrisPlacement& plac
     TetrisBoard next = board;
     const Shape& shape = shapes_.shape(placement.shape);
     const Landing landing = next.place(shape, placement.x, placement.row, config_.evaluation != Evaluation::Seed001);
-    if (config_.evaluation == Evaluation::Well && !keeps_clean(next, landing, well_column(next)))
+    if (config_.evaluation == Evaluation::Well
+        && (!keeps_clean(next, landing, well_column(next)) || above_ceiling(next)))
         return NotClean;  // a hole or a filled well is not undone without clears: the line is lost to the table
     carried += order_terms(shape, placement.row, landing);
     if (config_.repair && judge_->value(next, well_column(next)))
@@ -516,14 +523,17 @@ std::optional<TetrisChoice> TetrisPolicy::choose(const TetrisBoard& board, const
                          + std::to_string(judge_->width()) + ": the board must be one column (the well) wider");
     if (is_clean(board, well_column(board))) {
         const std::size_t before = scored ? scored->size() : 0;
-        for (const TetrisPolicy* policy : {this, alone_.get()}) {
+        const TetrisPolicy* past = past_ceiling_.get();
+        for (const TetrisPolicy* policy : {this, alone_.get(), past, past ? past->alone_.get() : nullptr}) {
             if (!policy)
                 continue;
             if (scored)
                 scored->resize(before);
-            const std::optional<TetrisChoice> choice = policy->search(board, known, threads, leaves, scored);
-            if (choice && is_clean_score(choice->score))
+            std::optional<TetrisChoice> choice = policy->search(board, known, threads, leaves, scored);
+            if (choice && is_clean_score(choice->score)) {
+                choice->banked = policy == past || (past && policy == past->alone_.get());
                 return choice;
+            }
         }
         if (scored)
             scored->resize(before);
@@ -617,7 +627,7 @@ std::optional<TetrisChoice> TetrisPolicy::search(const TetrisBoard& board, const
             break;
         const int found = this->placements(board, placed_piece(seen, hold), placements);
         for (int i = 0; i < found; ++i)
-            choices[std::size_t(count++)] = {placements[std::size_t(i)], hold, 0, false};
+            choices[std::size_t(count++)] = {placements[std::size_t(i)], hold, 0, false, false};
     }
     if (count == 0)
         return std::nullopt;

@@ -124,6 +124,14 @@ struct PolicyConfig {
     // gets the well policy's table for it.
     bool repair = false;
     bool banked = false;  // the well policy judges the contour above the banked rows (well.h)
+    // With banked: a line whose board rises above this many rows is not
+    // clean (0: no such ceiling). The well policy's past-ceiling tier
+    // (TetrisPolicy::choose) sets it to the table's H + 4.
+    int banked_ceiling = 0;
+    // The well policy: when every clean line rises past the table's H, the
+    // table judges the contour above the banked rows up to H + 4 before the
+    // fallback plays (TetrisPolicy::choose).
+    bool past_ceiling_banked = true;
 };
 // "lee", "dellacherie", "el-tetris", "seed001", "seed000-printed",
 // "seed001-printed", "expectimax" (Lee's score, depth 1 unless `depth`
@@ -162,6 +170,7 @@ struct TetrisChoice {
     bool hold;
     double score;
     bool fallback;  // the well policy's fallback chose it
+    bool banked;    // the well policy chose it past the table's ceiling, judging the banked contour
 };
 static_assert(std::is_trivially_default_constructible_v<TetrisChoice>);
 
@@ -248,7 +257,7 @@ public:
     double score(const TetrisBoard& board, const Known& known, const TetrisChoice& first,
                  const DellacherieBase* base = nullptr) const;
     double score(const TetrisBoard& board, std::span<const int> queue, const TetrisPlacement& first) const {
-        return score(board, Known{queue}, TetrisChoice{first, false, 0, false});
+        return score(board, Known{queue}, TetrisChoice{first, false, 0, false, false});
     }
     // The best choice, or nothing when no placement fits. `threads` > 1
     // scores the first choices in parallel. Adds the leaves scored to
@@ -304,6 +313,13 @@ private:
     // current piece alone, and the fallback.
     std::optional<WellJudge> judge_, banked_judge_;
     std::shared_ptr<const TetrisPolicy> alone_, fallback_;
+    std::shared_ptr<const TetrisPolicy> past_ceiling_;  // the banked tier (choose), with its own alone_
+    // The rows the past-ceiling tier may rise above the table's H: one
+    // tetris's, which its banked rows wait for.
+    static constexpr int PastCeilingRows = 4;
+    bool above_ceiling(const TetrisBoard& board) const {
+        return config_.banked_ceiling > 0 && board.top() > config_.banked_ceiling;
+    }
 };
 
 }  // namespace stack::tetris

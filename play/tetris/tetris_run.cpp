@@ -211,7 +211,7 @@ struct ScoreFigures {
     std::uint64_t counted_points = 0, counted_lines = 0;
     std::uint64_t games_with_hole = 0, pieces_before_hole = 0;  // over the games that made one
     std::uint64_t games_to_cap = 0, pieces_to_cap = 0, lines_to_cap = 0;
-    std::uint64_t fallback_turns = 0, fallback_stretches = 0, pieces = 0;
+    std::uint64_t fallback_turns = 0, fallback_stretches = 0, pieces = 0, banked_turns = 0;
     std::uint64_t clean_stretches = 0, clean_turns = 0, clean_stretches_cut = 0;
     std::uint64_t judged_stretches = 0, judged_turns = 0;
     double judged_predicted = 0;
@@ -232,6 +232,7 @@ ScoreFigures score_figures(const std::vector<GameRecord>& records, ScoringRule r
         if (r.pieces_to_cap)
             ++f.games_to_cap, f.pieces_to_cap += r.pieces_to_cap, f.lines_to_cap += r.lines_to_cap;
         f.fallback_turns += r.fallback_turns, f.fallback_stretches += r.fallback_stretches;
+        f.banked_turns += r.banked_turns;
         f.clean_stretches += r.clean_stretches, f.clean_turns += r.clean_turns;
         f.clean_stretches_cut += r.clean_stretches_cut;
         f.judged_stretches += r.judged_stretches, f.judged_turns += r.judged_turns;
@@ -272,6 +273,8 @@ Json figures_json(const ScoreFigures& f, bool well) {
         out["well"] = {{"fallback_turns", f.fallback_turns},
                        {"fallback_share", ratio(double(f.fallback_turns), double(f.pieces))},
                        {"fallback_stretches", f.fallback_stretches},
+                       {"banked_turns", f.banked_turns},
+                       {"banked_share", ratio(double(f.banked_turns), double(f.pieces))},
                        {"clean_stretches", f.clean_stretches},
                        {"clean_stretches_cut_by_game_end", f.clean_stretches_cut},
                        {"clean_mean_turns", ratio(double(f.clean_turns), double(f.clean_stretches))},
@@ -297,11 +300,13 @@ void print_figures(const ScoreFigures& f, bool well) {
     std::printf("\n");
     if (well)
         std::printf(
-            "well: fallback played %s turns (%.2f%%) in %s stretches; %s clean stretches, mean %.1f turns "
+            "well: fallback played %s turns (%.2f%%) in %s stretches; past the table's ceiling the banked contour "
+            "judged %s turns (%.2f%%); %s clean stretches, mean %.1f turns "
             "(%s cut by the game's end); of those the table judged at their start (%s), the table's mean "
             "prediction %.2f pieces, observed %.1f\n",
             with_commas(f.fallback_turns).c_str(), 100 * ratio(double(f.fallback_turns), double(f.pieces)),
-            with_commas(f.fallback_stretches).c_str(), with_commas(f.clean_stretches).c_str(),
+            with_commas(f.fallback_stretches).c_str(), with_commas(f.banked_turns).c_str(),
+            100 * ratio(double(f.banked_turns), double(f.pieces)), with_commas(f.clean_stretches).c_str(),
             ratio(double(f.clean_turns), double(f.clean_stretches)), with_commas(f.clean_stretches_cut).c_str(),
             with_commas(f.judged_stretches).c_str(), ratio(f.judged_predicted, double(f.judged_stretches)),
             ratio(double(f.judged_turns), double(f.judged_stretches)));
@@ -393,7 +398,8 @@ int report_games(const TetrisOptions& options, const Setup& setup, const std::ve
                                {"pieces_to_cap", record.pieces_to_cap},
                                {"lines_to_cap", record.lines_to_cap},
                                {"fallback_turns", record.fallback_turns},
-                               {"fallback_stretches", record.fallback_stretches}};
+                               {"fallback_stretches", record.fallback_stretches},
+                               {"banked_turns", record.banked_turns}};
             std::string text = json_text(game);
             text.pop_back();
             if (!first)

@@ -337,7 +337,7 @@ TEST(Hold, SearchEqualsAPlainRecursion) {
                         const double expected = plain_after(leaf, board, turn.piece, first, turn.rest, turn.hold,
                                                             int(queue.size()) - 1, 0.0, order);
                         const double got =
-                            policy.score(board, Known{queue, hold}, TetrisChoice{first, turn.held, 0, false});
+                            policy.score(board, Known{queue, hold}, TetrisChoice{first, turn.held, 0, false, false});
                         EXPECT_NEAR(got, expected, 1e-9) << name << " preview " << preview << " trial " << trial;
                         top = std::max(top, expected);
                         ++compared;

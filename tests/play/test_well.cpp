@@ -93,8 +93,13 @@ std::vector<int> random_clean_heights(std::mt19937& random, int most = 9) {
     }
 }
 
-PolicyConfig well_config(int preview) {
+// The well policy with its three tiers (a line kept clean within the
+// table; the current piece alone; the fallback); `past_ceiling` adds the
+// banked contour's tier before the fallback (search.h), which the policy
+// plays by default.
+PolicyConfig well_config(int preview, bool past_ceiling = false) {
     PolicyConfig config = parse_tetris_policy("well", preview, 0);
+    config.past_ceiling_banked = past_ceiling;
     return config;
 }
 
@@ -391,6 +396,54 @@ TEST(WellPolicy, FallbackWaitsForTheIWhereTheTableSaysWaitingIsBetter) {
     ASSERT_TRUE(choice && choice->fallback);
     EXPECT_FALSE(
         naive_short_fill(high, t.shapes.shape(choice->placement.shape), choice->placement.x, choice->placement.row, 0));
+}
+
+// Past the table's ceiling: when no clean placement keeps the contour
+// within the table's 8 rows, the policy judges the contour above the
+// banked rows (naive_value's `banked`), for boards at most 8 + 4 rows high,
+// before its fallback plays; its choice is marked banked, not fallback,
+// and scores what the grid oracle's best such placement scores. Without
+// the tier the same boards go to the fallback.
+TEST(WellPolicy, PastTheCeilingJudgesTheBankedContour) {
+    const Tetrominoes& t = tetrominoes();
+    const TetrisPolicy policy(t.shapes, well_config(0, true), t.weights, &exact_table());
+    const TetrisPolicy without(t.shapes, well_config(0, false), t.weights, &exact_table());
+    std::mt19937 random(45);
+    int banked = 0;
+    for (int trial = 0; trial < 1500; ++trial) {
+        const Grid g = grid_of_heights(random_clean_heights(random, 11), 16);
+        const int queue[] = {int(random() % 7)};
+        std::optional<double> within, above;
+        for (const TetrisPlacement& p : naive_placements(t.shapes, g, queue[0])) {
+            const NaivePlaced placed = naive_place(g, t.shapes.shape(p.shape), p.x, p.row, true);
+            if (!naive_clean(placed.grid, 0) || (placed.lines > 0 && placed.lines < 4))
+                continue;
+            const double bonus = placed.lines >= 4 ? TetrisBonus : 0.0;
+            if (const std::optional<double> value = naive_value(placed.grid, 0))
+                within = std::max(within.value_or(-1e300), *value + bonus);
+            int top = 0;
+            for (int x = 0; x < grid_width(placed.grid); ++x)
+                top = std::max(top, naive_column_height(placed.grid, x));
+            const std::optional<double> value = naive_value(placed.grid, 0, true);
+            if (value && top <= TableHeight + 4)
+                above = std::max(above.value_or(-1e300), *value + bonus);
+        }
+        const std::optional<TetrisChoice> choice = policy.choose(board_of(g), Known{queue});
+        ASSERT_TRUE(choice);
+        if (within || !naive_clean(g, 0)) {
+            EXPECT_FALSE(choice->banked);
+            continue;
+        }
+        if (!above) {
+            EXPECT_TRUE(choice->fallback && !choice->banked) << "trial " << trial << "\n" << board_of(g).text();
+            continue;
+        }
+        ++banked;
+        EXPECT_TRUE(choice->banked && !choice->fallback) << "trial " << trial << "\n" << board_of(g).text();
+        EXPECT_NEAR(choice->score, *above, 1e-9) << "trial " << trial << "\n" << board_of(g).text();
+        EXPECT_TRUE(without.choose(board_of(g), Known{queue})->fallback);
+    }
+    EXPECT_GT(banked, 20);  // boards past the 8 rows with a clean placement above 4 banked rows
 }
 
 TEST(WellPolicy, NeedsATableOneColumnNarrowerThanTheBoard) {

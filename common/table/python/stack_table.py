@@ -91,6 +91,8 @@ FORMAT_VERSION = 4            # ClearsFormatVersion: the newest version read (a 
 NO_CLEAR_FORMAT_VERSION = 3   # TableFormatVersion: what stackgen writes for a no-clear table
 CLEARS_ATTRIBUTES = ("clears_sweep", "clears_change", "clears_previous_change", "clears_bound",
                      "clears_tolerance")  # version 4's sweep attributes (SweepState)
+# The proven bracket's, from stackgen 0.7 on (older tables' bound is an estimate).
+BRACKET_ATTRIBUTES = ("clears_largest_value", "clears_empty_low", "clears_empty_high")
 OLDEST_FORMAT_VERSION = 1     # OldestTableFormatVersion
 MIRROR_ATTRIBUTE = "mirror"   # MirrorAttribute (version 3)
 MIRROR_CANONICAL = "canonical"  # MirrorCanonical: only boards with h0 <= h_{W-1} stored
@@ -378,7 +380,9 @@ class StackTable:
         """Version 4's attributes, as the C++ loader reads them: clears
         ("tetris": the well game's values, common/table/table_format.h) and
         the sweeps' progress. Sets self.clears and self.sweeps (a dict of
-        sweep, change, previous_change, bound, tolerance)."""
+        sweep, change, previous_change, bound, tolerance; and bound_kind
+        "proven" or "none", with largest_value, empty_low and empty_high
+        where the table has them)."""
         clears = self._string("clears")
         if clears != "tetris":
             raise TableError("'%s': attribute 'clears' is '%s', not tetris" % (self.path, clears))
@@ -391,6 +395,16 @@ class StackTable:
         if not (int(sweeps["sweep"]) >= 0 and all(float(sweeps[k]) >= 0 for k in sweeps if k != "sweep")):
             raise TableError("'%s': its clears_* attributes are not a count of sweeps and distances >= 0" % self.path)
         self.sweeps = {k: int(v) if k == "sweep" else float(v) for k, v in sweeps.items()}
+        self.sweeps["bound_kind"] = "none"
+        if "clears_bound_kind" in self.file.attrs:
+            kind = self._string("clears_bound_kind")
+            if kind not in ("proven", "none"):
+                raise TableError("'%s': attribute 'clears_bound_kind' is '%s', not proven or none" % (self.path, kind))
+            self.sweeps["bound_kind"] = kind
+            for name in BRACKET_ATTRIBUTES:
+                if name not in self.file.attrs:
+                    raise TableError("%s is not a valid stacking table: attribute '%s' is missing" % (self.path, name))
+                self.sweeps[name[len("clears_"):]] = float(self.file.attrs[name])
 
     def _string(self, name):
         """A string attribute."""
@@ -1309,8 +1323,9 @@ def main(arguments=None):
                          table.precision, table.residues, table.modulus,
                          ", mirrored (canonical boards only, h0 <= h%d stored; the others read mirrored)"
                          % (table.width - 1) if table.mirrored else "",
-                         ", line clears (the well game: sweeps 0..%d, bound %.3g)"
-                         % (table.sweeps["sweep"], table.sweeps["bound"]) if table.clears != "none" else ""))
+                         ", line clears (the well game: sweeps 0..%d, %s bound %.3g)"
+                         % (table.sweeps["sweep"], "proven" if table.sweeps["bound_kind"] == "proven" else "estimated",
+                            table.sweeps["bound"]) if table.clears != "none" else ""))
                 table.values(np.arange(min(table.states, 1 << 16)))  # reads and checks the first blocks
             else:
                 for value in table.values(ids):
