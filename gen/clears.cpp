@@ -44,6 +44,31 @@ void for_each_owned_row(const Partition& partition, const RoundLayout& layout, c
     });
 }
 
+// Calls visit(part, value, heights, count) for each of this rank's target
+// rows of the store's round (every column 1..W-1 at most `target_height` =
+// H - 4 high): `value` the row's first value in the store, and `count` its
+// target values, the h0 <= H - 4 it stores. Those lead the row, in h0
+// order, both in the table's layout and in the W x (H-4) well's (a row's
+// index table numbers a class's h0 from 0 up whatever the height), so a
+// row's targets are its first `count` values in either.
+template <class Visit>
+void for_each_target_row(const Partition& partition, const RoundLayout& layout, const RoundStore& store, int threads,
+                         int target_height, Visit&& visit) {
+    const int width = partition.geometry().width();
+    const int* index = layout.row_indices(store.sum);
+    for_each_owned_row(partition, layout, store, threads,
+                       [&](int part, std::uint64_t value, std::uint64_t, const Heights& heights, int length) {
+                           for (int column = 1; column < width; ++column)
+                               if (heights[column] > target_height)
+                                   return;
+                           int count = 0;
+                           for (int h0 = 0; h0 <= target_height; ++h0)
+                               count += index[h0] >= 0 && index[h0] < length;
+                           if (count > 0)
+                               visit(part, value, heights, count);
+                       });
+}
+
 }  // namespace
 
 bool tetris_floor(const Partition& partition, const RoundLayout& layout, RoundStore& floor,
@@ -139,30 +164,22 @@ TargetChange TetrisTargets::take_round(const Communicator& comm, const Partition
     if (shared)
         round.assign(count, -std::numeric_limits<double>::infinity());
     double* const out = shared ? round.data() - begin : values_.data();
-    const int* index = layout.row_indices(sum);
-    const int* small_index = small_.row_indices(sum);
     std::vector<TargetChange> parts(std::size_t(std::max(threads, 1)));
-    for_each_owned_row(partition, layout, store, threads,
-                       [&](int part, std::uint64_t value, std::uint64_t, const Heights& heights, int length) {
-                           for (int column = 1; column < width; ++column)
-                               if (heights[column] > target_height_)
-                                   return;
-                           const std::uint64_t first = row_position(heights, sum, heights[width - 1]);
-                           const double* now = store.at_as<double>(value);
-                           TargetChange& most = parts[std::size_t(part)];
-                           for (int h0 = 0; h0 <= target_height_; ++h0) {
-                               const int i = index[h0], j = small_index[h0];
-                               if (i < 0 || i >= length || j < 0)
-                                   continue;
-                               const std::uint64_t place = first + std::uint64_t(j);
-                               const double y = now[i], x = values_[place];
-                               if (measure) {
-                                   most.up = std::max(most.up, y - x);
-                                   most.down = std::max(most.down, x - y);
-                               }
-                               out[place] = jump != 0 ? y + jump * (y - x) : y;
-                           }
-                       });
+    for_each_target_row(partition, layout, store, threads, target_height_,
+                        [&](int part, std::uint64_t value, const Heights& heights, int targets) {
+                            const std::uint64_t first = row_position(heights, sum, heights[width - 1]);
+                            const double* now = store.at_as<double>(value);
+                            TargetChange& most = parts[std::size_t(part)];
+                            for (int i = 0; i < targets; ++i) {
+                                const std::uint64_t place = first + std::uint64_t(i);
+                                const double y = now[i], x = values_[place];
+                                if (measure) {
+                                    most.up = std::max(most.up, y - x);
+                                    most.down = std::max(most.down, x - y);
+                                }
+                                out[place] = jump != 0 ? y + jump * (y - x) : y;
+                            }
+                        });
     for (const TargetChange& part : parts) {
         change.up = std::max(change.up, part.up);
         change.down = std::max(change.down, part.down);
@@ -193,25 +210,15 @@ void TetrisTargets::read_table(const RoundLayout& layout, const StackTable& tabl
 
 std::vector<std::uint64_t> target_runs(const Partition& partition, const RoundLayout& layout, const RoundStore& store,
                                        int threads) {
-    const int width = partition.geometry().width();
     const int target_height = partition.geometry().height() - TetrisRows;
-    std::vector<std::vector<std::uint64_t>> parts(std::size_t(std::max(threads, 1)));
     if (target_height < 0)
         return {};
-    const int* index = layout.row_indices(store.sum);
-    for_each_owned_row(partition, layout, store, threads,
-                       [&](int part, std::uint64_t value, std::uint64_t, const Heights& heights, int length) {
-                           for (int column = 1; column < width; ++column)
-                               if (heights[column] > target_height)
-                                   return;
-                           int count = 0;
-                           for (int h0 = 0; h0 <= target_height; ++h0)
-                               count += index[h0] >= 0 && index[h0] < length;
-                           if (count > 0) {
-                               parts[std::size_t(part)].push_back(value);
-                               parts[std::size_t(part)].push_back(std::uint64_t(count));
-                           }
-                       });
+    std::vector<std::vector<std::uint64_t>> parts(std::size_t(std::max(threads, 1)));
+    for_each_target_row(partition, layout, store, threads, target_height,
+                        [&](int part, std::uint64_t value, const Heights&, int targets) {
+                            parts[std::size_t(part)].push_back(value);
+                            parts[std::size_t(part)].push_back(std::uint64_t(targets));
+                        });
     std::vector<std::uint64_t> runs;
     for (const std::vector<std::uint64_t>& part : parts)
         runs.insert(runs.end(), part.begin(), part.end());
@@ -227,20 +234,12 @@ void TetrisTargets::fill_round(const Partition& partition, const RoundLayout& la
     const int sum = store.sum;
     if (!any_ || sum > small_.rounds() - 1)
         return;
-    const int* index = layout.row_indices(sum);
-    const int* small_index = small_.row_indices(sum);
-    for_each_owned_row(partition, layout, store, threads,
-                       [&](int, std::uint64_t value, std::uint64_t, const Heights& heights, int length) {
-                           for (int column = 1; column < width; ++column)
-                               if (heights[column] > target_height_)
-                                   return;
-                           const std::uint64_t first = row_position(heights, sum, heights[width - 1]);
-                           for (int h0 = 0; h0 <= target_height_; ++h0) {
-                               const int i = index[h0], j = small_index[h0];
-                               if (i >= 0 && i < length && j >= 0)
-                                   out[value + std::uint64_t(i)] = values_[first + std::uint64_t(j)];
-                           }
-                       });
+    for_each_target_row(partition, layout, store, threads, target_height_,
+                        [&](int, std::uint64_t value, const Heights& heights, int targets) {
+                            const std::uint64_t first = row_position(heights, sum, heights[width - 1]);
+                            for (int i = 0; i < targets; ++i)
+                                out[value + std::uint64_t(i)] = values_[first + std::uint64_t(i)];
+                        });
 }
 
 Bracket sweep_bracket(const Rules& rules, const TargetChange& change, double largest) {
