@@ -98,8 +98,8 @@ inline NaiveSolution naive_solve(int width, int height) {
 // best takes the tetris when every column is 4 or more high. The sweeps
 // stop when the proven bound (rules/bracket.h) is within the tolerance:
 // from the sweep's largest change up and down at the boards a tetris lands
-// on and its largest value, over the boards of `classes` (the tetrominoes'
-// height sum mod 4). Same successors, same equation, same order, plain
+// on and its largest value, over the boards of `classes` (classes of the
+// height sum mod 4, the tetrominoes'). Same successors, same equation, same order, plain
 // sweeps: stackgen's bits with --extrapolate off.
 struct NaiveSweeps {
     std::vector<double> values;  // [board id] -> V
