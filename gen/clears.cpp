@@ -163,7 +163,8 @@ TargetChange TetrisTargets::take_round(const Communicator& comm, const Partition
     std::vector<double> round;
     if (shared)
         round.assign(count, -std::numeric_limits<double>::infinity());
-    double* const out = shared ? round.data() - begin : values_.data();
+    // Where place p goes: values_[p], or round[p - begin] (no pointer before an array's start).
+    double* const out = shared ? round.data() : values_.data() + begin;
     std::vector<TargetChange> parts(std::size_t(std::max(threads, 1)));
     for_each_target_row(partition, layout, store, threads, target_height_,
                         [&](int part, std::uint64_t value, const Heights& heights, int targets) {
@@ -177,7 +178,7 @@ TargetChange TetrisTargets::take_round(const Communicator& comm, const Partition
                                     most.up = std::max(most.up, y - x);
                                     most.down = std::max(most.down, x - y);
                                 }
-                                out[place] = jump != 0 ? y + jump * (y - x) : y;
+                                out[place - begin] = jump != 0 ? y + jump * (y - x) : y;
                             }
                         });
     for (const TargetChange& part : parts) {
