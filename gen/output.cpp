@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -32,6 +33,32 @@ void refuse_non_regular(const std::string& path, const std::string& role) {
     if (!S_ISREG(status.st_mode))
         throw InputError(role + " '" + path + "' exists and is " + file_kind(status.st_mode)
                          + ": stackgen replaces only regular files");
+}
+
+// The pid a lock file holds, as written (empty when it holds none).
+std::string lock_holder(int descriptor) {
+    char pid[32] = {};
+    const ssize_t length = ::pread(descriptor, pid, sizeof pid - 1, 0);
+    std::string holder(pid, length > 0 ? std::size_t(length) : 0);
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
+        holder.pop_back();
+    return holder;
+}
+
+// A lock file that holds a pid but that no process has locked was left by
+// a run that ended without removing it (killed with -9, or its node lost):
+// the lock is taken over, and one line on stderr names the file and the pid
+// it held, so that a run taking over a lock is never silent. A lock file
+// with no pid yet is one just created, by this run or by one that has not
+// locked it: nothing to say.
+void say_stale_lock(int descriptor, const std::string& path) {
+    const std::string holder = lock_holder(descriptor);
+    if (holder.empty())
+        return;
+    std::fprintf(stderr,
+                 "stackgen: taking over the stale lock '%s' of pid %s: no process holds it (that run ended "
+                 "without releasing it)\n",
+                 path.c_str(), printable(holder).c_str());
 }
 
 }  // namespace
@@ -62,14 +89,10 @@ OutputLock::OutputLock(const std::string& output) : path_(lock_name(output)) {
             throw InputError("cannot create the lock file '" + path_ + "': " + std::strerror(errno));
         if (::flock(descriptor, LOCK_EX | LOCK_NB) != 0) {
             const int error = errno;
-            char pid[32] = {};
-            const ssize_t length = ::pread(descriptor, pid, sizeof pid - 1, 0);
+            const std::string holder = lock_holder(descriptor);
             ::close(descriptor);
             if (error != EWOULDBLOCK)
                 throw InputError("cannot lock '" + path_ + "': " + std::strerror(error));
-            std::string holder(pid, length > 0 ? std::size_t(length) : 0);
-            while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
-                holder.pop_back();
             throw InputError("another stackgen (pid " + (holder.empty() ? std::string("unknown") : holder)
                              + ") is writing '" + output + "' (it holds " + path_
                              + "): wait for it to finish, or choose another --output");
@@ -78,6 +101,7 @@ OutputLock::OutputLock(const std::string& output) : path_(lock_name(output)) {
         }, named{};
         if (::fstat(descriptor, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino
             && held.st_dev == named.st_dev) {
+            say_stale_lock(descriptor, path_);
             const std::string pid = std::to_string(::getpid()) + "\n";
             if (::ftruncate(descriptor, 0) != 0
                 || ::pwrite(descriptor, pid.data(), pid.size(), 0) != ssize_t(pid.size())) {

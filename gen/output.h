@@ -10,7 +10,8 @@
 //     naming the OS reason;
 //   - takes an exclusive lock (flock) on <output>.lock, so that two runs can
 //     never share one partial: a second run is refused naming the first
-//     one's pid;
+//     one's pid, and a lock file left by a run that ended without removing
+//     it is taken over with one line on stderr naming it;
 //   - refuses to truncate an existing partial unless told: --resume
 //     continues it, --force discards it.
 // Every refusal is an InputError (exit 2).

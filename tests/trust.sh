@@ -228,9 +228,17 @@ resume)
                 --output "$work/t.h5" --quiet --checkpoint-seconds 0 --threads "$threads" > /dev/null 2>&1
             [ -e "$work/t.h5.partial" ] && [ ! -e "$work/t.h5" ] && pass || { fail "round $round: no partial table after the kill"; continue; }
             done_rounds=$("$python" -c "import h5py, sys; print(int(h5py.File(sys.argv[1], 'r').attrs['rounds_done']))" "$work/t.h5.partial")
+            # The killed run's lock file is left behind with its pid; where
+            # Open MPI let rank 0 remove it, one is planted with a pid above
+            # Linux's largest (4194304). The resume takes it over and says so.
+            [ -s "$work/t.h5.lock" ] || echo 4194305 > "$work/t.h5.lock"
+            stale_pid=$(tr -d '\n' < "$work/t.h5.lock")
             mpi "$np" "$stackgen" --width "$width" --height "$height" --output "$work/t.h5" --resume --checkpoint-seconds 0 \
-                --threads "$threads" --json > "$work/resumed.json" \
-                || { fail "round $round: resume at np $np failed"; continue; }
+                --threads "$threads" --json > "$work/resumed.json" 2> "$work/resumed.err" \
+                || { fail "round $round: resume at np $np failed"; cat "$work/resumed.err"; continue; }
+            grep -q "^stackgen: taking over the stale lock '$work/t.h5.lock' of pid $stale_pid: " "$work/resumed.err" && pass \
+                || { fail "round $round: the resume at np $np did not say it took over the stale lock (pid $stale_pid):"
+                     cat "$work/resumed.err"; }
             if cmp -s "$work/whole.h5" "$work/t.h5"; then
                 pass; echo "${width}x${height}: killed at round $round ($done_rounds recorded), resumed at np $np: byte-identical"
             else
