@@ -426,12 +426,19 @@ for source in (full_all, class0, full_odd, narrow, narrow0):
             stack_table.READ_BUDGET = budget
     # The command: a board with h0 > h_{W-1}, and the summary.
     board = int(np.flatnonzero(flipped & ~np.isnan(expected))[-1])
+    by_heights = ",".join(str(int(h)) for h in heights[board])  # the board by its heights: 3,1,0,...
     for arguments, text in (([path, str(board)], repr(float(expected[board]))),
+                            ([path, by_heights, "0"], "%r\n%r" % (float(expected[board]), float(expected[0]))),
                             ([path], "mirrored (canonical boards only")):
         output = io.StringIO()
         with contextlib.redirect_stdout(output):
             assert stack_table.main(arguments) == 0, arguments
         assert text in output.getvalue(), "stack-table %s: '%s' not in %r" % (arguments, text, output.getvalue())
+    for arguments in ([path, by_heights + ",0"], [path, "1,x"]):  # a height too many; not a number
+        output = io.StringIO()
+        with contextlib.redirect_stderr(output):
+            assert stack_table.main(arguments) == 2, arguments
+        assert output.getvalue().count("\n") == 1 and "stack_table: error: " in output.getvalue(), output.getvalue()
     print("%s: mirrored copy (%d of %d values, %d boards with h0 > h%d): every read agrees with the full table "
           "and with C++" % (os.path.basename(source), stored.size, int(np.sum(~np.isnan(expected))),
                             int(np.sum(flipped)), width - 1))

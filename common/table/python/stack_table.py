@@ -1289,26 +1289,29 @@ class StackTable:
 
 
 def main(arguments=None):
-    """stack-table TABLE [--check] [ID ...]: prints the values of the ids
-    (or a summary); --check first reads every value against its checksum.
-    Refuses a table it cannot trust with one line and exit 2."""
+    """stack-table TABLE [--check] [BOARD ...]: prints the values of the
+    boards (or a summary), each a board id (7) or its column heights, one a
+    column, with commas (1,0,0,0); --check first reads every value against
+    its checksum. Refuses a table it cannot trust with one line and exit 2."""
     if arguments is None:
         arguments = sys.argv[1:]
     if "--help" in arguments or "-h" in arguments:
-        print("usage: stack-table TABLE [--check] [ID ...]\n" + main.__doc__.split(":", 1)[1].strip())
+        print("usage: stack-table TABLE [--check] [BOARD ...]\n" + main.__doc__.split(":", 1)[1].strip())
         return 0
     check = "--check" in arguments
     arguments = [a for a in arguments if a != "--check"]
     if not arguments:
-        print("usage: stack-table TABLE [--check] [ID ...]", file=sys.stderr)
+        print("usage: stack-table TABLE [--check] [BOARD ...]", file=sys.stderr)
         return 2
     try:
-        ids = [int(i) for i in arguments[1:]]
+        boards = [[int(h) for h in b.split(",")] if "," in b else int(b) for b in arguments[1:]]
     except ValueError as error:
-        print("stack_table: error: a board id must be a whole number: %s" % error, file=sys.stderr)
+        print("stack_table: error: a board is an id or heights with commas, whole numbers: %s" % error,
+              file=sys.stderr)
         return 2
     try:
         with StackTable(arguments[0]) as table:
+            ids = [int(table.board_id(b)[0]) if isinstance(b, list) else b for b in boards]
             if ids and (min(ids) < 0 or max(ids) >= table.states):
                 raise BoardIdError("board ids run from 0 to %d in %s" % (table.states - 1, table.path))
             if check:
