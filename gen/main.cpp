@@ -51,8 +51,8 @@ stack::OptionTable declared_options() {
         .choice("mirror",
                 {{"auto",
                   "when the set is mirror-closed (each piece's mirror image in the set at its weight, as the "
-                  "tetrominoes are), compute and store only the boards with h0 <= h(W-1): half the time, memory and "
-                  "file; readers look the others up mirrored"},
+                  "tetrominoes are), compute and store only the boards with h0 <= h(W-1): about half the memory and "
+                  "file, but not half the time (every row is still computed); readers look the others up mirrored"},
                  {"off", "every board, as a set that is not mirror-closed is always computed"}},
                 "which boards the table stores")
         .defaults_to("auto");
