@@ -336,6 +336,56 @@ def explorer_view(driver, url, shots):
           f"heights typed with spaces, '1 0 0 0', are 1,0,0,0: {shown}")
 
 
+def opens_on_explorer(driver):
+    """With a table the page opens on the table explorer (no #fragment
+    asked), with a sentence on what V, the value, means."""
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "section.view:not([hidden])"))
+    check(driver.find_element(By.ID, "view-explorer").is_displayed()
+          and not driver.find_element(By.ID, "view-moves").is_displayed(),
+          "with --table the page opens on the table explorer")
+    intro = driver.find_element(By.ID, "view-explorer").text
+    check(re.search(r"\bV\b[^.]*expected number of [^.]*pieces", intro) is not None,
+          "the explorer says in a sentence what V means (the expected number of pieces ...)")
+
+
+def fits_at_1280(driver):
+    """At 1280 px, with the five algorithms' table filled in, nothing is
+    wider than the window and that table fits its box (no sideways scroll)."""
+    emulate_width(driver, 1280, 1000)
+    try:
+        driver.find_element(By.ID, "tab-moves").click()
+        time.sleep(0.3)
+        widths = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check(widths[0] <= 1280, f"at 1280 px the moves view is {widths[0]} px wide (the window {widths[1]})")
+        wide = driver.execute_script(TOO_WIDE)
+        check(not wide, "at 1280 px no element is wider than the window" + ("" if not wide else ": " + "; ".join(wide[:4])))
+        table = driver.execute_script(
+            "const t = document.getElementById('moves-compare'), box = t.parentElement;"
+            "return [t.getBoundingClientRect().right, box.getBoundingClientRect().right, box.scrollWidth, box.clientWidth]")
+        check(table[0] <= table[1] + 0.5 and table[2] <= table[3],
+              f"at 1280 px the five algorithms' table fits its box: right {table[0]:.0f} <= {table[1]:.0f}, "
+              f"{table[2]} <= {table[3]} px")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def resize_on_explorer(driver):
+    """Narrowing the window to a phone's width and back on the explorer
+    (its chart redrawn at each width) shows no error banner."""
+    driver.find_element(By.ID, "tab-explorer").click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#explorer-lengths svg"))
+    try:
+        for width in (375, 1280, 375, 800, 1280):
+            emulate_width(driver, width, 900)
+            time.sleep(0.4)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    time.sleep(0.3)
+    banner = driver.find_element(By.ID, "page-error")
+    check(not banner.is_displayed(), "resizing the explorer to 375 px and back shows no error banner"
+          + ("" if not banner.is_displayed() else f": '{banner.text}'"))
+
+
 def replay_load(driver, seed=None):
     """Load with the seed typed (None: as it is); the status line after it."""
     if seed is not None:
@@ -488,6 +538,10 @@ def without_table(driver, stackplay):
     the replay's default is the real game, which plays."""
     server, url = start_server(stackplay)
     try:
+        driver.get(url + "/")
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "view-moves").is_displayed())
+        check(not driver.find_element(By.ID, "view-explorer").is_displayed(),
+              "without a table the page opens on move generation")
         driver.get(url + "/#explorer")
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "explorer-note").is_displayed())
         hidden = [element_id for element_id in ("explorer-go", "explorer-empty", "explorer-heights", "explorer-main")
@@ -515,8 +569,11 @@ def main():
         driver.get(url + "/")
         WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#moves-board .cell"))
         check(len(driver.find_elements(By.CSS_SELECTOR, "#moves-board .cell")) == 200, "a 10x20 board of cells")
+        opens_on_explorer(driver)
         moves_view(driver, url, shots)
+        fits_at_1280(driver)
         explorer_view(driver, url, shots)
+        resize_on_explorer(driver)
         replay_view(driver, url, shots)
         narrow_views(driver, shots)
         errors = javascript_errors(driver)

@@ -1,11 +1,20 @@
 // app.js — the page's entry: the three tabs (move generation, table explorer,
-// replay), the view named in the address's #fragment, and a last-resort
+// replay), the view named in the address's #fragment (else the explorer when
+// the server has a table, move generation when not), and a last-resort
 // catch that shows an unexpected error on the page instead of throwing.
+import { tableInfo } from './api.js';
 import * as moves from './moves.js';
 import * as explorer from './explorer.js';
 import * as replay from './replay.js';
 
 const VIEWS = ['moves', 'explorer', 'replay'];
+let defaultView = 'moves';
+
+// The browser's notice that a ResizeObserver's callback changed a size it
+// watches (drawn again in the next frame): no error of the page's.
+function benign(message) {
+  return /^ResizeObserver loop/.test(String(message));
+}
 
 function showPageError(message) {
   const box = document.getElementById('page-error');
@@ -18,11 +27,12 @@ window.addEventListener('unhandledrejection', (e) => {
   showPageError(e.reason && e.reason.message ? e.reason.message : String(e.reason));
 });
 window.addEventListener('error', (e) => {
+  if (benign(e.message)) return;
   showPageError(e.message || 'script error');
 });
 
 function select(view) {
-  if (!VIEWS.includes(view)) view = 'moves';
+  if (!VIEWS.includes(view)) view = defaultView;
   for (const name of VIEWS) {
     const active = name === view;
     document.getElementById(`view-${name}`).hidden = !active;
@@ -43,7 +53,17 @@ function start() {
     document.getElementById(`tab-${name}`).addEventListener('click', () => select(name));
   }
   window.addEventListener('hashchange', () => select(location.hash.slice(1)));
-  select(location.hash.slice(1));
+  const asked = location.hash.slice(1);
+  if (VIEWS.includes(asked)) {
+    select(asked);
+    return;
+  }
+  // No view asked: the explorer if there is a table to explore (unless a tab
+  // was clicked while the server answered).
+  tableInfo().then(({ data }) => {
+    if (data && data.loaded) defaultView = 'explorer';
+    if (!VIEWS.includes(location.hash.slice(1))) select(defaultView);
+  });
 }
 
 try {

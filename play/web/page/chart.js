@@ -43,10 +43,18 @@ export function drawLengths(box, data) {
   box.lengthsData = data;
   if (!box.resizeWatch && typeof ResizeObserver === 'function') {
     let width = box.clientWidth;
+    // Drawn in the next frame, not inside the observer's callback, so the
+    // new drawing's size is not a change the same callback round must see.
+    let pending = false;
     box.resizeWatch = new ResizeObserver(() => {
-      if (box.clientWidth === width || !box.lengthsData || !box.querySelector('svg')) return;
-      width = box.clientWidth;
-      drawLengths(box, box.lengthsData);
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        if (box.clientWidth === width || !box.lengthsData || !box.querySelector('svg')) return;
+        width = box.clientWidth;
+        drawLengths(box, box.lengthsData);
+      });
     });
     box.resizeWatch.observe(box);
   }
