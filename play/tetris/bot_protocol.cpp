@@ -14,9 +14,12 @@
 #include <cctype>
 #include <chrono>
 #include <istream>
+#include <iterator>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace stack::tetris {
@@ -24,7 +27,8 @@ namespace stack::tetris {
 namespace {
 
 constexpr int BoardWidth = 10, BoardHeight = 40;
-constexpr std::size_t MostLineBytes = 1 << 20;  // a longer line is ignored
+constexpr std::size_t MostLineBytes = 1 << 20;  // a longer line is read through but not kept
+constexpr int MostCoordinate = 1000;             // |x| and |y| of a played move
 
 // A message the bot cannot act on: one line on the error stream, and the
 // position stays as it was.
@@ -48,16 +52,29 @@ struct Position {
 // game on; a game the frontend stopped. Only Playing has a position.
 enum class Phase { NoStart, BadStart, Playing, Stopped };
 
+// One line of input as read_line leaves it: its text while within
+// MostLineBytes, the values its top-level object gives "type" (read even
+// when the rest is refused), and why it is refused ("" for one JSON value
+// with no key given twice in an object).
+struct Line {
+    std::string text;
+    bool blank = true;      // only whitespace
+    bool too_long = false;  // over MostLineBytes: `text` is not kept
+    std::vector<std::string> types;
+    std::string refusal;
+};
+
 class Bot {
 public:
     Bot(const BotOptions& options, std::ostream& out, std::ostream& errors);
     // Handles one line; false after quit.
-    bool handle(const std::string& line, std::uint64_t number);
+    bool handle(const Line& line, std::uint64_t number);
 
 private:
     void send(const Json& message);
+    void forget(Phase phase);
     void start(const Json& message);
-    void suggest();
+    void suggest(const std::string& refused = {});
     void play(const Json& message);
     void new_piece(const Json& message);
     std::string without_position(const char* what) const;
@@ -113,6 +130,13 @@ Bot::Bot(const BotOptions& options, std::ostream& out, std::ostream& errors)
 }
 
 void Bot::send(const Json& message) { out_ << json_text(message) << std::flush; }
+
+// No position from now on (a start refused, a stop): the suggestions have
+// no moves and their state is empty until a good start.
+void Bot::forget(Phase phase) {
+    phase_ = phase;
+    position_ = Position{};
+}
 
 int Bot::piece_of(const Json& value, const char* what) const {
     if (!value.is_string() || value.get_ref<const std::string&>().size() != 1)
@@ -170,8 +194,8 @@ void Bot::append_state(std::string& text) const {
 // taken with or without --hold: the frontend's game may hold even where the
 // bot never does. An empty queue is a position with nothing to place yet.
 void Bot::start(const Json& message) {
-    phase_ = Phase::BadStart;  // a start it cannot use leaves no position to play on,
-    position_ = Position{};    // and nothing of the last one in the suggestions' state
+    forget(Phase::BadStart);  // a start it cannot use leaves no position to play on,
+                              // and nothing of the last one in the suggestions' state
     Position next;
     const Json& board = message.contains("board") ? message["board"] : Json();
     if (!board.is_array() || board.size() != std::size_t(BoardHeight))
@@ -307,32 +331,38 @@ std::string Bot::forfeit_reason() const {
 }
 
 // The suggestion: the best moves, or none (a forfeit, as the protocol
-// says) with one line on the error stream saying why.
-void Bot::suggest() {
+// says) with a "reason" and one line on the error stream saying why. A
+// suggest on a line the bot refused has no moves, its refusal (already on
+// the error stream) as the reason: every suggest gets a suggestion.
+void Bot::suggest(const std::string& refused) {
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t leaves = 0;
     std::size_t depth = 0;
-    if (phase_ != Phase::Playing)  // no position: a suggestion of no moves (a forfeit), never silence
-        errors_ << "stackplay: tbp: " << without_position("suggest") << "; no moves\n" << std::flush;
-    else if (position_.queue.empty())
-        errors_ << "stackplay: tbp: suggest with an empty queue: no moves until a new piece arrives\n" << std::flush;
+    std::optional<TetrisChoice> best;
+    std::vector<TetrisChoice> ranked;
+    std::string reason = refused;
+    if (reason.empty()) {
+        if (phase_ != Phase::Playing)  // no position: a suggestion of no moves (a forfeit), never silence
+            reason = without_position("suggest") + "; no moves";
+        else if (position_.queue.empty())
+            reason = "suggest with an empty queue: no moves until a new piece arrives";
+        else if (!choose(best, ranked, leaves, depth))
+            reason = "suggest: " + forfeit_reason() + ": forfeiting";
+        if (!reason.empty())
+            errors_ << "stackplay: tbp: " << reason << '\n' << std::flush;
+    }
     std::string text;
     text.reserve(4096);
     text += "{\"type\":\"suggestion\",\"moves\":[";
-    std::optional<TetrisChoice> best;
-    std::vector<TetrisChoice> ranked;
-    if (phase_ == Phase::Playing && !position_.queue.empty() && !choose(best, ranked, leaves, depth))
-        errors_ << "stackplay: tbp: suggest: " << forfeit_reason() << ": forfeiting\n" << std::flush;
-    else
-        for (std::size_t i = 0, written = 0; i < ranked.size() && written < std::size_t(options_.moves); ++i) {
-            const std::size_t before = text.size();
-            if (written)
-                text += ',';
-            if (append_move(text, ranked[i]))
-                ++written;
-            else
-                text.resize(before);
-        }
+    for (std::size_t i = 0, written = 0; i < ranked.size() && written < std::size_t(options_.moves); ++i) {
+        const std::size_t before = text.size();
+        if (written)
+            text += ',';
+        if (append_move(text, ranked[i]))
+            ++written;
+        else
+            text.resize(before);
+    }
     const double milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     text += "],\"move_info\":{\"nodes\":" + std::to_string(leaves) + ",\"depth\":" + std::to_string(depth)
@@ -340,8 +370,27 @@ void Bot::suggest() {
     text.pop_back();  // json_text's newline
     text += "},\"state\":";
     append_state(text);
+    if (!reason.empty()) {
+        text += ",\"reason\":" + json_text(Json(reason));
+        text.pop_back();
+    }
     text += "}\n";
     out_ << text << std::flush;
+}
+
+// An integer from -MostCoordinate to MostCoordinate, or nothing: a number
+// of any size is refused, 2^63 included (the parser keeps it unsigned, and
+// read as int64 it would wrap), as is a fraction or any other value.
+std::optional<int> small_integer(const Json& value) {
+    if (value.is_number_unsigned()) {
+        if (value.get<std::uint64_t>() <= std::uint64_t(MostCoordinate))
+            return int(value.get<std::uint64_t>());
+    } else if (value.is_number_integer()) {
+        const std::int64_t number = value.get<std::int64_t>();
+        if (number >= -MostCoordinate && number <= MostCoordinate)
+            return int(number);
+    }
+    return std::nullopt;
 }
 
 // The frontend's move: its cells must lie on empty cells of the board and
@@ -363,13 +412,18 @@ void Bot::play(const Json& message) {
         orientation.is_string() ? moves::orientation_of(orientation.get<std::string>()) : std::nullopt;
     if (!rotation)
         throw BadMessage("play: the orientation is not north, east, south or west");
-    for (const char* axis : {"x", "y"})
-        if (!location.contains(axis) || !location[axis].is_number_integer()
-            || std::abs(location[axis].get<std::int64_t>()) > 1000)
-            throw BadMessage(std::string("play: ") + axis + " is not a small integer");
+    std::optional<int> centre[2];
+    for (int axis = 0; axis < 2; ++axis) {
+        const char* name = axis ? "y" : "x";
+        if (location.contains(name))
+            centre[axis] = small_integer(location[name]);
+        if (!centre[axis])
+            throw BadMessage(std::string("play: ") + name + " is not an integer from -1000 to 1000");
+    }
     // The protocol's spins; the move itself says where the piece lies, so a
     // known spin changes nothing here, and an unknown one is a bad move.
-    if (message["move"].contains("spin")) {
+    // The spin is optional: null is taken as absent, that is none.
+    if (message["move"].contains("spin") && !message["move"]["spin"].is_null()) {
         const Json& spin = message["move"]["spin"];
         if (!spin.is_string()
             || (spin.get_ref<const std::string&>() != "none" && spin.get_ref<const std::string&>() != "mini"
@@ -385,7 +439,7 @@ void Bot::play(const Json& message) {
                              + " is neither the current piece nor what the hold gives");
     }
     const moves::Location box =
-        moves::box_of(static_cast<Piece>(piece), *rotation, location["x"].get<int>(), location["y"].get<int>());
+        moves::box_of(static_cast<Piece>(piece), *rotation, *centre[0], *centre[1]);
     const moves::Cells cells = moves::cells_at(static_cast<Piece>(piece), box);
     const std::optional<TetrisPlacement> placement = placement_of_cells(shapes_, position_.board, piece, cells);
     if (!placement)
@@ -417,38 +471,167 @@ void Bot::new_piece(const Json& message) {
     position_.queue.push_back(piece_of(message.contains("piece") ? message["piece"] : Json(), "new_piece: the piece"));
 }
 
-// A line as JSON, refused when it is not JSON or an object of it names a
-// key twice (JSON leaves that undefined; a parser keeps one of the two, so
-// the frontend and the bot could read different moves).
-Json parse_message(const std::string& line) {
-    std::vector<std::vector<std::string>> keys;  // [open object] -> its keys so far
-    std::string repeated;
-    const Json::parser_callback_t note_keys = [&](int, Json::parse_event_t event, Json& parsed) {
-        if (event == Json::parse_event_t::object_start) {
-            keys.emplace_back();
-        } else if (event == Json::parse_event_t::object_end) {
-            keys.pop_back();
-        } else if (event == Json::parse_event_t::key && !keys.empty()) {
-            const std::string& key = parsed.get_ref<const std::string&>();
-            if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end() && repeated.empty())
-                repeated = key;
-            keys.back().push_back(key);
+// A line handed to the JSON parser a character at a time, up to (not
+// including) its newline or the end of input; its text is kept in the Line
+// while it fits in MostLineBytes, so a longer one is read through without
+// being held.
+struct LineReader {
+    std::streambuf& in;
+    Line& line;
+    char current = 0;
+    bool ended = false;
+
+    void advance() {
+        const int c = in.sbumpc();
+        if (c == std::char_traits<char>::eof() || c == '\n') {
+            ended = true;
+            return;
         }
+        current = char(c);
+        if (!std::isspace(static_cast<unsigned char>(current)))
+            line.blank = false;
+        if (line.too_long)
+            return;
+        if (line.text.size() < MostLineBytes) {
+            line.text += current;
+        } else {
+            line.too_long = true;
+            std::string().swap(line.text);
+        }
+    }
+};
+
+// The parser's input iterator over a LineReader; the default one is the end.
+class LineIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    LineIterator() = default;
+    explicit LineIterator(LineReader* reader) : reader_(reader) {}
+    const char& operator*() const { return reader_->current; }
+    LineIterator& operator++() {
+        reader_->advance();
+        return *this;
+    }
+    bool operator==(const LineIterator& other) const { return done() == other.done(); }
+    bool operator!=(const LineIterator& other) const { return !(*this == other); }
+
+private:
+    bool done() const { return !reader_ || reader_->ended; }
+    LineReader* reader_ = nullptr;
+};
+
+// The parser's events for what the bot must know of every line, whole or
+// refused: the values the top-level object gives "type", and the first key
+// an object gives twice (JSON leaves that undefined; a parser keeps one of
+// the two, so the frontend and the bot could read different moves). Keys
+// are remembered only within MostLineBytes; past it only "type" counts,
+// and `types` shows it given twice.
+class LineScan {
+public:
+    explicit LineScan(Line& line) : line_(line) {}
+    bool null() { return value(); }
+    bool boolean(bool) { return value(); }
+    bool number_integer(Json::number_integer_t) { return value(); }
+    bool number_unsigned(Json::number_unsigned_t) { return value(); }
+    bool number_float(Json::number_float_t, const std::string&) { return value(); }
+    bool binary(Json::binary_t&) { return value(); }
+    bool string(std::string& text) {
+        if (type_next_)
+            line_.types.push_back(text);
+        return value();
+    }
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(std::string& key) {
+        type_next_ = open_.size() == 1 && open_[0].object && key == "type";
+        if (!line_.too_long && !open_.back().keys.insert(key).second && line_.refusal.empty())
+            line_.refusal = "the key \"" + printable(key, 40) + "\" is given twice";
         return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+        line_.refusal = "not JSON";
+        return false;
+    }
+
+private:
+    struct Open {
+        bool object;
+        std::unordered_set<std::string> keys;
     };
-    const Json message = Json::parse(line, note_keys, false);
-    if (message.is_discarded())
-        throw BadMessage("not JSON");
-    if (!repeated.empty())
-        throw BadMessage("the key \"" + repeated + "\" is given twice");
-    return message;
+    bool value() {
+        type_next_ = false;
+        return true;
+    }
+    bool open(bool object) {
+        value();
+        open_.push_back({object, {}});
+        return true;
+    }
+    bool close() {
+        open_.pop_back();
+        return true;
+    }
+    Line& line_;
+    std::vector<Open> open_;
+    bool type_next_ = false;
+};
+
+// Reads the next line of `in` into `line`; false at the end of input.
+bool read_line(std::istream& in, Line& line) {
+    line = Line{};
+    std::streambuf* buffer = in.rdbuf();
+    if (!buffer || buffer->sgetc() == std::char_traits<char>::eof())
+        return false;
+    LineReader reader{*buffer, line};
+    reader.advance();  // the parser's first character
+    LineScan scan(line);
+    Json::sax_parse(LineIterator(&reader), LineIterator(), &scan);
+    while (!reader.ended)  // the rest of a line the parser stopped in
+        reader.advance();
+    return true;
 }
 
-bool Bot::handle(const std::string& line, std::uint64_t number) {
+// A line the bot refuses gets one line on the error stream. If it names
+// "start" as its type (once or among others), it is a start refused: the
+// position is cleared. If it names "suggest", it gets a suggestion of no
+// moves. A line over MostLineBytes is refused but for one thing: a JSON
+// object whose only type is "suggest" needs nothing else of the line, so
+// it is answered as any suggest (TBP ignores unknown attributes).
+bool Bot::handle(const Line& line, std::uint64_t number) {
+    const auto names = [&](const char* type) {
+        return std::find(line.types.begin(), line.types.end(), type) != line.types.end();
+    };
+    const bool lone_suggest = line.types.size() == 1 && line.types[0] == "suggest";
+    std::string refusal = line.refusal;
+    if (refusal.empty() && line.too_long && !lone_suggest)
+        refusal = "longer than 1 MB";
+    if (!refusal.empty()) {
+        refusal = "line " + std::to_string(number) + ": " + refusal;
+        std::string outcome = "ignored";
+        if (names("start"))
+            outcome = "a start it cannot use: no position until a good start";
+        if (names("suggest"))
+            outcome = (names("start") ? outcome + "; " : std::string()) + "a suggest it cannot read: no moves";
+        errors_ << "stackplay: tbp: " << refusal << "; " << outcome << '\n' << std::flush;
+        if (names("start"))
+            forget(Phase::BadStart);
+        if (names("suggest"))
+            suggest(refusal);
+        return true;
+    }
+    if (line.too_long) {  // a lone suggest
+        suggest();
+        return true;
+    }
     try {
-        if (line.size() > MostLineBytes)
-            throw BadMessage("longer than 1 MB");
-        const Json message = parse_message(line);
+        const Json message = Json::parse(line.text, nullptr, false);
         if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
             throw BadMessage("not a message (an object with a type)");
         const std::string& type = message["type"].get_ref<const std::string&>();
@@ -463,7 +646,7 @@ bool Bot::handle(const std::string& line, std::uint64_t number) {
         else if (type == "new_piece")
             new_piece(message);
         else if (type == "stop")
-            phase_ = Phase::Stopped;
+            forget(Phase::Stopped);
         else if (type == "quit")
             return false;
         // Other types are ignored, as the protocol says.
@@ -483,9 +666,9 @@ int run_bot(const BotOptions& options, std::istream& in, std::ostream& out, std:
                       {"author", "stack"},
                       {"features", Json::array()}})
         << std::flush;
-    std::string line;
-    for (std::uint64_t number = 1; std::getline(in, line); ++number)
-        if (!line.empty() && line != "\r" && !bot.handle(line, number))
+    Line line;
+    for (std::uint64_t number = 1; read_line(in, line); ++number)
+        if (!line.blank && !bot.handle(line, number))
             break;
     return ExitSuccess;
 }

@@ -322,6 +322,8 @@ TEST(BotProtocol, ARejectedStartLeavesNoStaleState) {
 }
 
 // JSON leaves a key given twice undefined: such a line is refused whole.
+// A refused line that names "start" as its type is a refused start: it
+// clears the position, whatever else it names.
 TEST(BotProtocol, AKeyGivenTwiceIsRefused) {
     const BotRun result = run(
         start_json("null", R"(["T","I"])")
@@ -332,7 +334,108 @@ TEST(BotProtocol, AKeyGivenTwiceIsRefused) {
     ASSERT_EQ(result.replies.size(), 2u) << result.errors;
     EXPECT_NE(result.errors.find("line 2: the key \"x\" is given twice"), std::string::npos) << result.errors;
     EXPECT_NE(result.errors.find("line 3: the key \"type\" is given twice"), std::string::npos) << result.errors;
-    EXPECT_EQ(result.replies[1]["state"]["queue"], Json::array({"T", "I"}));
+    EXPECT_EQ(result.replies[1]["state"]["queue"], Json::array());
+    EXPECT_TRUE(result.replies[1]["moves"].empty());
+}
+
+namespace {
+
+// A suggestion of no moves for want of a position: no moves, an empty
+// state, and a reason.
+void expect_no_position(const Json& suggestion, const std::string& errors) {
+    EXPECT_EQ(suggestion["type"], "suggestion");
+    EXPECT_TRUE(suggestion["moves"].empty()) << suggestion["moves"];
+    EXPECT_EQ(suggestion["state"]["queue"], Json::array());
+    EXPECT_TRUE(suggestion["state"]["hold"].is_null());
+    EXPECT_TRUE(suggestion.contains("reason") && suggestion["reason"].is_string()) << errors;
+}
+
+const std::string Suggest = "{\"type\":\"suggest\"}\n";
+
+}  // namespace
+
+// Issue 60: a start refused before it is parsed (a key given twice, a line
+// over 1 MB, JSON cut short) left the last game in place, and the next
+// suggestion answered for it ("L north x=8"). Every refused start clears.
+TEST(BotProtocol, EveryRefusedStartClearsThePosition) {
+    const std::string first = start_json("null", R"(["L","J"])");
+    const std::string board = empty_board_json();
+    const std::vector<std::string> refused = {
+        R"({"type":"start","hold":null,"queue":["S","Z"],"queue":["S","Z"],"board":)" + board + "}\n",
+        R"({"type":"start","hold":null,"queue":["S","Z"],"board":)" + board.substr(0, 200) + "\n",
+        R"({"type":"start","hold":null,"queue":["S","Z"],"pad":")" + std::string((1 << 20) + 10, 'x')
+            + R"(","board":)" + board + "}\n",
+    };
+    for (const std::string& line : refused) {
+        const BotRun result = run(first + line + Suggest);
+        ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+        expect_no_position(result.replies[1], result.errors);
+        EXPECT_NE(result.errors.find("line 2: "), std::string::npos) << result.errors;
+    }
+    // A line whose type cannot be read is no start: the game goes on.
+    const BotRun unread = run(first + "{\"queue\":[\"S\"\n" + Suggest);
+    ASSERT_EQ(unread.replies.size(), 2u) << unread.errors;
+    EXPECT_EQ(unread.replies[1]["state"]["queue"], Json::array({"L", "J"}));
+}
+
+// Issue 60: x or y of exactly 2^63 was read as 0 and the move placed at
+// x=0. Every integer outside +-1000 is refused, whatever its size.
+TEST(BotProtocol, ACoordinateOutsideAThousandIsRefusedWhateverItsSize) {
+    for (const char* huge : {"9223372036854775808", "18446744073709551615", "18446744073709551616",
+                                    "-9223372036854775808", "-9223372036854775809", "1001", "-1001"})
+        for (const bool on_x : {true, false}) {
+            const std::string x = on_x ? huge : "1", y = on_x ? "1" : huge;
+            const BotRun result =
+                run(start_json("null", R"(["T","I"])")
+                    + R"({"type":"play","move":{"location":{"type":"T","orientation":"east","x":)" + x + ",\"y\":" + y
+                    + R"(},"spin":"none"}})" + "\n" + Suggest);
+            ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+            const Json& state = result.replies[1]["state"];
+            EXPECT_EQ(state["queue"], Json::array({"T", "I"})) << huge << (on_x ? " as x" : " as y");
+            EXPECT_TRUE(state["board"][0][0].is_null()) << huge;
+            EXPECT_NE(result.errors.find(on_x ? "x is not" : "y is not"), std::string::npos) << result.errors;
+        }
+}
+
+// Issue 60: a suggest on a line the bot refuses got no reply, so the
+// frontend waited forever. Every suggest gets a suggestion: a refused one
+// has no moves and says why; one padded past 1 MB by an attribute the
+// protocol ignores is a good suggest, answered as any.
+TEST(BotProtocol, EverySuggestIsAnswered) {
+    const std::string game = start_json("null", R"(["T","I"])");
+    for (const std::string& line : {std::string(R"({"type":"suggest","type":"play"})"), std::string(R"({"type":"suggest")"),
+                                    R"({"type":"suggest","pad":")" + std::string((1 << 20) + 10, 'x') + "\"",
+                                    R"({"type":"suggest","type":"suggest","pad":")" + std::string((1 << 20) + 10, 'x')
+                                        + "\"}"}) {
+        const BotRun result = run(game + line + "\n");
+        ASSERT_EQ(result.replies.size(), 2u) << result.errors;
+        EXPECT_EQ(result.replies[1]["type"], "suggestion");
+        EXPECT_TRUE(result.replies[1]["moves"].empty());
+        EXPECT_NE(result.replies[1]["reason"].get<std::string>().find("line 2: "), std::string::npos)
+            << result.replies[1]["reason"];
+        EXPECT_EQ(result.replies[1]["state"]["queue"], Json::array({"T", "I"}));  // a suggest changes nothing
+    }
+    const BotRun padded =
+        run(game + R"({"type":"suggest","pad":")" + std::string((1 << 20) + 10, 'x') + "\"}\n" + Suggest);
+    ASSERT_EQ(padded.replies.size(), 3u) << padded.errors;
+    EXPECT_EQ(padded.replies[1]["moves"], padded.replies[2]["moves"]);
+    EXPECT_EQ(padded.replies[1]["moves"][0]["location"]["type"], "T");
+    EXPECT_EQ(padded.errors, "");
+}
+
+// Issue 60: "spin": null is an absent spin (none), as a play without one;
+// stop empties the suggestion's state as a refused start does.
+TEST(BotProtocol, ANullSpinIsNoneAndStopClearsTheState) {
+    const BotRun result = run(
+        start_json("null", R"(["T","I"])")
+        + R"({"type":"play","move":{"location":{"type":"T","orientation":"north","x":4,"y":0},"spin":null}})"
+          "\n"
+        + Suggest + "{\"type\":\"stop\"}\n" + Suggest);
+    ASSERT_EQ(result.replies.size(), 3u) << result.errors;
+    EXPECT_EQ(result.replies[1]["state"]["queue"], Json::array({"I"})) << result.errors;
+    EXPECT_EQ(result.replies[1]["state"]["board"][0][4], "T");
+    expect_no_position(result.replies[2], result.errors);
+    EXPECT_NE(result.errors.find("suggest after stop"), std::string::npos) << result.errors;
 }
 
 }  // namespace stack::tetris
