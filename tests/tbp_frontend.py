@@ -38,6 +38,16 @@ board with garbage rows ("G"); after the last piece, quit must end the bot
 with exit 0 within 5 s, and so must the end of input for a second bot. A reply
 that takes over 10 s, or a run over --max-seconds, fails with one line.
 
+After the last game, before quit, the hostile lines of issue 60, each
+followed by a suggest that must be answered within 3 s (else the bot is
+killed and the run fails rather than hangs): a start refused (a key given
+twice, JSON cut short, a line over 1 MB) after a good one must leave no
+position (no moves, an empty queue in the state); a play at x or y = 2^63
+must be refused (the queue unchanged); a suggest naming "type" twice must
+get a suggestion, and one padded past 1 MB by an unknown attribute one with
+moves; a play with "spin": null is taken as none, and after stop the state
+is empty.
+
 With --frontend-hold the frontend holds on its own, as a player would, whether
 or not the bot may: every 7th piece it plays, instead of the bot's move, the
 piece the hold gives at its lowest resting placement SRS reaches, and every
@@ -69,6 +79,7 @@ SPAWN = [4, 20]  # the TBP centre of every piece at spawn, facing north (--spawn
 VISIBLE_ROWS = 20  # the guideline's visible field: a piece locked wholly above it is a lock-out
 PREVIEW = 5
 REPLY_SECONDS = 10.0
+HOSTILE_SECONDS = 3.0  # a suggestion after a hostile line: a silent bot fails the run, it does not hang it
 MALFORMED_EVERY = 97
 FRONTEND_HOLD_EVERY = 7
 
@@ -536,8 +547,60 @@ class Run:
             self.bot.send(line, "sending malformed lines")
         self.malformed_batches += 1
 
+    def hostile(self):
+        """Issue 60's hostile lines, each followed by a suggest that must be answered within HOSTILE_SECONDS."""
+        bot = self.bot
+
+        def start(queue):
+            return json.dumps({"type": "start", "hold": None, "queue": queue, "combo": 0, "back_to_back": False,
+                               "board": Board().to_json()})
+
+        def suggest(what, line='{"type":"suggest"}'):
+            self.where = "at the end, after %s" % what
+            bot.send(line, "sending " + what)
+            return bot.receive("suggestion", "waiting for the suggestion after " + what, HOSTILE_SECONDS)
+
+        def play(x, y, spin="none", orientation="east"):
+            return json.dumps({"type": "play", "move": {"location": {"type": "T", "orientation": orientation, "x": x,
+                                                                     "y": y}, "spin": spin}})
+
+        pad = "x" * ((1 << 20) + 10)
+        refused_starts = {
+            'a start naming "queue" twice': start(["S", "Z"]).replace('"queue": ', '"queue": ["S", "Z"], "queue": '),
+            "a start cut short": start(["S", "Z"])[:200],
+            "a start over 1 MB": start(["S", "Z"])[:-1] + ', "pad": "%s"}' % pad,
+        }
+        for what, line in refused_starts.items():
+            bot.send(start(["L", "J"]))
+            bot.send(line, "sending " + what)
+            answer = suggest(what)
+            if answer.get("moves") or answer.get("state", {}).get("queue"):
+                raise Fail("after %s the suggestion is for the last game: %s" % (what, short(answer)))
+        # Read as 0, either would be a T resting on the floor: east at x=0, north at y=0.
+        for what, line in (("a play at x = 2^63", play(2 ** 63, 1)), ("a play at y = 2^63", play(4, 2 ** 63, "none", "north"))):
+            bot.send(start(["T", "I"]))
+            bot.send(line, "sending " + what)
+            answer = suggest(what)
+            if answer.get("state", {}).get("queue") != ["T", "I"]:
+                raise Fail("the bot took %s: its state is %s" % (what, short(answer.get("state"))))
+        bot.send(start(["T", "I"]))
+        suggest('a suggest naming "type" twice', '{"type":"suggest","type":"play"}')
+        answer = suggest("a suggest padded past 1 MB", '{"type":"suggest","pad":"%s"}' % pad)
+        if not answer.get("moves"):
+            raise Fail("a suggest padded past 1 MB by an unknown attribute got no moves: %s" % short(answer))
+        bot.send(play(1, 1, None), 'sending a play with "spin": null')
+        answer = suggest('a play with "spin": null')
+        if answer.get("state", {}).get("queue") != ["I"]:
+            raise Fail('a play with "spin": null was not taken as none: the state is %s' % short(answer.get("state")))
+        bot.send({"type": "stop"})
+        answer = suggest("stop")
+        if answer.get("moves") or answer.get("state", {}).get("queue"):
+            raise Fail("after stop the suggestion still shows the stopped game: %s" % short(answer))
+
     def end(self):
-        """Quit: exit 0 within 5 s, a line on stderr per refused line; then a second bot at end of input."""
+        """The hostile lines; quit: exit 0 within 5 s, a line on stderr per refused line; then a second bot at end of
+        input."""
+        self.hostile()
         self.where = "at the end"
         self.bot.send({"type": "quit"})
         self.bot.finish("after quit")

@@ -378,21 +378,22 @@ TEST(BotProtocol, EveryRefusedStartClearsThePosition) {
     EXPECT_EQ(unread.replies[1]["state"]["queue"], Json::array({"L", "J"}));
 }
 
-// Issue 60: x or y of exactly 2^63 was read as 0 and the move placed at
-// x=0. Every integer outside +-1000 is refused, whatever its size.
+// Issue 60: x or y of exactly 2^63 was read as 0 and the move placed there
+// (a T east at x=0; a T north at y=0, on the floor). Every integer outside
+// +-1000 is refused, whatever its size.
 TEST(BotProtocol, ACoordinateOutsideAThousandIsRefusedWhateverItsSize) {
     for (const char* huge : {"9223372036854775808", "18446744073709551615", "18446744073709551616",
                                     "-9223372036854775808", "-9223372036854775809", "1001", "-1001"})
         for (const bool on_x : {true, false}) {
-            const std::string x = on_x ? huge : "1", y = on_x ? "1" : huge;
-            const BotRun result =
-                run(start_json("null", R"(["T","I"])")
-                    + R"({"type":"play","move":{"location":{"type":"T","orientation":"east","x":)" + x + ",\"y\":" + y
-                    + R"(},"spin":"none"}})" + "\n" + Suggest);
+            const std::string x = on_x ? huge : "4", y = on_x ? "1" : huge;
+            const BotRun result = run(start_json("null", R"(["T","I"])")
+                                      + R"({"type":"play","move":{"location":{"type":"T","orientation":")"
+                                      + (on_x ? "east" : "north") + R"(","x":)" + x + ",\"y\":" + y
+                                      + R"(},"spin":"none"}})" + "\n" + Suggest);
             ASSERT_EQ(result.replies.size(), 2u) << result.errors;
             const Json& state = result.replies[1]["state"];
             EXPECT_EQ(state["queue"], Json::array({"T", "I"})) << huge << (on_x ? " as x" : " as y");
-            EXPECT_TRUE(state["board"][0][0].is_null()) << huge;
+            EXPECT_TRUE(state["board"][0][on_x ? 0 : 4].is_null()) << huge;
             EXPECT_NE(result.errors.find(on_x ? "x is not" : "y is not"), std::string::npos) << result.errors;
         }
 }
