@@ -21,12 +21,15 @@ constexpr stack::OptionTable::Modes Run = 1, Plan = 2;
 
 // Every option of stackgen, declared once: its bounds, default and help.
 stack::OptionTable declared_options() {
-    stack::OptionTable table("Usage: mpirun -n P stackgen --width W --height H [options]");
+    stack::OptionTable table(
+        "Usage: mpirun -n P stackgen --width W --height H [options]",
+        "stackgen computes, for every hole-free stack of a W x H well (one per vector of column heights), the "
+        "expected number of random pieces that optimal play places before a hole is forced, and writes them to "
+        "one HDF5 table; MPI ranks, threads and GPUs share the work. With --clears tetris it solves the well "
+        "game instead, where an upright I clears four rows.");
+    table.section("Well and pieces");
     table.integer("width", 1, stack::MaxWidth, "well width W (columns), required");
     table.integer("height", 1, stack::MaxHeight, "well height H (rows), required");
-    table.text("output",
-               "table file (default stack_<W>x<H>.h5); written as <output>.partial "
-               "and renamed when done, guarded by the lock <output>.lock");
     table.text("pieces", "the piece set: tetrominoes, rectangles, pentominoes, or a piece file (docs/pieces.md)")
         .defaults_to("tetrominoes");
     table
@@ -34,19 +37,6 @@ stack::OptionTable declared_options() {
                  "compute only boards whose height sum mod g is R, g the gcd of the set's piece sizes (4 for the "
                  "tetrominoes: R in 0..3; default all)")
         .many();
-    table
-        .choice("precision", {{"float64", ""}, {"float32", "computed in float64, rounded once when written"}},
-                "values in the file")
-        .defaults_to("float64");
-    table
-        .choice("band-precision",
-                {{"float64", ""},
-                 {"float32",
-                  "half the band; each value computed in float64 from float32 successors, so it may "
-                  "differ from a float64 band's in the last bits: needs --precision float32 or "
-                  "--no-output"}},
-                "the rounds held in memory")
-        .defaults_to("float64");
     table
         .choice("mirror",
                 {{"auto",
@@ -56,9 +46,30 @@ stack::OptionTable declared_options() {
                  {"off", "every board, as a set that is not mirror-closed is always computed"}},
                 "which boards the table stores")
         .defaults_to("auto");
+
+    table.section("Output");
+    table.text("output",
+               "table file (default stack_<W>x<H>.h5); written as <output>.partial "
+               "and renamed when done, guarded by the lock <output>.lock");
+    table
+        .choice("precision", {{"float64", ""}, {"float32", "computed in float64, rounded once when written"}},
+                "values in the file")
+        .defaults_to("float64");
+    table.flag("no-output",
+               "compute every round but write no table: prints V(empty board) and the values' digest "
+               "(a well larger than the disk)");
+    table.flag("force", "discard an existing <output>.partial instead of refusing to start");
+    table.flag("progress", "print a progress line for every round holding 1% of the states (default: a few a second)");
+    table.flag("quiet",
+               "no progress lines on stderr (results and --json still print: the table is the result, so no text "
+               "summary, but with --no-output the summary is, and prints)");
+    table.flag("round-table", "add one line per round to the summary (states, balance, time)");
+    table.flag("json", "print the summary (and with --round-table every round) as JSON");
+
+    table.section("Line clears (--clears tetris: the well game)");
     table
         .choice("clears",
-                {{"none", "the stack only grows: pieces until a hole is forced (seed 003's question)"},
+                {{"none", "the stack only grows: the expected pieces placed until a hole is forced"},
                  {"tetris",
                   "the well game: the W columns beside an empty well, where an upright I clears four rows when "
                   "every column is 4 or more high; solved by sweeps to a fixed point (sets with the 1 x 4 I, "
@@ -88,23 +99,59 @@ stack::OptionTable declared_options() {
               "from) at most this often; the sweeps between stay on the device (0: every sweep)",
               true)
         .defaults_to("600");
+
+    table.section("Ranks and threads");
     table
         .integer("threads", 0, stack::MostThreads,
                  "worker threads per rank, sharing its rounds (0: the cores this rank is bound to); one rank per "
                  "node or socket times threads is the layout to use")
         .defaults_to("1");
-    table.flag("resume",
-               "continue <output>.partial, left by a run that stopped, from its last recorded round "
-               "(any number of ranks; float64 tables); every round on disk is checked first");
+    table
+        .choice("kernel",
+                {{"slice",
+                  "the lower placements of each kind of slice (lower sum, column-3 height, top) worked out once a "
+                  "round as runs of rows, which each slice of that kind applies"},
+                 {"rows", "0.6.0's: the lower placements found row by row, kept for timing one against the other"}},
+                "how the CPU kernel finds a row's placements; the same table either way")
+        .defaults_to("slice");
+    table
+        .choice("band-precision",
+                {{"float64", ""},
+                 {"float32",
+                  "half the band; each value computed in float64 from float32 successors, so it may "
+                  "differ from a float64 band's in the last bits: needs --precision float32 or "
+                  "--no-output"}},
+                "the rounds held in memory")
+        .defaults_to("float64");
+    table.text("spill",
+               "hold the band's rounds in files in this directory, mapped, instead of in memory: the page cache "
+               "keeps what memory allows and reads the rest back from disk (for a well whose band does not fit; "
+               "as slow as the disk wherever it must read back; the files are unlinked at once)");
     table.flag("blocking-exchange",
                "exchange each round's rows before the next round computes, as before they overlapped it "
                "(for measuring the overlap; the table is the same)");
+
+    table.section("GPU");
+    table.flag("gpu",
+               "compute the rounds on a GPU, one per rank (the rank's index on its node picks it): the band lives in "
+               "GPU memory, the host keeps two rounds; the same table, bit for bit (needs a build with CUDA)");
+    table.flag("portable-kernel",
+               "compute the rounds with the GPU path's slice work on the CPU threads (slower than the default; "
+               "checks the GPU path's logic where there is no GPU)");
+
+    table.section("Resume");
+    table.flag("resume",
+               "continue <output>.partial, left by a run that stopped, from its last recorded round "
+               "(any number of ranks; float64 tables); every round on disk is checked first");
     table.flag("resume-if-partial",
                "--resume when <output>.partial exists, else start afresh: for a job that a scheduler may requeue "
                "(scripts/stackgen.sbatch gives it to a requeued job)");
-    table.flag("no-output",
-               "compute every round but write no table: prints V(empty board) and the values' digest "
-               "(a well larger than the disk)");
+    table
+        .real("checkpoint-seconds", 0, 1e9,
+              "record the rounds on disk in the partial table at most this often (0: after every round)", true)
+        .defaults_to("1");
+
+    table.section("Plan (--plan: what a run would need, without running it)");
     table.flag("plan",
                "print what the run would need (memory per rank and node, disk, time from the measured cost "
                "model) without computing; exit 0 when it fits, 2 with the reason when not");
@@ -134,35 +181,6 @@ stack::OptionTable declared_options() {
               "with --plan: the microseconds a message between nodes takes, for the network's time", true)
         .in(Plan)
         .defaults_to("2");
-    table.flag("gpu",
-               "compute the rounds on a GPU, one per rank (the rank's index on its node picks it): the band lives in "
-               "GPU memory, the host keeps two rounds; the same table, bit for bit (needs a build with CUDA)");
-    table
-        .choice("kernel",
-                {{"slice",
-                  "the lower placements of each kind of slice (lower sum, column-3 height, top) worked out once a "
-                  "round as runs of rows, which each slice of that kind applies"},
-                 {"rows", "0.6.0's: the lower placements found row by row, kept for timing one against the other"}},
-                "how the CPU kernel finds a row's placements; the same table either way")
-        .defaults_to("slice");
-    table.flag("portable-kernel",
-               "compute the rounds with the GPU path's slice work on the CPU threads (slower than the default; "
-               "checks the GPU path's logic where there is no GPU)");
-    table.text("spill",
-               "hold the band's rounds in files in this directory, mapped, instead of in memory: the page cache "
-               "keeps what memory allows and reads the rest back from disk (for a well whose band does not fit; "
-               "as slow as the disk wherever it must read back; the files are unlinked at once)");
-    table.flag("force", "discard an existing <output>.partial instead of refusing to start");
-    table
-        .real("checkpoint-seconds", 0, 1e9,
-              "record the rounds on disk in the partial table at most this often (0: after every round)", true)
-        .defaults_to("1");
-    table.flag("progress", "print a progress line for every round holding 1% of the states (default: a few a second)");
-    table.flag("quiet",
-               "no progress lines on stderr (results and --json still print: the table is the result, so no text "
-               "summary, but with --no-output the summary is, and prints)");
-    table.flag("round-table", "add one line per round to the summary (states, balance, time)");
-    table.flag("json", "print the summary (and with --round-table every round) as JSON");
     return table;
 }
 

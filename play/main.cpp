@@ -24,12 +24,14 @@ constexpr stack::OptionTable::Modes Stacking = 1, Tetris = 2, Bot = 4, Serve = 8
 // the modes that take it.
 stack::OptionTable declared_options() {
     stack::OptionTable table(
-        "Usage: stackplay [--table FILE] [options]                  (games checked)\n"
-        "       stackplay --game tetris [--policy P] [--preview N]  (the real game)\n"
-        "       stackplay --game tetris --board FILE --piece T [--next SZO] [--hold [L]]\n"
-        "                                                 (one decision)\n"
-        "       stackplay --bot tbp [--hold] [--policy P]  (the Tetris Bot Protocol)\n"
-        "       stackplay --serve [--port 8080] [--bind 127.0.0.1]  (the web viewer)");
+        "Usage: stackplay [--table FILE] [options]  (the table game, its games checked)\n"
+        "   or: stackplay --game tetris [--policy P] [--preview N]  (the real game)\n"
+        "   or: stackplay --game tetris --board FILE --piece T [--next SZO] [--hold [L]]\n"
+        "   or: stackplay --bot tbp [--hold] [--policy P]  (the Tetris Bot Protocol)\n"
+        "   or: stackplay --serve [--port 8080] [--bind 127.0.0.1]  (the web viewer)",
+        "stackplay plays the games a stackgen table answers: many random games of hole-free stacking by a policy, "
+        "checked against the table's exact distribution of game lengths; the real game with line clears; a bot "
+        "for the Tetris Bot Protocol; and a web viewer of the table and the games.");
     table
         .choice("game",
                 {{"stacking", "the hole-free game of the table"}, {"tetris", "the real game: holes, line clears"}})
@@ -43,7 +45,8 @@ stack::OptionTable declared_options() {
     table.count("runs", 1, std::uint64_t(1) << 40, "games to play").defaults_to("100000").in(Stacking);
     table
         .text("policy",
-              "stacking: table, random, heuristic, seed001 (its objective, the next piece known) or \"lookahead N\" "
+              "stacking: table, random, heuristic, seed001 (the most of 18 full rows + 3 longest row - 10 height "
+              "- 10 unreachable cells, the next piece known) or \"lookahead N\" "
               "(N = 1..4 next pieces known); tetris: dellacherie (its default), lee, el-tetris, seed001, expectimax, "
               "seed000-printed, seed001-printed, well (the table judges a stack beside an empty well column: "
               "--table), well-builder (a heuristic that keeps the well)")
@@ -86,7 +89,7 @@ stack::OptionTable declared_options() {
     table
         .integer("preview", 0, stack::tetris::MostPreview,
                  "next pieces known and searched (past a projected minute a move, with --yes; "
-                 "seed 000's window of 4 is --preview 3)")
+                 "a window of 4 pieces, the current one and 3 next, is --preview 3)")
         .defaults_to("0")
         .in(Tetris | Bot);
     table.integer("depth", 1, 2, "--policy expectimax: unknown next pieces averaged (default 1)").in(Tetris | Bot);
@@ -123,7 +126,8 @@ stack::OptionTable declared_options() {
     table.choice("draw", {{"independent", "the set's weights"}, {"bag", "each piece once per bag"}})
         .defaults_to("independent")
         .in(Tetris);
-    table.text("piece-file", "pieces in seed 000's format: 0-6 for I O S Z T J L").in(Tetris);
+    table.text("piece-file", "the pieces to play, in order, from a file: digits 0-6 (I O S Z T J L) between spaces")
+        .in(Tetris);
     table
         .choice("game-over", {{"placement", "no placement of the piece fits"},
                               {"entry", "also when it cannot enter at its spawn, Fahey's"}})
@@ -147,7 +151,7 @@ stack::OptionTable declared_options() {
         .in(Tetris);
     table
         .integer("buffer-rows", 0, 8,
-                 "rows above the well a piece may use, if a cell of it is in the well (seed 000 has 5)")
+                 "rows above the well a piece may use, if a cell of it is in the well")
         .defaults_to("0")
         .in(Tetris);
     table
@@ -159,7 +163,7 @@ stack::OptionTable declared_options() {
         .in(Tetris);
     table
         .reals("weights", -1e6, 1e6,
-               "the policy's feature weights, as the seeds print them: lee, expectimax, "
+               "the policy's feature weights, in this order: lee, expectimax, "
                "seed000-printed 4 (height, lines, holes, bumpiness, magnitudes); dellacherie, el-tetris 6 (signed: "
                "landing height, eroded cells, row and column transitions, holes, wells); seed001 4 (its priorities: "
                "full rows, height, longest row, unreachable); well-builder 8 (signed: dellacherie's 6, then "

@@ -35,6 +35,18 @@ if grep -q "^STACK_HELP2MAN:FILEPATH=/" "$build_dir/CMakeCache.txt"; then
         page="$work/prefix/share/man/man1/$tool.1"
         [ -s "$page" ] || fail "no man page $page"
         grep -q -- "${option//-/\\\\-}" "$page" || grep -q -- "$option" "$page" || fail "$tool.1 does not list $option"
+        # NAME, DESCRIPTION, EXAMPLES and SEE ALSO (docs/man/TOOL.h2m and the
+        # help's sentences), and a NAME line that is not help2man's default.
+        for section in NAME DESCRIPTION EXAMPLES "SEE ALSO"; do
+            grep -qx "\.SH \"\?$section\"\?" "$page" || fail "$tool.1 has no $section section"
+        done
+        name=$(sed -n '/^\.SH NAME/{n;p;q}' "$page")
+        case $name in *"manual page for"*|"") fail "$tool.1's NAME is help2man's default: $name" ;; esac
+        see_also=$(sed -n '/^\.SH "SEE ALSO"/,$p' "$page")
+        for other in stackgen stackplay stackverify; do
+            [ "$other" = "$tool" ] || grep -q "^\.BR $other (1)" <<< "$see_also" || fail "$tool.1's SEE ALSO lacks $other"
+        done
+        grep -q "share/doc/stack" <<< "$see_also" || fail "$tool.1's SEE ALSO does not name the installed manual"
     done
     echo "man pages: $(ls "$work/prefix/share/man/man1" | tr '\n' ' ')"
 fi

@@ -59,7 +59,7 @@ bad)
     expect_error 2 "^stackplay: error: piece file: 'two' at piece 3 is not 0-6" \
         tetris --piece-file "$work/pieces_word.txt"
     expect_error 2 "^stackplay: error: piece file: no pieces$" tetris --piece-file "$work/empty.txt"
-    expect_error 2 "^stackplay: error: --piece-file \(seed 000's format\) plays the tetrominoes only$" \
+    expect_error 2 "^stackplay: error: --piece-file \(digits 0-6\) plays the tetrominoes only$" \
         tetris --pieces rectangles --piece-file "$work/pieces7.txt"
     expect_error 2 "^stackplay: error: --preview 3 is too deep for --max-pieces 3 \(it must be smaller\)$" \
         tetris --preview 3 --max-pieces 3

@@ -20,6 +20,30 @@ std::string listed(const std::vector<std::string>& words, const std::string& las
 
 namespace {
 
+// `text` in lines of at most 80 columns, broken at spaces, each line after
+// the first indented by `indent` spaces (Boost wraps the options' help so).
+std::string wrapped(const std::string& text, std::size_t indent) {
+    std::string lines;
+    std::size_t line = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (line > 0 && line + 1 + word.size() > 80) {
+            lines += "\n" + std::string(indent, ' ');
+            line = indent;
+        } else if (line > 0) {
+            lines += ' ';
+            ++line;
+        }
+        lines += word;
+        line += word.size();
+        start = end + 1;
+    }
+    return lines;
+}
+
 std::vector<std::string> choice_values(const OptionTable::Option& option) {
     std::vector<std::string> values;
     for (const OptionChoice& choice : option.choices)
@@ -55,7 +79,8 @@ std::string OptionTable::Option::described() const {
     return help + "; " + accepts;
 }
 
-OptionTable::OptionTable(std::string usage) : usage_(std::move(usage)) {
+OptionTable::OptionTable(std::string usage, std::string about)
+    : usage_(std::move(usage)), about_(std::move(about)) {
     flag("help", "print this help and exit").also('h');
     flag("version", "print the version and exit");
 }
@@ -135,7 +160,7 @@ OptionTable::Option& OptionTable::choice(std::string name, std::vector<OptionCho
 // parsers: Boost would wrap "-5" into a huge unsigned value), a repeated one
 // as a list of texts, and a flag as no value at all.
 po::options_description OptionTable::description() const {
-    po::options_description whole(usage_ + "\nOptions");
+    po::options_description whole((about_.empty() ? "" : wrapped(about_, 0) + "\n\n") + usage_ + "\nOptions");
     std::vector<std::string> titles;
     for (const Option& option : options_)
         if (!option.section.empty() && std::find(titles.begin(), titles.end(), option.section) == titles.end())
@@ -158,26 +183,7 @@ po::options_description OptionTable::description() const {
                 shown += ")";
             }
         }
-        // In 80 columns, as Boost prints the options under it.
-        std::string wrapped;
-        std::size_t line = 0;
-        for (std::size_t start = 0; start < shown.size();) {
-            std::size_t end = shown.find(' ', start);
-            if (end == std::string::npos)
-                end = shown.size();
-            const std::string word = shown.substr(start, end - start);
-            if (line > 0 && line + 1 + word.size() > 80) {
-                wrapped += "\n  ";
-                line = 2;
-            } else if (line > 0) {
-                wrapped += ' ';
-                ++line;
-            }
-            wrapped += word;
-            line += word.size();
-            start = end + 1;
-        }
-        sections.emplace_back(wrapped);
+        sections.emplace_back(wrapped(shown, 2));  // in 80 columns, as Boost prints the options under it
     }
     for (const Option& option : options_) {
         po::options_description& into =

@@ -71,8 +71,10 @@ public:
         bool taken_by(Modes mode) const { return modes == 0 || (modes & mode) != 0; }
     };
 
-    // `usage` heads the help; --help and --version are declared here.
-    explicit OptionTable(std::string usage);
+    // `usage` heads the help, after `about` (a sentence or two on what the
+    // tool does, wrapped to 80 columns); --help and --version are declared
+    // here.
+    explicit OptionTable(std::string usage, std::string about = "");
 
     // The options declared next are printed under `title` (the first ones
     // under "Options"). With `also`, the title lists the options of other
@@ -137,6 +139,7 @@ private:
     const Option& declared(const std::string& name, Kind kind) const;
 
     std::string usage_;
+    std::string about_;
     std::string section_;
     std::vector<std::pair<std::string, Modes>> also_;  // [section title, the modes it lists the options of]
     std::deque<Option> options_;                       // a deque: a declaration's reference outlives the next one

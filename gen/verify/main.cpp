@@ -13,7 +13,11 @@ int run(int argc, char** argv) {
     const int rank = stack::MpiSession::world_rank();
     try {
         stack::Communicator comm(MPI_COMM_WORLD);
-        stack::OptionTable table("Usage: mpirun -n P stackverify TABLE [options]");
+        stack::OptionTable table(
+            "Usage: mpirun -n P stackverify TABLE [options]",
+            "stackverify checks a table written by stackgen: it computes every stored value again from its "
+            "successors' stored values with the value equation, compares the values' CRC-64 digest with the one "
+            "the table records, and exits 1 naming the first wrong board.");
         table.text("table", "the table to verify (or the first argument)");
         table.flag("json", "print the report as JSON");
         table.parse(argc, argv, "table");

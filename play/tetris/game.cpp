@@ -69,7 +69,7 @@ std::vector<int> read_seed000_pieces(const std::string& text) {
     while (in >> word) {
         if (word.size() != 1 || word[0] < '0' || word[0] > '6')
             throw InputError("piece file: '" + printable(word) + "' at piece " + std::to_string(pieces.size() + 1)
-                             + " is not 0-6 (seed 000's I O S Z T J L)");
+                             + " is not 0-6 (I O S Z T J L)");
         pieces.push_back(SetIndex[word[0] - '0']);
     }
     if (pieces.empty())
@@ -143,7 +143,7 @@ PolicyConfig policy_config(const TetrisOptions& options) {
     if (options.buffer_rows > 0)
         config.visible_rows = options.height;
     if (options.hold && config.printed_seed000)
-        throw InputError("--hold is not for --policy seed000-printed (seed 000 has no hold)");
+        throw InputError("--hold is not for --policy seed000-printed (it plays without hold)");
     return config;
 }
 

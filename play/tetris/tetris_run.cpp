@@ -90,7 +90,7 @@ struct Setup {
                              + "x" + std::to_string(options.height) + " well in no rotation");
         if (options.piece_file) {
             if (set.name() != "tetrominoes")
-                throw InputError("--piece-file (seed 000's format) plays the tetrominoes only");
+                throw InputError("--piece-file (digits 0-6) plays the tetrominoes only");
             if (options.draw == Draw::Bag)
                 throw InputError("give either --piece-file or --draw bag, not both");
             file_pieces = read_seed000_pieces(read_small_file(*options.piece_file, "piece file"));
