@@ -290,6 +290,10 @@ with StackTable(all_classes) as table:
                   np.array([1, 0, True, 0, 0], dtype=object), np.ones(5, dtype=bool)):
         refused("a bool height in %r" % (board,), lambda: table.board_id(board), "not bools", BoardError)
         refused("a bool height in %r" % (board,), lambda: table.values_of(board), "not bools", ValueError)
+    # Nor is a bool an id (numpy would read True as id 1), in any reader of ids.
+    for ids in (True, [True], [0, np.True_], np.array([True, False])):
+        for name in ("values", "heights", "holds", "positions"):
+            refused("a bool id in %r (%s)" % (ids, name), lambda: getattr(table, name)(ids), "not bools", BoardError)
     refused("the id past the last", lambda: table.values([table.states]), "ids run from 0 to %d" % (table.states - 1),
             LookupError)
     refused("a negative id", lambda: table.values([-1]), "ids run from 0", BoardIdError)

@@ -540,7 +540,10 @@ class StackTable:
         """ids as a flat uint64 array. A TableError, as the C++ library
         gives, for one that is no board of this well: negative, not a whole
         number, or (unless past_end) from states on, which would otherwise
-        wrap around or read as another board or NaN."""
+        wrap around or read as another board or NaN. A bool is refused
+        too: numpy would read True as id 1, the board of heights 1, 0, ..."""
+        if holds_bool(ids):
+            raise BoardError("board ids of %s must be whole numbers, not bools (True is no id 1)" % self.path)
         given = np.asarray(ids)
         if given.size == 0:
             return np.zeros(0, dtype=np.uint64)
@@ -559,7 +562,7 @@ class StackTable:
                 bad = low if low < 0 else high
                 raise BoardIdError("board id %d is no board of %s: ids run from 0 to %d" % (bad, self.path, self.states - 1))
             return np.array(numbers, dtype=np.uint64)
-        elif flat.dtype.kind not in "iub":
+        elif flat.dtype.kind not in "iu":
             raise BoardError("board ids of %s must be whole numbers, not %s" % (self.path, flat.dtype))
         if flat.dtype.kind in "if" and flat.min() < 0:
             raise BoardIdError("board id %d is no board of %s: ids run from 0 to %d"
