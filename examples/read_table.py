@@ -4,13 +4,20 @@
 Prints the table's well and piece set, V(empty), the value of one board by
 its column heights, and how a board that is none of the table's is refused
 (a BoardError, which is a ValueError). Run it with Debian's python3 (numpy
-and h5py), from the source tree; with the package installed
-(`pip install common/table/python`) the sys.path line is not needed.
+and h5py), from the source tree or an install tree (cmake --install puts
+the example in P/share/doc/stack/examples and the reader in
+P/share/stack/python); with the package installed
+(`pip install common/table/python`) the sys.path lines are not needed.
 """
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common", "table", "python"))
+here = os.path.dirname(os.path.abspath(__file__))
+for reader in (os.path.join(here, "..", "common", "table", "python"),  # the source tree
+               os.path.join(here, "..", "..", "..", "stack", "python")):  # P/share/doc/stack/examples: P/share/stack
+    if os.path.isfile(os.path.join(reader, "stack_table.py")):
+        sys.path.insert(0, reader)
+        break
 from stack_table import StackTable  # noqa: E402
 
 with StackTable(sys.argv[1]) as table:

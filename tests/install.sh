@@ -52,9 +52,39 @@ if grep -q "^STACK_HELP2MAN:FILEPATH=/" "$build_dir/CMakeCache.txt"; then
 fi
 "$work/prefix/bin/stackverify" "$table" > /dev/null || fail "the installed stackverify refuses the table"
 
+# Every relative link of every installed Markdown page resolves to an
+# installed file (the manual links to results/, scripts/ and tests/data/,
+# installed beside it); outside code fences, as tests/house.sh reads them.
+/usr/bin/python3 - "$work/prefix" <<'EOF' || fail "the installed manual has broken links"
+import os, re, sys
+broken = checked = 0
+for folder, _, files in os.walk(sys.argv[1]):
+    for page in (os.path.join(folder, name) for name in files if name.endswith(".md")):
+        fence = False
+        for number, line in enumerate(open(page, encoding="utf-8"), 1):
+            if line.startswith("```"):
+                fence = not fence
+            for target in [] if fence else re.findall(r"\]\(([^)\s]+)\)", line):
+                path = target.split("#", 1)[0]
+                if not path or re.match(r"[a-z]+:", path):
+                    continue
+                checked += 1
+                if not os.path.exists(os.path.normpath(os.path.join(os.path.dirname(page), path))):
+                    print("install: %s:%d links to %s, which is not installed"
+                          % (os.path.relpath(page, sys.argv[1]), number, target))
+                    broken += 1
+print("installed manual: %d relative links, %d broken" % (checked, broken))
+sys.exit(1 if broken or not checked else 0)
+EOF
+
 # The install tree moves: its package config finds itself where it lies.
 mv "$work/prefix" "$work/moved"
 prefix=$work/moved
+
+# The installed Python example finds the installed reader (share/stack/python).
+output=$(cd / && /usr/bin/python3 "$prefix/share/doc/stack/examples/read_table.py" "$table" 2>&1) \
+    || fail "the installed examples/read_table.py failed: $output"
+grep -qx "V(empty) = 2.539044371732" <<< "$output" || fail "the installed read_table.py: $output"
 
 # The example consumer, copied out of the source tree.
 cp -r "$source_dir/examples/consumer" "$work/consumer"
