@@ -320,6 +320,15 @@ def explorer_view(driver, url, shots):
     check("over 500 games (seed 3)" in means, "the chart plays the games and seed asked")
     time.sleep(0.5)
     screenshot(driver, os.path.join(shots, "web-explorer.png"))
+    # Rotations named as SRS names them (0 spawn, R, 2, L), as --explain does:
+    # on 1,0,0,0 the flat T dropped with no turn is rotation 0, the T with its
+    # stem left L, and the upright I at column 1, reached by a counter-clockwise
+    # turn (wH), L.
+    items = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#explorer-placements .placement")]
+    for after, name in (("[1,1,2,1]", "0"), ("[2,3,0,0]", "L"), ("[1,4,0,0]", "L")):
+        said = [text for text in items if f"→ {after}" in text]
+        check(len(said) == 1 and f" rotation {name} · " in said[0],
+              f"the explorer names the placement to {after} rotation {name}: {said}")
     best = max((p for piece in board["pieces"] for p in piece["placements"]), key=lambda p: p["value"])
     first = driver.find_elements(By.CSS_SELECTOR, "#explorer-placements .placement")
     check(len(first) == sum(len(piece["placements"]) for piece in board["pieces"]), "one item per placement")

@@ -46,7 +46,8 @@ public:
     // The orientations of piece p: [first_orientation(p), first_orientation(p + 1)).
     int first_orientation(int piece) const { return first_[std::size_t(piece)]; }
     // An orientation's place among its piece's (0 for the first, in the
-    // set's order): what the tools call its rotation ("T rotation 2").
+    // set's order). The views name a tetromino's rotation by SRS instead
+    // (stacking/view.h's shown_rotation: 0 R 2 L), another set's by this.
     int rotation(int o) const { return o - first_orientation(orientation(o).piece); }
 
     int cells(int piece) const { return cells_[std::size_t(piece)]; }

@@ -587,6 +587,46 @@ std::array<Cells, 4> rotation_cells(Piece piece) {
     return turned;
 }
 
+const char* rotation_name(int rotation) { return RotationNames[((rotation % 4) + 4) % 4].name; }
+
+// Each rotation's cells as a table orientation sees them: per column from
+// the left, the cells it holds and the step from its bottom to the next
+// column's bottom. The first rotation whose columns match is the one.
+int table_rotation(const Orientation& orientation) {
+    const Piece piece = Piece(orientation.piece);
+    const std::array<Cells, 4> rotations = rotation_cells(piece);
+    for (int rotation = 0; rotation < 4; ++rotation) {
+        int left = 4, right = -1;
+        for (const auto& [x, y] : rotations[std::size_t(rotation)]) {
+            left = std::min(left, x);
+            right = std::max(right, x);
+        }
+        if (right - left + 1 != orientation.width)
+            continue;
+        std::array<int, 4> count{}, bottom{4, 4, 4, 4};
+        for (const auto& [x, y] : rotations[std::size_t(rotation)]) {
+            ++count[std::size_t(x - left)];
+            bottom[std::size_t(x - left)] = std::min(bottom[std::size_t(x - left)], y);
+        }
+        bool same = true;
+        for (int k = 0; k < orientation.width; ++k) {
+            same = same && count[std::size_t(k)] == orientation.added[std::size_t(k)];
+            if (k + 1 < orientation.width)
+                same = same && bottom[std::size_t(k + 1)] - bottom[std::size_t(k)] == orientation.surface[std::size_t(k)];
+        }
+        if (same)
+            return rotation;
+    }
+    throw std::invalid_argument("table_rotation: no SRS rotation of the piece has this orientation's shape");
+}
+
+int rotation_after(const std::string& inputs) {
+    int rotation = 0;
+    for (const char input : inputs)
+        rotation += input == 'c' ? 1 : input == 'w' ? 3 : input == 'f' ? 2 : 0;
+    return rotation % 4;
+}
+
 Cells cells_at(Piece piece, const Location& location) {
     const std::array<Cells, 4>& shapes = piece_moves(piece).shapes;
     Cells cells;
@@ -876,6 +916,7 @@ std::vector<Reach> reach_table_placements(const std::vector<int>& heights, int h
     for (std::size_t i = 0; i < placements.size(); ++i) {
         reaches[i].inputs = inputs[i];
         reaches[i].hard_drop = by_hard_drop.count(targets[i].cells) > 0;
+        reaches[i].rotation = inputs[i].empty() ? table_rotation(*placements[i].first) : rotation_after(inputs[i]);
     }
     return reaches;
 }

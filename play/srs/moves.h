@@ -94,6 +94,28 @@ struct SpawnShape {
 // from these at build time (play/web/page_tables.cpp).
 std::array<Cells, 4> rotation_cells(Piece piece);
 
+// The names of the rotations, one convention for every view (--explain,
+// --show, the web page, whose tables.js is written from this table): SRS's
+// 0 the spawn state, R one turn clockwise, 2 two turns, L one turn
+// counter-clockwise, with the words the page explains each by.
+struct RotationName {
+    const char* name;
+    const char* words;
+};
+constexpr RotationName RotationNames[4] = {
+    {"0", "spawn"}, {"R", "one turn clockwise"}, {"2", "two turns"}, {"L", "one turn counter-clockwise"}};
+const char* rotation_name(int rotation);  // "0" "R" "2" "L"
+
+// The SRS rotation a tetromino's table orientation (pieces.h) is in: the
+// first of 0 R 2 L whose cells have its shape. The I, S and Z have two
+// rotations of each shape (an upright I is R or L): this gives the first,
+// and the rotation shortest inputs end in (rotation_after) names the one
+// that a player reaches.
+int table_rotation(const Orientation& orientation);
+// The rotation inputs from spawn end in: c a turn clockwise, w one
+// counter-clockwise, f a half turn.
+int rotation_after(const std::string& inputs);
+
 // The inputs, one letter each, and the word the page spells each with.
 struct InputLetter {
     char letter;
@@ -193,6 +215,7 @@ Cells table_placement_cells(const Orientation& orientation, int column, const in
 struct Reach {
     std::string inputs;
     bool hard_drop = false;
+    int rotation = 0;  // the SRS rotation it locks in: the inputs' last, else table_rotation's
 };
 Reach reach_table_placement(const std::vector<int>& heights, int height, const Orientation& orientation, int column);
 // The same for several placements of one piece on one contour, by one

@@ -18,11 +18,11 @@ std::string named(const Rules& rules, int piece) {
     return name.size() == 1 && name[0] == rules.letter(piece) ? "" : " (" + name + ")";
 }
 
-std::string describe_placement(const Rules& rules, int orientation, int column, bool tetris = false) {
+std::string describe_placement(const Rules& rules, int orientation, int rotation, int column, bool tetris = false) {
     if (tetris)
         return std::string(1, rules.letter(rules.orientation(orientation).piece)) + " into the well: a tetris";
     return std::string(1, rules.letter(rules.orientation(orientation).piece)) + " rotation "
-           + std::to_string(rules.rotation(orientation)) + " at column " + std::to_string(column);
+           + shown_rotation_name(rules, rotation) + " at column " + std::to_string(column);
 }
 
 // cells[row][column], row 0 at the bottom.
@@ -49,6 +49,14 @@ Json heights_json(const Heights& heights, const Geometry& geometry) {
 }
 
 }  // namespace
+
+int shown_rotation(const Rules& rules, int orientation) {
+    return rules.is_tetrominoes() ? moves::table_rotation(rules.orientation(orientation)) : rules.rotation(orientation);
+}
+
+std::string shown_rotation_name(const Rules& rules, int rotation) {
+    return rules.is_tetrominoes() ? moves::rotation_name(rotation) : std::to_string(rotation);
+}
 
 ShownGame show_game(const StackingPolicy& policy, const StackTable& table, BoardId start, std::uint64_t seed) {
     const Geometry& geometry = table.geometry();
@@ -93,7 +101,9 @@ std::string format_game(const ShownGame& game, const Geometry& geometry) {
         }
         std::snprintf(line, sizeof line, "move %d: drew %c, placed %s; value %.4f -> %.4f\n", turn.number,
                       rules.letter(turn.piece),
-                      describe_placement(rules, turn.move.orientation, turn.move.column, turn.move.tetris).c_str(),
+                      describe_placement(rules, turn.move.orientation, shown_rotation(rules, turn.move.orientation),
+                                         turn.move.column, turn.move.tetris)
+                          .c_str(),
                       turn.value_before, turn.value_after);
         text += line;
         for (const std::string& row : turn.well)
@@ -118,7 +128,8 @@ Json game_json(const ShownGame& game, const Geometry& geometry) {
                      {"value_before", turn.value_before}};
         if (turn.move.orientation >= 0) {
             item["orientation"] = turn.move.orientation;
-            item["rotation"] = rules.rotation(turn.move.orientation);
+            item["rotation"] = shown_rotation(rules, turn.move.orientation);
+            item["rotation_name"] = shown_rotation_name(rules, shown_rotation(rules, turn.move.orientation));
             item["column"] = turn.move.column;
             item["id_after"] = turn.move.successor;
             item["value_after"] = turn.value_after;
@@ -147,7 +158,7 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
     const std::vector<int> contour(explanation.heights.begin(), explanation.heights.begin() + geometry.width());
     placements.for_each_placement(explanation.heights, [&](int o, int x, BoardId offset) {
         explanation.options[std::size_t(rules.orientation(o).piece)].push_back(
-            {o, x, id + offset, table.value(id + offset), "", false});
+            {o, x, id + offset, table.value(id + offset), "", false, shown_rotation(rules, o)});
     });
     // One search per piece finds every placement's inputs.
     if (explanation.with_inputs)
@@ -159,6 +170,7 @@ Explanation explain_board(const PlacementTable& placements, const StackTable& ta
             for (std::size_t i = 0; i < options.size(); ++i) {
                 options[i].inputs = reaches[i].inputs;
                 options[i].hard_drop = reaches[i].hard_drop;
+                options[i].rotation = reaches[i].rotation;
             }
         }
     for (auto& options : explanation.options)
@@ -208,7 +220,7 @@ std::string format_explanation(const Explanation& explanation, const Geometry& g
         text += line;
         for (const PlacementOption& option : options) {
             std::snprintf(line, sizeof line, "  %10.6f  %-26s -> %-24s %s\n", option.value,
-                          describe_placement(rules, option.orientation, option.column).c_str(),
+                          describe_placement(rules, option.orientation, option.rotation, option.column).c_str(),
                           geometry.format_heights(geometry.decode(option.successor)).c_str(),
                           reach_text(option, explanation.with_inputs).c_str());
             text += line;
@@ -224,7 +236,8 @@ Json explanation_json(const Explanation& explanation, const Geometry& geometry) 
         Json placements = Json::array();
         for (const PlacementOption& option : explanation.options[std::size_t(piece)])
             placements.push_back({{"orientation", option.orientation},
-                                  {"rotation", rules.rotation(option.orientation)},
+                                  {"rotation", option.rotation},
+                                  {"rotation_name", shown_rotation_name(rules, option.rotation)},
                                   {"column", option.column},
                                   {"successor_id", option.successor},
                                   {"successor_heights", heights_json(geometry.decode(option.successor), geometry)},

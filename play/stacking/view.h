@@ -55,7 +55,17 @@ struct PlacementOption {
     // placement hard drop misses needs a spin or a tuck.
     std::string inputs;
     bool hard_drop = false;
+    int rotation = 0;  // as the views name it (shown_rotation); with inputs, the rotation they end in
 };
+
+// A placement's rotation as every view names it (--explain, --show, the
+// web API and page), one convention: for the tetrominoes the SRS rotation
+// (srs/moves.h: 0 spawn, R, 2, L; numbered 0-3), the first of the
+// orientation's shape (an upright I is R) unless SRS inputs say which one
+// is reached; for another set, which has no SRS, its place among its
+// piece's orientations (Rules::rotation), named by its number.
+int shown_rotation(const Rules& rules, int orientation);
+std::string shown_rotation_name(const Rules& rules, int rotation);
 
 struct Explanation {
     const Rules* rules = nullptr;

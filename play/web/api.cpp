@@ -545,7 +545,8 @@ Json Api::game(const Parameters& parameters) const {
         for (const PlacementOption& option : explanation.options[std::size_t(turn.piece)])
             alternatives.push_back(
                 {{"orientation", option.orientation},
-                 {"rotation", rules.rotation(option.orientation)},
+                 {"rotation", option.rotation},
+                 {"rotation_name", shown_rotation_name(rules, option.rotation)},
                  {"column", option.column},
                  {"value", option.value},
                  {"heights_after", heights_json(geometry.decode(option.successor), geometry.width())}});

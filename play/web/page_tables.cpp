@@ -1,7 +1,8 @@
 // page_tables OUTPUT: writes the web page's tables (tables.js) from the C++
 // that plays the moves, so the page draws the shapes, spells the inputs and
 // bounds the wells the server means: the cells of each piece's rotations
-// (moves::rotation_cells), each input letter's word (moves::InputLetters),
+// (moves::rotation_cells), the rotations' names, 0 R 2 L, and words
+// (moves::RotationNames), each input letter's word (moves::InputLetters),
 // and the wells the move explorer takes (moves::LeastWidth, support/limits.h).
 // The build runs it and embeds its output beside play/web/page/.
 #include "rules/pieces.h"
@@ -33,7 +34,14 @@ int main(int argc, char** argv) {
         }
         js << "],\n";
     }
-    js << "};\n\n// The input letters and the words they are spelled with.\nexport const INPUT_WORDS = {\n";
+    js << "};\n\n// The rotations' names, 0 the spawn state, and the words that explain them.\n"
+          "export const ROTATION_NAMES = [";
+    for (const stack::moves::RotationName& rotation : stack::moves::RotationNames)
+        js << "'" << rotation.name << "', ";
+    js << "];\nexport const ROTATION_WORDS = [";
+    for (const stack::moves::RotationName& rotation : stack::moves::RotationNames)
+        js << "'" << rotation.words << "', ";
+    js << "];\n\n// The input letters and the words they are spelled with.\nexport const INPUT_WORDS = {\n";
     for (const stack::moves::InputLetter& input : stack::moves::InputLetters)
         js << "  " << input.letter << ": '" << input.word << "',\n";
     js << "};\n\n// The wells the move explorer takes: SRS needs 4 columns; rows and columns\n"

@@ -532,6 +532,61 @@ TEST(Moves, ReachOfTablePlacements) {
     EXPECT_FALSE(blocked.hard_drop);
 }
 
+// The one convention every view names rotations by: SRS's 0 R 2 L.
+TEST(Moves, RotationNamesAreSrss) {
+    EXPECT_STREQ(rotation_name(0), "0");
+    EXPECT_STREQ(rotation_name(1), "R");
+    EXPECT_STREQ(rotation_name(2), "2");
+    EXPECT_STREQ(rotation_name(3), "L");
+    EXPECT_STREQ(RotationNames[0].words, "spawn");
+}
+
+// A table orientation's SRS rotation, each shape written here from SRS's
+// pictures: the T spawns flat side down, stem up (0); one turn clockwise
+// points its stem right (R), two turns down (2), one turn counter-clockwise
+// left (L). An orientation: its columns' cells (added) and the steps
+// between its columns' bottoms (surface).
+TEST(Moves, TableRotationOfTheTAndTheI) {
+    auto shape = [](int piece, std::vector<int> added, std::vector<int> surface) {
+        Orientation orientation;
+        orientation.piece = piece;
+        orientation.width = int(added.size());
+        for (std::size_t k = 0; k < added.size(); ++k)
+            orientation.added[k] = std::int8_t(added[k]);
+        for (std::size_t k = 0; k < surface.size(); ++k)
+            orientation.surface[k] = std::int8_t(surface[k]);
+        return orientation;
+    };
+    EXPECT_EQ(table_rotation(shape(PieceT, {1, 2, 1}, {0, 0})), 0);  // stem up: spawn
+    EXPECT_EQ(table_rotation(shape(PieceT, {3, 1}, {1})), 1);        // stem right: R
+    EXPECT_EQ(table_rotation(shape(PieceT, {1, 2, 1}, {-1, 1})), 2);  // stem down
+    EXPECT_EQ(table_rotation(shape(PieceT, {1, 3}, {-1})), 3);       // stem left: L
+    EXPECT_EQ(table_rotation(shape(PieceI, {1, 1, 1, 1}, {0, 0, 0})), 0);
+    EXPECT_EQ(table_rotation(shape(PieceI, {4}, {})), 1);  // upright: R or L, R the first
+    EXPECT_EQ(table_rotation(shape(PieceLRight, {2, 1, 1}, {1, 0})), 2);  // L: its foot up at the left
+    EXPECT_EQ(table_rotation(shape(PieceLRight, {3, 1}, {0})), 1);        // L: its foot at the bottom right
+    // Every orientation of the tetrominoes' table has one, and each piece's
+    // orientations have different ones.
+    const Rules& rules = Rules::tetrominoes();
+    for (int piece = 0; piece < PieceCount; ++piece) {
+        std::set<int> seen;
+        for (int o = rules.first_orientation(piece); o < rules.first_orientation(piece + 1); ++o)
+            seen.insert(table_rotation(rules.orientation(o)));
+        EXPECT_EQ(int(seen.size()), rules.first_orientation(piece + 1) - rules.first_orientation(piece)) << piece;
+    }
+}
+
+TEST(Moves, RotationAfterInputsCountsTheTurns) {
+    EXPECT_EQ(rotation_after("H"), 0);
+    EXPECT_EQ(rotation_after("lrdDH"), 0);
+    EXPECT_EQ(rotation_after("cH"), 1);
+    EXPECT_EQ(rotation_after("ccH"), 2);
+    EXPECT_EQ(rotation_after("wH"), 3);
+    EXPECT_EQ(rotation_after("cwH"), 0);
+    EXPECT_EQ(rotation_after("fH"), 2);
+    EXPECT_EQ(rotation_after("wfH"), 1);
+}
+
 // --explain's reaches of a whole piece by one search each: against each
 // placement's own shortest search and the hard-drop placements, on random
 // contours (some with a column at the top, some with deep wells).

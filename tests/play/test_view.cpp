@@ -97,6 +97,28 @@ TEST(ExplainBoard, ListsEveryPlacementBestFirstStartingWithTheTablePolicysChoice
     }
 }
 
+// --explain, --show and the web API name rotations as SRS does (0 spawn,
+// R, 2, L): on 1,0,0,0 the flat T hard-dropped with no turn is rotation 0,
+// the stem-left T (column 0 up 1, column 1 up 3) is L, and the upright I
+// that a counter-clockwise turn reaches (inputs wH) is L, not R.
+TEST(ExplainBoard, NamesRotationsAsSrsDoes) {
+    const StackTable table = testing::reference_table();
+    const Geometry geometry(4, 20);
+    const PlacementTable placements(geometry, Rules::tetrominoes());
+    const Explanation explanation = explain_board(placements, table, geometry.encode(geometry.parse_heights("1,0,0,0")));
+    const std::string text = format_explanation(explanation, geometry);
+    EXPECT_NE(text.find("T rotation 0 at column 1   -> 1,1,2,1"), std::string::npos) << text;
+    EXPECT_NE(text.find("T rotation L at column 0   -> 2,3,0,0"), std::string::npos) << text;
+    EXPECT_NE(text.find("I rotation L at column 1   -> 1,4,0,0                  inputs wH"), std::string::npos)
+        << text;
+    const Json json = explanation_json(explanation, geometry);
+    for (const Json& placement : json["pieces"][std::size_t(PieceT)]["placements"]) {
+        const bool flat = placement["successor_heights"] == Json(std::vector<int>{1, 1, 2, 1});
+        EXPECT_EQ(placement["rotation"].get<int>(), flat ? 0 : 3);
+        EXPECT_EQ(placement["rotation_name"].get<std::string>(), flat ? "0" : "L");
+    }
+}
+
 TEST(RotationOf, CountsWithinThePiece) {
     EXPECT_EQ(Rules::tetrominoes().rotation(0), 0);   // I flat
     EXPECT_EQ(Rules::tetrominoes().rotation(1), 1);   // I upright

@@ -63,9 +63,10 @@ public:
         int rotations = 0;
         std::uint32_t weight = 1;  // its draw weight (pieces are drawn with probability weight / total)
     };
-    // A placement of a piece: its rotation (0 .. Piece::rotations-1, the
-    // set's order; stackplay --explain's "rotation"), the leftmost column it
-    // covers, the board after it and that board's value.
+    // A placement of a piece: its rotation (0 .. Piece::rotations-1, its
+    // place in the set's order of the piece's orientations: for the
+    // tetrominoes not the SRS name, 0 R 2 L, that stackplay's views give),
+    // the leftmost column it covers, the board after it and that board's value.
     struct Placement {
         int rotation = 0;
         int column = 0;

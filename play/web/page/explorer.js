@@ -121,7 +121,7 @@ function placementItem(letter, placement, index) {
   value.textContent = Number(placement.value).toFixed(6);
   const cells = addedCells(state.heights, placement.successor_heights || []);
   const where = document.createElement('span');
-  where.textContent = ` ${cells.length ? placeWords(placement.rotation, cells) : `rotation ${placement.rotation} · column ${placement.column}`}` +
+  where.textContent = ` ${cells.length ? placeWords(placement.rotation_name ?? placement.rotation, cells) : `rotation ${placement.rotation_name ?? placement.rotation} · column ${placement.column}`}` +
     ` → [${(placement.successor_heights || []).join(',')}]`;
   li.append(value, where);
   if (placement.inputs) {

@@ -163,10 +163,10 @@ function show() {
     // orientation and column (not the first, for a policy other than table).
     alternatives = (turn.alternatives || []).map((a) => {
       const cells = addedCells(before, a.heights_after || []);
-      return { cells, text: `value ${fmt(a.value, 6)}`, where: placeWords(a.rotation, cells),
+      return { cells, text: `value ${fmt(a.value, 6)}`, where: placeWords(a.rotation_name ?? a.rotation, cells),
         choice: a.orientation === turn.orientation && a.column === turn.column };
     });
-    facts.push(placeWords(turn.rotation, chosen),
+    facts.push(placeWords(turn.rotation_name ?? turn.rotation, chosen),
       `value ${fmt(turn.value_before, 6)} → ${fmt(turn.value_after, 6)}`);
   }
   markCells(grid, chosen, 'chosen', colour);

@@ -1,12 +1,11 @@
 // shapes.js — the SRS tetrominoes (cells of each rotation), the pieces'
 // colours, and spelling out input strings ("lcH" -> "left rotate-cw hard-drop"),
 // and cells written as columns and rows. The shapes and the inputs' words
-// come from tables.js, which the build writes from the C++ (play/web/page_tables.cpp).
-import { INPUT_WORDS, SHAPES } from './tables.js';
+// come from tables.js, which the build writes from the C++ (play/web/page_tables.cpp),
+// and so do the rotations' names (0 R 2 L), the one convention of every view.
+import { INPUT_WORDS, ROTATION_NAMES, ROTATION_WORDS, SHAPES } from './tables.js';
 
 export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'J', 'L'];
-export const ROTATION_NAMES = ['0', 'R', '2', 'L'];
-const ROTATION_WORDS = ['spawn', 'one turn clockwise', 'two turns', 'one turn counter-clockwise'];
 
 // The board cells a location covers: the piece in that rotation with its
 // box's bottom-left corner at (x, y).
@@ -16,7 +15,10 @@ export function locationCells(piece, x, y, rotation) {
   return turns[((rotation % 4) + 4) % 4].map(([cx, cy]) => [x + cx, y + cy]);
 }
 
+// A rotation's name: an SRS rotation's number (0-3) named 0 R 2 L; a name
+// the server gave (an answer's rotation_name) kept as it is.
 export function rotationName(rotation) {
+  if (typeof rotation === 'string') return rotation;
   return ROTATION_NAMES[rotation] ?? String(rotation);
 }
 
