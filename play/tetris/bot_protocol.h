@@ -12,7 +12,9 @@
 // frontend that holds (a start with a held piece, a play of the hold's
 // piece). No placement reachable from the spawn, or an empty queue: the
 // bot suggests no move (it forfeits, as the protocol says) and says why in
-// one line on the error stream.
+// the suggestion's "reason" and one line on the error stream. Every
+// suggest is answered, on a line it refuses too; every start it refuses,
+// for any reason, clears the position (docs/bot.md says which lines count).
 //
 // Beside the protocol: the suggestion carries the bot's position as
 // "state" ({"board", "queue", "hold"}, the board as the start message
@@ -54,8 +56,9 @@ struct BotOptions {
 constexpr int VisibleRows = 20;  // the guideline's visible field (--lock-out)
 
 // Plays the protocol on `in` and `out` until quit or end of input;
-// returns the exit code. Malformed lines get a line on `errors` and are
-// otherwise ignored.
+// returns the exit code. Malformed lines get a line on `errors`; a refused
+// start clears the position and a refused suggest gets a suggestion of no
+// moves, any other is ignored.
 int run_bot(const BotOptions& options, std::istream& in, std::ostream& out, std::ostream& errors);
 
 }  // namespace stack::tetris
