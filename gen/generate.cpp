@@ -832,6 +832,8 @@ void generate(const Communicator& comm, const GenerateOptions& options) {
     const RoundLayout layout(geometry, residues, mirrored);
     check_capacity(comm, partition, layout, rules, options.precision, options.band_precision, disk_for, options.resume,
                    options.gpu, options.clears, options.spill);
+    if (lock)
+        lock->say_taken_over();  // the checks passed: the run goes on under the lock it took
     if (options.clears != Clears::None) {
         if (rules.tetris_piece() < 0)
             throw InputError("--clears tetris needs the 1 x 4 I piece, which " + rules.set().name() + " does not hold");

@@ -45,22 +45,6 @@ std::string lock_holder(int descriptor) {
     return holder;
 }
 
-// A lock file that holds a pid but that no process has locked was left by
-// a run that ended without removing it (killed with -9, or its node lost):
-// the lock is taken over, and one line on stderr names the file and the pid
-// it held, so that a run taking over a lock is never silent. A lock file
-// with no pid yet is one just created, by this run or by one that has not
-// locked it: nothing to say.
-void say_stale_lock(int descriptor, const std::string& path) {
-    const std::string holder = lock_holder(descriptor);
-    if (holder.empty())
-        return;
-    std::fprintf(stderr,
-                 "stackgen: taking over the stale lock '%s' of pid %s: no process holds it (that run ended "
-                 "without releasing it)\n",
-                 path.c_str(), printable(holder).c_str());
-}
-
 }  // namespace
 
 void check_output_path(const std::string& output) {
@@ -101,7 +85,7 @@ OutputLock::OutputLock(const std::string& output) : path_(lock_name(output)) {
         }, named{};
         if (::fstat(descriptor, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino
             && held.st_dev == named.st_dev) {
-            say_stale_lock(descriptor, path_);
+            stale_holder_ = lock_holder(descriptor);
             const std::string pid = std::to_string(::getpid()) + "\n";
             if (::ftruncate(descriptor, 0) != 0
                 || ::pwrite(descriptor, pid.data(), pid.size(), 0) != ssize_t(pid.size())) {
@@ -115,6 +99,19 @@ OutputLock::OutputLock(const std::string& output) : path_(lock_name(output)) {
         ::close(descriptor);  // removed or replaced under us: try again
     }
     throw InputError("cannot take the lock '" + path_ + "': it keeps being replaced");
+}
+
+// A lock file that holds a pid but that no process has locked was left by
+// a run that ended without removing it (killed with -9, or its node lost).
+// A lock file with no pid yet is one just created, by this run or by one
+// that has not locked it yet: not stale.
+void OutputLock::say_taken_over() const {
+    if (stale_holder_.empty())
+        return;
+    std::fprintf(stderr,
+                 "stackgen: taking over the stale lock '%s' of pid %s: no process holds it (that run ended "
+                 "without releasing it)\n",
+                 path_.c_str(), printable(stale_holder_).c_str());
 }
 
 OutputLock::~OutputLock() {

@@ -11,7 +11,7 @@
 //   - takes an exclusive lock (flock) on <output>.lock, so that two runs can
 //     never share one partial: a second run is refused naming the first
 //     one's pid, and a lock file left by a run that ended without removing
-//     it is taken over with one line on stderr naming it;
+//     it is taken over (say_taken_over names it once the run is let go on);
 //   - refuses to truncate an existing partial unless told: --resume
 //     continues it, --force discards it.
 // Every refusal is an InputError (exit 2).
@@ -34,8 +34,15 @@ public:
     OutputLock(const OutputLock&) = delete;
     OutputLock& operator=(const OutputLock&) = delete;
 
+    // One line on stderr naming the lock file and the pid it held, when the
+    // lock was stale: a run that takes over a lock is never silent. Called
+    // once the run's checks have passed, so that a refused run still prints
+    // its one line alone.
+    void say_taken_over() const;
+
 private:
     std::string path_;
+    std::string stale_holder_;  // the pid a stale lock file held; empty when none
     int descriptor_ = -1;
 };
 
