@@ -42,7 +42,6 @@ stack::OptionTable declared_options() {
               "table written by stackgen (default: the one stack_*.h5 in the current directory); "
               "for --policy well, a table one column narrower than the board")
         .in(Stacking | Tetris | Bot | Serve);
-    table.count("runs", 1, std::uint64_t(1) << 40, "games to play").defaults_to("100000").in(Stacking);
     table
         .text("policy",
               "stacking: table, random, heuristic, seed001 (the most of 18 full rows + 3 longest row - 10 height "
@@ -52,20 +51,26 @@ stack::OptionTable declared_options() {
               "--table), well-builder (a heuristic that keeps the well)")
         .defaults_to("table")
         .in(Stacking | Tetris | Bot);
-    table.text("start", "start board as column heights, e.g. 1,0,0,0 (default: empty)").in(Stacking);
     table
         .text("board",
               "stacking: the same as --start (reads better with --explain); "
               "tetris: a board file ('#' filled, '.' empty, top row first; - reads standard input) "
               "to decide one move on (with --piece), or to start the games on")
         .in(Stacking | Tetris);
-    table.count("start-id", 0, std::numeric_limits<std::uint64_t>::max(), "start board as a board id").in(Stacking);
     table.count("seed", 0, std::numeric_limits<std::uint64_t>::max(), "random seed")
         .defaults_to("1")
         .in(Stacking | Tetris);
     table.integer("threads", 0, stack::MostThreads, "threads (0: the cores this process is bound to)")
         .defaults_to("0")
         .in(Stacking | Tetris | Bot);
+    table.flag("show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")
+        .in(Stacking | Tetris);
+    table.flag("json", "print the report as JSON").in(Stacking | Tetris);
+
+    table.section("The table game (--game stacking, the default)");
+    table.count("runs", 1, std::uint64_t(1) << 40, "games to play").defaults_to("100000").in(Stacking);
+    table.text("start", "start board as column heights, e.g. 1,0,0,0 (default: empty)").in(Stacking);
+    table.count("start-id", 0, std::numeric_limits<std::uint64_t>::max(), "start board as a board id").in(Stacking);
     table
         .flag("check",
               "exit 1 when the games disagree with the exact length distribution (z-test of the mean, "
@@ -77,10 +82,7 @@ stack::OptionTable declared_options() {
                "most bytes of table values to hold in memory (default: 3/4 of the available memory); "
                "a larger table is read lazily")
         .in(Stacking);
-    table.flag("show", "print one game (game 0 of --seed) as text frames instead of playing --runs games")
-        .in(Stacking | Tetris);
     table.flag("explain", "print the start board's value and every placement of every piece, best first").in(Stacking);
-    table.flag("json", "print the report as JSON").in(Stacking | Tetris);
 
     table.section("The real game (--game tetris)");
     table.integer("width", 2, stack::tetris::MostWidth, "well width").defaults_to("10").in(Tetris);
