@@ -52,15 +52,28 @@ struct Position {
 // game on; a game the frontend stopped. Only Playing has a position.
 enum class Phase { NoStart, BadStart, Playing, Stopped };
 
+// What a line's top-level object gives "type": how many strings, and
+// whether "start" or "suggest" is among them.
+struct Types {
+    std::size_t count = 0;
+    bool start = false, suggest = false;
+
+    void add(const std::string& type) {
+        ++count;
+        start = start || type == "start";
+        suggest = suggest || type == "suggest";
+    }
+};
+
 // One line of input as read_line leaves it: its text while within
-// MostLineBytes, the values its top-level object gives "type" (read even
-// when the rest is refused), and why it is refused ("" for one JSON value
-// with no key given twice in an object).
+// MostLineBytes, its types (read even when the rest is refused), and why
+// it is refused ("" for one JSON value with no key given twice in an
+// object; a line over MostLineBytes is not checked as JSON).
 struct Line {
     std::string text;
     bool blank = true;      // only whitespace
     bool too_long = false;  // over MostLineBytes: `text` is not kept
-    std::vector<std::string> types;
+    Types types;
     std::string refusal;
 };
 
@@ -471,15 +484,93 @@ void Bot::new_piece(const Json& message) {
     position_.queue.push_back(piece_of(message.contains("piece") ? message["piece"] : Json(), "new_piece: the piece"));
 }
 
+// The types of a line of any length, read a character at a time in
+// constant memory and without checking the JSON: the strings given "type"
+// in the top-level object, compared as written (a string with an escape
+// matches nothing). A line over MostLineBytes is judged by these alone.
+class TypeScan {
+public:
+    Types types;
+
+    void feed(char c) {
+        if (in_string_)
+            return string_char(c);
+        switch (c) {
+        case '"':
+            in_string_ = true;
+            escape_ = false;
+            plain_ = true;
+            kept_.clear();
+            string_is_key_ = key_next_;
+            key_next_ = false;
+            return;
+        case '{':
+        case '[':
+            if (depth_ == 0)
+                top_object_ = c == '{';
+            type_key_ = false;  // "type" given an object or a list
+            ++depth_;
+            key_next_ = depth_ == 1 && top_object_;
+            return;
+        case '}':
+        case ']':
+            depth_ -= depth_ > 0;
+            key_next_ = false;
+            return;
+        case ',':
+            key_next_ = depth_ == 1 && top_object_;
+            return;
+        case ':':
+            return;
+        default:
+            if (!std::isspace(static_cast<unsigned char>(c)))
+                type_key_ = false;  // "type" given a number or a literal
+        }
+    }
+
+private:
+    static constexpr std::size_t MostKept = 16;  // longer than any type it looks for
+
+    void string_char(char c) {
+        if (escape_) {
+            escape_ = false;
+        } else if (c == '\\') {
+            escape_ = true;
+            plain_ = false;
+        } else if (c != '"') {
+            if (kept_.size() <= MostKept)
+                kept_ += c;
+        } else {
+            in_string_ = false;
+            if (depth_ != 1 || !top_object_)
+                return;
+            const bool readable = plain_ && kept_.size() <= MostKept;
+            if (string_is_key_) {
+                type_key_ = readable && kept_ == "type";
+            } else if (type_key_) {
+                types.add(readable ? kept_ : std::string());
+                type_key_ = false;
+            }
+        }
+    }
+
+    std::size_t depth_ = 0;
+    bool top_object_ = false, in_string_ = false, escape_ = false, plain_ = true;
+    bool key_next_ = false, string_is_key_ = false, type_key_ = false;
+    std::string kept_;
+};
+
 // A line handed to the JSON parser a character at a time, up to (not
-// including) its newline or the end of input; its text is kept in the Line
-// while it fits in MostLineBytes, so a longer one is read through without
-// being held.
+// including) its newline or the end of input. The parser sees at most
+// MostLineBytes of it, and its text is kept only while it fits; every
+// character goes through a TypeScan, so a longer line is read through in
+// constant memory and still has its types.
 struct LineReader {
     std::streambuf& in;
     Line& line;
     char current = 0;
     bool ended = false;
+    TypeScan scan;
 
     void advance() {
         const int c = in.sbumpc();
@@ -488,6 +579,7 @@ struct LineReader {
             return;
         }
         current = char(c);
+        scan.feed(current);
         if (!std::isspace(static_cast<unsigned char>(current)))
             line.blank = false;
         if (line.too_long)
@@ -501,7 +593,8 @@ struct LineReader {
     }
 };
 
-// The parser's input iterator over a LineReader; the default one is the end.
+// The parser's input iterator over a LineReader; the default one is the
+// end, and so is a line's MostLineBytes.
 class LineIterator {
 public:
     using iterator_category = std::input_iterator_tag;
@@ -521,16 +614,14 @@ public:
     bool operator!=(const LineIterator& other) const { return !(*this == other); }
 
 private:
-    bool done() const { return !reader_ || reader_->ended; }
+    bool done() const { return !reader_ || reader_->ended || reader_->line.too_long; }
     LineReader* reader_ = nullptr;
 };
 
 // The parser's events for what the bot must know of every line, whole or
-// refused: the values the top-level object gives "type", and the first key
-// an object gives twice (JSON leaves that undefined; a parser keeps one of
-// the two, so the frontend and the bot could read different moves). Keys
-// are remembered only within MostLineBytes; past it only "type" counts,
-// and `types` shows it given twice.
+// refused: the strings the top-level object gives "type", and the first
+// key an object gives twice (JSON leaves that undefined; a parser keeps one
+// of the two, so the frontend and the bot could read different moves).
 class LineScan {
 public:
     explicit LineScan(Line& line) : line_(line) {}
@@ -542,7 +633,7 @@ public:
     bool binary(Json::binary_t&) { return value(); }
     bool string(std::string& text) {
         if (type_next_)
-            line_.types.push_back(text);
+            line_.types.add(text);
         return value();
     }
     bool start_object(std::size_t) { return open(true); }
@@ -550,8 +641,9 @@ public:
     bool end_object() { return close(); }
     bool end_array() { return close(); }
     bool key(std::string& key) {
-        type_next_ = open_.size() == 1 && open_[0].object && key == "type";
-        if (!line_.too_long && !open_.back().keys.insert(key).second && line_.refusal.empty())
+        type_next_ = objects_.size() == 1 && objects_[0] && key == "type";
+        if (keys_.size() == open_objects_ && !keys_.back().insert(key).second
+            && line_.refusal.empty())
             line_.refusal = "the key \"" + printable(key, 40) + "\" is given twice";
         return true;
     }
@@ -561,25 +653,30 @@ public:
     }
 
 private:
-    struct Open {
-        bool object;
-        std::unordered_set<std::string> keys;
-    };
     bool value() {
         type_next_ = false;
         return true;
     }
     bool open(bool object) {
         value();
-        open_.push_back({object, {}});
+        objects_.push_back(object);
+        if (object && ++open_objects_ == keys_.size() + 1)
+            keys_.emplace_back();
         return true;
     }
     bool close() {
-        open_.pop_back();
+        if (objects_.back()) {
+            if (keys_.size() == open_objects_)
+                keys_.pop_back();
+            --open_objects_;
+        }
+        objects_.pop_back();
         return true;
     }
     Line& line_;
-    std::vector<Open> open_;
+    std::vector<bool> objects_;                          // [open value] -> an object (else an array)
+    std::size_t open_objects_ = 0;                       // the objects among them
+    std::vector<std::unordered_set<std::string>> keys_;  // [open object] -> its keys
     bool type_next_ = false;
 };
 
@@ -595,34 +692,35 @@ bool read_line(std::istream& in, Line& line) {
     Json::sax_parse(LineIterator(&reader), LineIterator(), &scan);
     while (!reader.ended)  // the rest of a line the parser stopped in
         reader.advance();
+    if (line.too_long) {  // the parser saw a part: the types are the whole line's, and it is not checked as JSON
+        line.types = reader.scan.types;
+        line.refusal.clear();
+    }
     return true;
 }
 
 // A line the bot refuses gets one line on the error stream. If it names
 // "start" as its type (once or among others), it is a start refused: the
 // position is cleared. If it names "suggest", it gets a suggestion of no
-// moves. A line over MostLineBytes is refused but for one thing: a JSON
-// object whose only type is "suggest" needs nothing else of the line, so
-// it is answered as any suggest (TBP ignores unknown attributes).
+// moves. A line over MostLineBytes is refused but for one thing: one whose
+// top-level object's only type is "suggest" needs nothing else of the
+// line, so it is answered as any suggest (TBP ignores unknown attributes).
 bool Bot::handle(const Line& line, std::uint64_t number) {
-    const auto names = [&](const char* type) {
-        return std::find(line.types.begin(), line.types.end(), type) != line.types.end();
-    };
-    const bool lone_suggest = line.types.size() == 1 && line.types[0] == "suggest";
+    const bool lone_suggest = line.types.count == 1 && line.types.suggest;
     std::string refusal = line.refusal;
     if (refusal.empty() && line.too_long && !lone_suggest)
         refusal = "longer than 1 MB";
     if (!refusal.empty()) {
         refusal = "line " + std::to_string(number) + ": " + refusal;
         std::string outcome = "ignored";
-        if (names("start"))
+        if (line.types.start)
             outcome = "a start it cannot use: no position until a good start";
-        if (names("suggest"))
-            outcome = (names("start") ? outcome + "; " : std::string()) + "a suggest it cannot read: no moves";
+        if (line.types.suggest)
+            outcome = (line.types.start ? outcome + "; " : std::string()) + "a suggest it cannot read: no moves";
         errors_ << "stackplay: tbp: " << refusal << "; " << outcome << '\n' << std::flush;
-        if (names("start"))
+        if (line.types.start)
             forget(Phase::BadStart);
-        if (names("suggest"))
+        if (line.types.suggest)
             suggest(refusal);
         return true;
     }

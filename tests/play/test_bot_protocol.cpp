@@ -401,13 +401,14 @@ TEST(BotProtocol, ACoordinateOutsideAThousandIsRefusedWhateverItsSize) {
 // Issue 60: a suggest on a line the bot refuses got no reply, so the
 // frontend waited forever. Every suggest gets a suggestion: a refused one
 // has no moves and says why; one padded past 1 MB by an attribute the
-// protocol ignores is a good suggest, answered as any.
+// protocol ignores is a good suggest, answered as any, with its type before
+// the padding or after it.
 TEST(BotProtocol, EverySuggestIsAnswered) {
     const std::string game = start_json("null", R"(["T","I"])");
+    const std::string pad = std::string((1 << 20) + 10, 'x');
     for (const std::string& line : {std::string(R"({"type":"suggest","type":"play"})"), std::string(R"({"type":"suggest")"),
-                                    R"({"type":"suggest","pad":")" + std::string((1 << 20) + 10, 'x') + "\"",
-                                    R"({"type":"suggest","type":"suggest","pad":")" + std::string((1 << 20) + 10, 'x')
-                                        + "\"}"}) {
+                                    R"({"type":"suggest","type":"suggest","pad":")" + pad + "\"}",
+                                    R"({"type":"suggest","pad":")" + pad + R"(","type":"play"})"}) {
         const BotRun result = run(game + line + "\n");
         ASSERT_EQ(result.replies.size(), 2u) << result.errors;
         EXPECT_EQ(result.replies[1]["type"], "suggestion");
@@ -416,12 +417,14 @@ TEST(BotProtocol, EverySuggestIsAnswered) {
             << result.replies[1]["reason"];
         EXPECT_EQ(result.replies[1]["state"]["queue"], Json::array({"T", "I"}));  // a suggest changes nothing
     }
-    const BotRun padded =
-        run(game + R"({"type":"suggest","pad":")" + std::string((1 << 20) + 10, 'x') + "\"}\n" + Suggest);
-    ASSERT_EQ(padded.replies.size(), 3u) << padded.errors;
-    EXPECT_EQ(padded.replies[1]["moves"], padded.replies[2]["moves"]);
-    EXPECT_EQ(padded.replies[1]["moves"][0]["location"]["type"], "T");
-    EXPECT_EQ(padded.errors, "");
+    for (const std::string& line :
+         {R"({"type":"suggest","pad":")" + pad + "\"}", R"({"pad":")" + pad + R"(","move":{"type":"T"},"type":"suggest"})"}) {
+        const BotRun padded = run(game + line + "\n" + Suggest);
+        ASSERT_EQ(padded.replies.size(), 3u) << padded.errors;
+        EXPECT_EQ(padded.replies[1]["moves"], padded.replies[2]["moves"]);
+        EXPECT_EQ(padded.replies[1]["moves"][0]["location"]["type"], "T");
+        EXPECT_EQ(padded.errors, "");
+    }
 }
 
 // Issue 60: "spin": null is an absent spin (none), as a play without one;
