@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -117,6 +118,36 @@ TEST(Options, MistakesInTheDeclarationsOrTheCommandLineAreCaught) {
     stray.flag("json", "as JSON");
     EXPECT_NE(error_of([&] { parse(stray, {"word"}); }), "no error");  // no positional option declared
     EXPECT_THROW(stray.integer("json"), std::logic_error);             // read as another kind than declared
+}
+
+// The help opens with what the tool does, wrapped to 80 columns, then the
+// usage, then each section's heading above the options declared after it,
+// in the order declared.
+TEST(Options, TheHelpOpensWithWhatTheToolDoesAndGroupsTheOptions) {
+    const std::string about =
+        "tool turns every word of this sentence into a longer sentence than fits on one line of eighty "
+        "columns, so the help must wrap it.";
+    OptionTable table("Usage: tool [options]", about);
+    table.section("Well");
+    table.integer("width", 1, 16, "well width");
+    table.section("Output");
+    table.text("output", "table file");
+    table.flag("json", "print JSON");
+    std::ostringstream out;
+    out << table.description();
+    const std::string help = out.str();
+    const std::string first_line = help.substr(0, help.find('\n'));
+    EXPECT_EQ(first_line, "tool turns every word of this sentence into a longer sentence than fits on one");
+    EXPECT_NE(help.find("line of eighty columns, so the help must wrap it.\n\nUsage: tool [options]"), std::string::npos)
+        << help;
+    const std::size_t well = help.find("\nWell:\n"), output = help.find("\nOutput:\n");
+    ASSERT_NE(well, std::string::npos) << help;
+    ASSERT_NE(output, std::string::npos) << help;
+    EXPECT_LT(help.find("--version"), well) << help;
+    EXPECT_LT(well, help.find("--width")) << help;
+    EXPECT_LT(help.find("--width"), output) << help;
+    EXPECT_LT(output, help.find("--output")) << help;
+    EXPECT_LT(output, help.find("--json")) << help;
 }
 
 }  // namespace
