@@ -230,8 +230,8 @@ ExchangeRecord Exchange::start(const RoundStore& round) {
         ghosts = std::move(spare_.back());
         spare_.pop_back();
     }
-    ghosts.counts = id_receive_counts_;
-    ghosts.offsets = id_receive_offsets_;
+    ghosts.counts.assign(id_receive_counts_.begin(), id_receive_counts_.end());
+    ghosts.offsets.assign(id_receive_offsets_.begin(), id_receive_offsets_.end());
     ghosts.row_bytes = row_bytes;
     ghosts.ids.resize(received);
     ghosts.values.resize(received * row_bytes);

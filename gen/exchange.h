@@ -152,7 +152,9 @@ private:
         std::uint64_t start = 0, buckets = 0;
     };
     struct Ghosts {
-        std::vector<int> counts, offsets;  // [source] in rows
+        // [source] in rows: 64-bit here and on the device, whatever MPI's
+        // int counts (the exchange refuses a round past them) allow.
+        std::vector<std::uint64_t> counts, offsets;
         std::vector<BoardId> ids;          // first ids, by source, ascending
         std::vector<char> values;          // rows, in the same order, as the band holds them
         std::size_t row_bytes = 0;

@@ -115,6 +115,11 @@ __global__ void slice_rows_kernel(RoundView view, std::uint64_t chunks, const st
     holds_values[chunk] = rows[chunk] > 0 && view.tops.length[chunk_top(view, chunk_first_id(view, chunk))] > 0;
 }
 
+// What the round's kernel flag says, bit by bit: a ghost row not found (the
+// exchange missed a placement), a slice larger than the block kernel's
+// shared memory (left undone: writing it would overrun the block's).
+constexpr int MissingGhost = 1, SliceOverflow = 2;
+
 // The round's counters, [piece], added to by each block once at its end.
 struct GlobalCounts {
     unsigned long long* counts;
@@ -139,7 +144,7 @@ __global__ void __launch_bounds__(SliceBlockThreads)
     std::vector<double> shared(shape.bytes() / sizeof(double) + 1);
     if (!run_block_on_host<Value>(view, shape, reinterpret_cast<char*>(shared.data()), slices, count, blockIdx.x, grid,
                                   SliceBlockThreads, GlobalCounts{counts}))
-        atomicExch(missing, 1);
+        atomicOr(missing, MissingGhost);
 #else
     extern __shared__ __align__(16) unsigned char shared[];
     SliceBlock<Value> block(view, shape, reinterpret_cast<char*>(shared));
@@ -152,7 +157,9 @@ __global__ void __launch_bounds__(SliceBlockThreads)
             __syncthreads();
         }
     if (!block.end(thread, threads, GlobalCounts{counts}) && thread == 0)
-        atomicExch(missing, 1);
+        atomicOr(missing, MissingGhost);
+    if (block.overflowed() && thread == 0)
+        atomicOr(missing, SliceOverflow);
 #endif
 }
 
@@ -177,7 +184,7 @@ __global__ void round_kernel(RoundView view, const std::uint64_t* slices, std::u
         if (local[piece])
             atomicAdd(&counts[piece], static_cast<unsigned long long>(local[piece]));
     if (!complete)
-        atomicExch(missing, 1);
+        atomicOr(missing, MissingGhost);
 }
 
 // A round held on the device.
@@ -210,7 +217,7 @@ struct DeviceGhosts {
     int sum = -1;  // the round held; -1: none
     DeviceArray<BoardId> ids;
     DeviceArray<char> values;
-    DeviceArray<int> offsets, counts;
+    DeviceArray<std::uint64_t> offsets, counts;
     GhostRows rows;  // pointing at the above
 };
 
@@ -308,6 +315,11 @@ struct Launch {
     DeviceArray<int> missing;
     std::vector<unsigned long long> host_counts;
     int host_missing = 0;
+    // The device's layout of the round, checked against the host's when it
+    // is waited for: [0] the slices CUB selected, [1] the rows its scan
+    // found (the last slice start); and the host's numbers.
+    DeviceArray<std::uint64_t> layout_check;
+    std::uint64_t host_slices = 0, host_rows = 0;
     DeviceArray<std::uint64_t> digest_crcs;  // [piece] (digest_on_device)
     std::vector<std::uint64_t> host_digest_crcs;
     std::uint64_t digest_pieces = 0;
@@ -589,6 +601,7 @@ struct GpuRounds::Impl {
             launch.next.allocate(std::size_t(most_cells) + 1, allocated);
             launch.counts.allocate(std::size_t(pieces), allocated);
             launch.missing.allocate(1, allocated);
+            launch.layout_check.allocate(2, allocated);
             launch.host_counts.assign(std::size_t(pieces), 0);
             check(cudaEventCreate(&launch.begin), "cudaEventCreate");
             check(cudaEventCreate(&launch.kernel_end), "cudaEventCreate");
@@ -788,6 +801,8 @@ struct GpuRounds::Impl {
                 slices[found++] = chunk;
             rows += chunk_rows.data()[chunk];
         }
+        if (slices)
+            selected.data()[0] = found;  // as DeviceSelect counts them
         if (host
             && (host->slice_start.size() != chunks + 1
                 || !std::all_of(slice_start, slice_start + chunks + 1,
@@ -873,6 +888,18 @@ void GpuRounds::launch(RoundStore& store, const std::vector<std::uint64_t>& slic
         throw std::logic_error("round " + std::to_string(store.sum) + " holds more values than the device's round "
                                "arrays were sized for (a bug: please report it)");
     launch->layout_bytes = gpu.lay_out(round, store, launch->slices.data(), slices);
+    // What the device laid out, kept beside the round (device to device, in
+    // stream order) for wait() to compare with the host's layout: CUB's
+    // count of slices and its scan's last start, the round's rows.
+    const std::uint64_t chunks = gpu.partition.owned_chunks();
+    check(cudaMemcpyAsync(launch->layout_check.data(), gpu.selected.data(), sizeof(std::uint64_t),
+                          cudaMemcpyDeviceToDevice, gpu.compute),
+          "keeping the device's slice count");
+    check(cudaMemcpyAsync(launch->layout_check.data() + 1, round.slice_start.data() + chunks, sizeof(std::uint64_t),
+                          cudaMemcpyDeviceToDevice, gpu.compute),
+          "keeping the device's round rows");
+    launch->host_slices = slices.size();
+    launch->host_rows = store.slice_start[chunks];
     if (gpu.sweeps) {
         gpu.sweeps->check_size(store);
         gpu.sweeps->keep_tops(store, gpu.compute);
@@ -1008,6 +1035,14 @@ GpuRoundRecord GpuRounds::wait(int sum) {
           "reading the connections back");
     check(cudaMemcpy(&launch->host_missing, launch->missing.data(), sizeof(int), cudaMemcpyDeviceToHost),
           "reading the kernel's flag back");
+    std::uint64_t layout[2] = {};
+    check(cudaMemcpy(layout, launch->layout_check.data(), sizeof(layout), cudaMemcpyDeviceToHost),
+          "reading the device's layout back");
+    if (layout[0] != launch->host_slices || layout[1] != launch->host_rows)
+        throw std::logic_error("round " + std::to_string(sum) + ": the device laid out " + std::to_string(layout[0])
+                               + " slices of " + std::to_string(layout[1]) + " rows, the host "
+                               + std::to_string(launch->host_slices) + " of " + std::to_string(launch->host_rows)
+                               + " (a bug: please report it)");
     GpuRoundRecord record;
     if (gpu.digest_size > 0) {
         record.digested = true;
@@ -1026,6 +1061,9 @@ GpuRoundRecord GpuRounds::wait(int sum) {
     check(cudaEventElapsedTime(&copy_ms, launch->kernel_end, launch->copy_end), "cudaEventElapsedTime");
     record.kernel_seconds = double(kernel_ms) / 1e3;
     record.copy_seconds = double(copy_ms) / 1e3;
+    if (launch->host_missing & SliceOverflow)
+        throw std::logic_error("round " + std::to_string(sum) + ": a slice holds more values or whole-slice "
+                               "placements than the block's shared memory was shaped for (a bug: please report it)");
     if (launch->host_missing)
         throw std::logic_error("round " + std::to_string(sum) + ": a ghost row was not received from its owner: the "
                                "exchange missed a placement (a bug: please report it)");

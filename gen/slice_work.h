@@ -38,6 +38,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace stack {
@@ -76,8 +77,8 @@ struct PortableRule {
 struct GhostRows {
     const BoardId* ids = nullptr;
     const char* values = nullptr;
-    const int* offsets = nullptr;  // [source]
-    const int* counts = nullptr;   // [source]
+    const std::uint64_t* offsets = nullptr;  // [source], in rows
+    const std::uint64_t* counts = nullptr;   // [source], in rows
     std::uint64_t rows = 0;
     std::uint64_t row_bytes = 0;
 };
@@ -141,7 +142,7 @@ STACK_HD inline const char* find_ghost_row(const GhostRows& ghosts, int source, 
     if (ghosts.ids == nullptr)
         return nullptr;
     const BoardId* first = ghosts.ids + ghosts.offsets[source];
-    std::uint64_t low = 0, high = std::uint64_t(ghosts.counts[source]);
+    std::uint64_t low = 0, high = ghosts.counts[source];
     while (low < high) {
         const std::uint64_t middle = (low + high) / 2;
         if (first[middle] < id)
@@ -149,9 +150,9 @@ STACK_HD inline const char* find_ghost_row(const GhostRows& ghosts, int source, 
         else
             high = middle;
     }
-    if (low == std::uint64_t(ghosts.counts[source]) || first[low] != id)
+    if (low == ghosts.counts[source] || first[low] != id)
         return nullptr;
-    return ghosts.values + (std::uint64_t(ghosts.offsets[source]) + low) * ghosts.row_bytes;
+    return ghosts.values + (ghosts.offsets[source] + low) * ghosts.row_bytes;
 }
 
 // The top (column W-1) of a placement's successor rows, whose length it
@@ -592,6 +593,7 @@ struct SliceBlockHead {
     SliceSpan span;
     unsigned int placements = 0;  // the list's length
     int complete = 1;
+    int overflowed = 0;  // a slice held more values, or placements, than the shape has room for
     unsigned long long counts[MostPieces] = {};
 };
 
@@ -629,8 +631,10 @@ public:
     STACK_HD void begin(int thread, int threads) {
         for (int piece = thread; piece < view_.pieces; piece += threads)
             head_->counts[piece] = 0;
-        if (thread == 0)
+        if (thread == 0) {
             head_->complete = 1;
+            head_->overflowed = 0;
+        }
     }
 
     STACK_HD void phase(int phase, std::uint64_t chunk, int thread, int threads) {
@@ -638,6 +642,13 @@ public:
             if (thread == 0) {
                 head_->span = slice_span(view_, chunk);
                 head_->placements = 0;
+                // A slice larger than the shape's room would write past the
+                // block's shared memory: the slice is left undone and the
+                // round refused (end() says so), where it would corrupt it.
+                if (head_->span.rows * std::uint64_t(head_->span.n) > std::uint64_t(shape_.capacity)) {
+                    head_->overflowed = 1;
+                    head_->span.rows = 0;
+                }
             }
             return;
         }
@@ -666,10 +677,16 @@ public:
                     head_->complete = 0;
                     continue;
                 }
-                list_[take_place()] = placement;
+                const unsigned place = take_place();
+                if (place >= unsigned(shape_.placements)) {
+                    head_->overflowed = 1;
+                    continue;
+                }
+                list_[place] = placement;
             }
         } else if (phase == 2) {
-            const unsigned placements = head_->placements;
+            const unsigned placements =
+                head_->placements < unsigned(shape_.placements) ? head_->placements : unsigned(shape_.placements);
             for (int v = thread; v < values; v += threads) {
                 const std::uint64_t row = std::uint64_t(v / span.n), i = std::uint64_t(v % span.n);
                 for (int piece = 0; piece < view_.pieces; ++piece)
@@ -709,6 +726,9 @@ public:
                 add(piece, head_->counts[piece]);
         return head_->complete != 0;
     }
+    // Whether a slice outgrew the shape (its values or its placements):
+    // the round's values are then incomplete, and a bug to report.
+    STACK_HD bool overflowed() const { return head_->overflowed != 0; }
 
 private:
     // A place in the list (the list's order does not matter: its maxima
@@ -741,7 +761,8 @@ SliceBlockShape slice_block_shape(const Partition& partition, const Rules& rules
 // in turn (the CPU loops that check the device's phases: the portable
 // kernel's and the CUDA emulator's), in `shared` (shape.bytes()), its
 // counters then given to add(piece, count). Returns whether every ghost row
-// was found.
+// was found; throws std::logic_error when a slice outgrew `shape` (the
+// device's trap, where its shared memory would be overrun).
 template <class Value, class Add>
 bool run_block_on_host(const RoundView& view, const SliceBlockShape& shape, char* shared, const std::uint64_t* chunks,
                        std::uint64_t count, std::uint64_t first, std::uint64_t step, int threads, const Add& add) {
@@ -755,6 +776,9 @@ bool run_block_on_host(const RoundView& view, const SliceBlockShape& shape, char
     bool complete = true;
     for (int thread = 0; thread < threads; ++thread)
         complete &= block.end(thread, threads, add);
+    if (block.overflowed())
+        throw std::logic_error("a slice holds more values or whole-slice placements than the block's shared memory "
+                               "was shaped for (a bug: please report it)");
     return complete;
 }
 

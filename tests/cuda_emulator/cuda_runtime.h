@@ -159,9 +159,9 @@ inline unsigned long long atomicMax(unsigned long long* address, unsigned long l
     *address = old > value ? old : value;
     return old;
 }
-inline int atomicExch(int* address, int value) {
+inline int atomicOr(int* address, int value) {
     const int old = *address;
-    *address = value;
+    *address = old | value;
     return old;
 }
 

@@ -127,7 +127,7 @@ TEST(PortableSliceWork, MixedWithCpuRanksGivesTheSameBits) {
 // ascending run, nullptr for an id that source did not send.
 TEST(PortableSliceWork, FindsAGhostRowByItsFirstIdAndSource) {
     const std::vector<BoardId> ids = {3, 9, 40, 2, 7};  // source 0: 3 9 40; source 1: none; source 2: 2 7
-    const std::vector<int> offsets = {0, 3, 3}, counts = {3, 0, 2};
+    const std::vector<std::uint64_t> offsets = {0, 3, 3}, counts = {3, 0, 2};
     std::vector<double> values = {30, 31, 90, 91, 400, 401, 20, 21, 70, 71};
     const GhostRows ghosts{ids.data(),     reinterpret_cast<const char*>(values.data()),
                            offsets.data(), counts.data(),
@@ -144,6 +144,48 @@ TEST(PortableSliceWork, FindsAGhostRowByItsFirstIdAndSource) {
     EXPECT_EQ(value_of(1, 3), -1);  // source 1 sent nothing
     EXPECT_EQ(value_of(2, 8), -1);
     EXPECT_EQ(find_ghost_row(GhostRows{}, 0, 3), nullptr);  // no ghosts at all (one rank)
+}
+
+// A slice larger than the block's shared memory was shaped for is refused,
+// not written past it (the device's kernel raises its flag for the same
+// check): a hand-laid round of one chunk whose slice holds 5 rows of 2
+// values, run in a shape with room for 4 values, then 10.
+TEST(PortableSliceWork, RefusesASliceLargerThanTheBlockShape) {
+    RoundView view;
+    view.width = 1;
+    view.height = 10;
+    view.lower = 1;
+    view.base = 11;
+    view.powers[0] = 1;
+    view.powers[1] = 11;
+    view.chunk_size = 11;
+    const std::uint32_t upper_sums[1] = {0};
+    view.upper_sums = upper_sums;
+    view.sum = 5;
+    const std::uint64_t starts[2] = {0, 5};
+    view.slice_start = SliceStartsView::plain(starts);
+    const std::uint64_t top_rows[1] = {0}, top_values[1] = {0};
+    const int top_length[1] = {2};
+    view.tops = {top_rows, top_values, top_length};
+    std::vector<double> out(10, 0.0);
+    view.out = reinterpret_cast<char*>(out.data());
+    const std::uint64_t chunk = 0;
+    const auto add = [](int, std::uint64_t) {};
+    SliceBlockShape shape;
+    shape.capacity = 4;
+    shape.value_size = int(sizeof(double));
+    std::vector<double> shared(shape.bytes() / sizeof(double) + 1);
+    EXPECT_THROW(run_block_on_host<double>(view, shape, reinterpret_cast<char*>(shared.data()), &chunk, 1, 0, 1, 4,
+                                           add),
+                 std::logic_error);
+    // The same slice in a shape with room for it is not refused at its
+    // first phase (no pieces here: it computes nothing else).
+    shape.capacity = 10;
+    shared.assign(shape.bytes() / sizeof(double) + 1, 0.0);
+    SliceBlock<double> block(view, shape, reinterpret_cast<char*>(shared.data()));
+    block.begin(0, 1);
+    block.phase(0, chunk, 0, 1);
+    EXPECT_FALSE(block.overflowed());
 }
 
 }  // namespace stack
