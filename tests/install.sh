@@ -114,13 +114,14 @@ for wanted in "$version" 99.0; do
     else [ "$found" -eq 0 ] || fail "find_package(stack $wanted) refused"; fi
 done
 
-# Its T placement is stackplay's table policy's (--explain lists T's best first).
+# Its T placement is stackplay's table policy's (--explain lists T's best first;
+# the library's rotation is the orientation's place in the set, --explain's piece_rotation).
 expected=$("$prefix/bin/stackplay" --table "$table" --explain --json | /usr/bin/python3 -c '
 import json, sys
 board = json.load(sys.stdin)["board"]
 t = next(p for p in board["pieces"] if p["piece"] == "T")
 best = t["placements"][0]
-print("T: rotation %d, column %d, value after %.12f" % (best["rotation"], best["column"], best["value"]))')
+print("T: rotation %d, column %d, value after %.12f" % (best["piece_rotation"], best["column"], best["value"]))')
 grep -qxF "$expected" <<< "$output" || fail "the consumer's T placement is not stackplay's: expected '$expected'"
 # A table of one residue class does not hold the empty board: the error
 # crosses the library's boundary as stack::TableError with the reader's

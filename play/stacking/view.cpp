@@ -236,6 +236,7 @@ Json explanation_json(const Explanation& explanation, const Geometry& geometry) 
         Json placements = Json::array();
         for (const PlacementOption& option : explanation.options[std::size_t(piece)])
             placements.push_back({{"orientation", option.orientation},
+                                  {"piece_rotation", rules.rotation(option.orientation)},
                                   {"rotation", option.rotation},
                                   {"rotation_name", shown_rotation_name(rules, option.rotation)},
                                   {"column", option.column},
