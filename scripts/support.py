@@ -37,6 +37,14 @@ def environment(oversubscribe=True, **extra):
     return dict(os.environ, **MPI_ENVIRONMENT, **(MPI_OVERSUBSCRIBE if oversubscribe else {}), **extra)
 
 
+def tools_environment(build, *more, **extra):
+    """environment(**extra) with a build's tools first on PATH (its gen/ and
+    play/, as the pages' commands name them bare), then the folders `more`."""
+    env = environment(**extra)
+    env["PATH"] = os.pathsep.join([os.path.join(build, "gen"), os.path.join(build, "play"), *more, env["PATH"]])
+    return env
+
+
 def progress(message):
     """A progress line on stderr, named by the script: 'bench: building'."""
     print(os.path.basename(sys.argv[0]) + ": " + message, file=sys.stderr, flush=True)
